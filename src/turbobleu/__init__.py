@@ -1,0 +1,17 @@
+"""turbobleu: exact, fast BLEU.
+
+Scores are identical to sacrebleu's (and, in ``turbobleu.nltk``, NLTK's) under the same Python
+version; the n-gram work runs in a compiled kernel over integer token ids.
+"""
+from ._impl import implementation
+from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
+from .result import BLEUScore, BLEUSignature
+from .stats import BLEUStats
+from .tokenizers import available_tokenizers, get_tokenizer
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BLEU", "BLEUScore", "BLEUSignature", "BLEUStats", "available_tokenizers", "corpus_bleu",
+    "get_tokenizer", "implementation", "raw_corpus_bleu", "sentence_bleu", "__version__",
+]

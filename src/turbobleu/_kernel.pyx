@@ -1,0 +1,188 @@
+# cython: language_level=3
+"""N-gram counting and clipping over int32 id spans (see _kernel_py.py for the readable spec).
+
+Input is CSR-packed: segment i's hypothesis is ``hyp_ids[hyp_off[i]:hyp_off[i+1]]``; its references
+are the spans ``r`` in ``seg_ref_off[i]..seg_ref_off[i+1]``, each ``ref_ids[ref_off[r]:ref_off[r+1]]``.
+Output row i is ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (int64), sacrebleu's layout.
+
+Every segment's hypothesis n-grams go into an open-addressing table keyed by a 64-bit hash of the id
+span. A hash hit is only a candidate: the order and the ids are compared before a slot is used.
+"""
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcmp
+
+cdef uint64_t HASH_SEED = 0x243F6A8885A308D3ULL
+
+
+cdef struct Slot:
+    uint64_t gen        # the slot is live only when gen == the table's current generation
+    uint64_t hash
+    const int32_t* ids  # the n-gram's ids (inside the hypothesis)
+    int64_t ref_stamp   # which reference ref_cur counts for
+    int32_t order
+    int32_t hyp_count
+    int32_t ref_max     # max count over the references seen so far
+    int32_t ref_cur     # count within reference ref_stamp
+
+
+cdef struct Table:
+    Slot* slots
+    int64_t* live       # indices of the slots used by the current segment
+    int64_t capacity    # allocated slots (a power of two)
+    uint64_t gen
+    int64_t ref_stamp
+
+
+cdef inline uint64_t mix_step(uint64_t h, int32_t token) noexcept nogil:
+    h = (h ^ <uint64_t><uint32_t>token) * 0x9E3779B97F4A7C15ULL
+    return h ^ (h >> 29)
+
+
+cdef inline int64_t find_slot(Table* t, uint64_t mask, uint64_t h, const int32_t* ids,
+                              int32_t order) noexcept nogil:
+    """Index of the slot holding this n-gram, or of the empty slot where it belongs."""
+    cdef int64_t i = <int64_t>((h ^ (h >> 32)) & mask)
+    cdef Slot* s
+    while True:
+        s = &t.slots[i]
+        if s.gen != t.gen:
+            return i
+        if (s.hash == h and s.order == order
+                and memcmp(s.ids, ids, order * sizeof(int32_t)) == 0):
+            return i
+        i = (i + 1) & <int64_t>mask
+
+
+cdef inline int64_t pow2_at_least(int64_t n) noexcept nogil:
+    cdef int64_t c = 16
+    while c < n:
+        c <<= 1
+    return c
+
+
+cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mask,
+                        const int32_t* hyp, int64_t hyp_len,
+                        const int32_t* ref_ids, const int64_t* ref_off,
+                        int64_t ref_first, int64_t ref_last) noexcept nogil:
+    cdef int64_t i, j, k, r, n_live = 0, rlen, best = -1, dist, best_dist = 0, idx
+    cdef int n, top
+    cdef uint64_t h, hm
+    cdef uint64_t mask = <uint64_t>(pow2_at_least(2 * max_order * hyp_len) - 1)
+    cdef Slot* s
+    cdef const int32_t* ref
+    t.gen += 1
+
+    # Hypothesis n-grams, all orders.
+    for i in range(hyp_len):
+        h = HASH_SEED
+        top = max_order if hyp_len - i >= max_order else <int>(hyp_len - i)
+        for n in range(1, top + 1):
+            h = mix_step(h, hyp[i + n - 1])
+            hm = h & hash_mask
+            idx = find_slot(t, mask, hm, hyp + i, n)
+            s = &t.slots[idx]
+            if s.gen != t.gen:
+                s.gen = t.gen
+                s.hash = hm
+                s.ids = hyp + i
+                s.order = n
+                s.hyp_count = 0
+                s.ref_max = 0
+                s.ref_cur = 0
+                s.ref_stamp = -1
+                t.live[n_live] = idx
+                n_live += 1
+            s.hyp_count += 1
+    for n in range(1, max_order + 1):
+        row[1 + max_order + n] = hyp_len - n + 1 if hyp_len >= n else 0
+
+    # References: count only n-grams the hypothesis has. An n-gram absent from the hypothesis
+    # cannot be extended into one that is present, so the scan stops at the first miss.
+    for r in range(ref_first, ref_last):
+        ref = ref_ids + ref_off[r]
+        rlen = ref_off[r + 1] - ref_off[r]
+        dist = rlen - hyp_len if rlen >= hyp_len else hyp_len - rlen
+        if best < 0 or dist < best_dist or (dist == best_dist and rlen < best):
+            best = rlen
+            best_dist = dist
+        if n_live == 0:
+            continue
+        t.ref_stamp += 1
+        for i in range(rlen):
+            h = HASH_SEED
+            top = max_order if rlen - i >= max_order else <int>(rlen - i)
+            for n in range(1, top + 1):
+                h = mix_step(h, ref[i + n - 1])
+                hm = h & hash_mask
+                s = &t.slots[find_slot(t, mask, hm, ref + i, n)]
+                if s.gen != t.gen:
+                    break
+                if s.ref_stamp != t.ref_stamp:
+                    s.ref_stamp = t.ref_stamp
+                    s.ref_cur = 0
+                s.ref_cur += 1
+                if s.ref_cur > s.ref_max:
+                    s.ref_max = s.ref_cur
+
+    # Clip.
+    for j in range(n_live):
+        s = &t.slots[t.live[j]]
+        row[1 + s.order] += s.hyp_count if s.hyp_count < s.ref_max else s.ref_max
+    row[0] = hyp_len
+    row[1] = best  # -1 when the segment has no reference, as sacrebleu reports it
+
+
+def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
+                const int32_t[::1] ref_ids, const int64_t[::1] ref_off,
+                const int64_t[::1] seg_ref_off, int max_order, int64_t[:, ::1] out,
+                Py_ssize_t seg_start=0, Py_ssize_t seg_end=-1,
+                uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
+    """Fill ``out[seg_start:seg_end]`` with the statistics rows of those segments.
+
+    ``out`` must be zeroed and have ``2 + 2*max_order`` columns. The GIL is released while counting,
+    so disjoint segment ranges may be counted from several threads at once. ``hash_mask`` exists for
+    tests: a narrow mask forces hash collisions, which must not change any result.
+    """
+    cdef Py_ssize_t n_seg = hyp_off.shape[0] - 1
+    if seg_end < 0:
+        seg_end = n_seg
+    if max_order < 1:
+        raise ValueError(f"max_order must be >= 1, got {max_order}")
+    if not (0 <= seg_start <= seg_end <= n_seg) or seg_ref_off.shape[0] != n_seg + 1:
+        raise ValueError("count_stats: inconsistent segment offsets")
+    if out.shape[0] < seg_end or out.shape[1] != 2 + 2 * max_order:
+        raise ValueError("count_stats: output array has the wrong shape")
+    if n_seg > 0 and (hyp_off[n_seg] > hyp_ids.shape[0]
+                      or seg_ref_off[n_seg] > ref_off.shape[0] - 1
+                      or (ref_off.shape[0] > 0 and ref_off[ref_off.shape[0] - 1] > ref_ids.shape[0])):
+        raise ValueError("count_stats: offsets point past the id buffers")
+
+    cdef int64_t longest = 0, seg
+    for seg in range(seg_start, seg_end):
+        if hyp_off[seg + 1] - hyp_off[seg] > longest:
+            longest = hyp_off[seg + 1] - hyp_off[seg]
+    cdef Table t
+    t.capacity = pow2_at_least(2 * max_order * longest)
+    t.gen = 0
+    t.ref_stamp = 0
+    t.slots = <Slot*>calloc(t.capacity, sizeof(Slot))
+    t.live = <int64_t*>calloc(max_order * longest + 1, sizeof(int64_t))
+    if t.slots == NULL or t.live == NULL:
+        free(t.slots)
+        free(t.live)
+        raise MemoryError("count_stats: cannot allocate the n-gram table")
+
+    cdef const int32_t* hyp_base = &hyp_ids[0] if hyp_ids.shape[0] > 0 else NULL
+    cdef const int32_t* ref_base = &ref_ids[0] if ref_ids.shape[0] > 0 else NULL
+    cdef const int64_t* roff = &ref_off[0] if ref_off.shape[0] > 0 else NULL
+    try:
+        with nogil:
+            for seg in range(seg_start, seg_end):
+                count_segment(&t, &out[seg, 0], max_order, hash_mask,
+                              hyp_base + hyp_off[seg] if hyp_base != NULL else NULL,
+                              hyp_off[seg + 1] - hyp_off[seg],
+                              ref_base, roff, seg_ref_off[seg], seg_ref_off[seg + 1])
+    finally:
+        free(t.slots)
+        free(t.live)

@@ -1,0 +1,189 @@
+"""sacrebleu-compatible BLEU: the ``BLEU`` metric object and the ``corpus_bleu``/``sentence_bleu``
+functions, with identical scores (same Python version) and errors instead of silent truncation."""
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any, List, Optional, Sequence
+
+import numpy as np
+
+from .recipes import SMOOTH_DEFAULTS, check_smoothing, sacrebleu_from_row
+from .references import (PreparedReferences, check_hypotheses, check_hypothesis,
+                         sentence_references)
+from .result import BLEUScore, BLEUSignature
+from .stats import BLEUStats
+from .tokenizers import _PLANNED, available_tokenizers, get_tokenizer
+
+logger = logging.getLogger("turbobleu")
+
+MAX_NGRAM_ORDER = 4
+
+# sacrebleu's choice of tokenizer from the target language.
+_TOKENIZER_FOR_LANG = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+
+class BLEU:
+    """BLEU with sacrebleu's options and results (``sacrebleu.metrics.BLEU``).
+
+    ``references``, if given, are tokenized once and reused by ``corpus_score(hyps)``.
+    """
+
+    SMOOTH_DEFAULTS = SMOOTH_DEFAULTS
+    TOKENIZERS = tuple(available_tokenizers()) + _PLANNED
+    TOKENIZER_DEFAULT = "13a"
+
+    def __init__(self, lowercase: bool = False, force: bool = False,
+                 tokenize: Optional[str] = None, smooth_method: str = "exp",
+                 smooth_value: Optional[float] = None, max_ngram_order: int = MAX_NGRAM_ORDER,
+                 effective_order: bool = False, trg_lang: str = "",
+                 references: Optional[Sequence[Sequence[Optional[str]]]] = None) -> None:
+        check_smoothing(smooth_method, smooth_value)
+        if (not isinstance(max_ngram_order, int) or isinstance(max_ngram_order, bool)
+                or max_ngram_order < 1):
+            raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_ngram_order!r}")
+        if tokenize is None:
+            tokenize = _TOKENIZER_FOR_LANG.get(trg_lang, self.TOKENIZER_DEFAULT)
+        self.tokenizer = get_tokenizer(tokenize)
+        self.tokenizer_signature = self.tokenizer.signature()
+        self.lowercase = bool(lowercase)
+        self.smooth_method = smooth_method
+        self.smooth_value = smooth_value
+        self.max_ngram_order = max_ngram_order
+        self.effective_order = bool(effective_order)
+        self.trg_lang = trg_lang
+        self._force = force
+        self.n_bootstrap: Optional[int] = None
+        self.seed: Optional[str] = None
+        self._ref_cache: Optional[PreparedReferences] = None
+        if references is not None:
+            self._ref_cache = PreparedReferences(references, self.tokenizer, self.lowercase)
+            self.num_refs = self._ref_cache.num_refs
+
+    # -- statistics -------------------------------------------------------------------------
+    def _references(self, references: Any, segments: int) -> PreparedReferences:
+        if references:
+            prepared = PreparedReferences(references, self.tokenizer, self.lowercase, segments)
+        elif self._ref_cache is not None:
+            prepared = self._ref_cache
+        else:
+            raise ValueError("references: none given and none cached (pass references= to "
+                             "BLEU() or to this call)")
+        self.num_refs = prepared.num_refs
+        return prepared
+
+    def corpus_stats(self, hypotheses: Sequence[str],
+                     references: Optional[Sequence[Sequence[Optional[str]]]] = None) -> BLEUStats:
+        """Per-segment integer statistics (``[hyp_len, ref_len, matches..., totals...]``)."""
+        hyps = check_hypotheses(hypotheses)
+        prepared = self._references(references, len(hyps))
+        if not self._force:
+            self._warn_if_tokenized(hyps)
+        return prepared.stats(hyps, self.max_ngram_order)
+
+    @staticmethod
+    def _warn_if_tokenized(hyps: List[str]) -> None:
+        if sum(1 for h in hyps if h.endswith(" .")) >= 100:
+            logger.warning("That's 100 lines that end in a tokenized period ('.')")
+            logger.warning("It looks like you forgot to detokenize your test data, which may "
+                           "hurt your score.")
+            logger.warning("If you insist your data is detokenized, or don't care, you can "
+                           "suppress this message with the `force` parameter.")
+
+    # -- scores -----------------------------------------------------------------------------
+    def score_row(self, row: Any) -> BLEUScore:
+        """The score of one aggregated statistics row (a list of ints, or a NumPy row)."""
+        return sacrebleu_from_row(row, self.max_ngram_order, self.smooth_method,
+                                  self.smooth_value, self.effective_order)
+
+    def score_stats(self, stats: BLEUStats) -> BLEUScore:
+        """The corpus score of statistics rows."""
+        return self.score_row(stats.total())
+
+    def corpus_score(self, hypotheses: Sequence[str],
+                     references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+                     n_bootstrap: int = 1) -> BLEUScore:
+        """Corpus BLEU; ``n_bootstrap > 1`` adds sacrebleu's bootstrap confidence interval."""
+        stats = self.corpus_stats(hypotheses, references)
+        score = self.score_stats(stats)
+        if n_bootstrap > 1:
+            self.n_bootstrap = n_bootstrap
+            self.seed, samples = self._bootstrap(stats, n_bootstrap)
+            score.estimate_ci(samples)
+        return score
+
+    def _bootstrap(self, stats: BLEUStats, n_samples: int):
+        # The same NumPy calls as sacrebleu, so that the same seed gives the same resamples.
+        seed = os.environ.get("SACREBLEU_SEED", "12345")
+        rng = np.random.default_rng(None if seed.lower() == "none" else int(seed))
+        idxs = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
+        rows = np.array(stats.array, dtype="float32")
+        return seed.lower(), [self.score_row(sample.sum(0)) for sample in rows[idxs]]
+
+    def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> BLEUScore:
+        """BLEU of one hypothesis against its references (a list of strings)."""
+        check_hypothesis(hypothesis)
+        streams = sentence_references(references)
+        if not self.effective_order:
+            logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
+        prepared = PreparedReferences(streams, self.tokenizer, self.lowercase, 1)
+        self.num_refs = prepared.num_refs
+        return self.score_row(prepared.stats([hypothesis], self.max_ngram_order).rows()[0])
+
+    def sentence_scores(self, hypotheses: Sequence[str],
+                        references: Optional[Sequence[Sequence[Optional[str]]]] = None
+                        ) -> np.ndarray:
+        """One sentence score per segment, in one call (float64 array).
+
+        Each entry equals ``sentence_score(hypotheses[i], [refs[i] for refs in references])``.
+        """
+        stats = self.corpus_stats(hypotheses, references)
+        return np.array([self.score_row(row).score for row in stats.rows()], dtype=np.float64)
+
+    def get_signature(self) -> BLEUSignature:
+        if not hasattr(self, "num_refs"):
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        return BLEUSignature(self.num_refs, self.lowercase, self.effective_order,
+                             self.tokenizer_signature, self.smooth_method, self.smooth_value,
+                             SMOOTH_DEFAULTS[self.smooth_method], self.n_bootstrap, self.seed)
+
+    # -- sacrebleu internals that significance code calls ----------------------------------
+    def _extract_corpus_statistics(self, hypotheses: Sequence[str],
+                                   references: Optional[Sequence[Sequence[Optional[str]]]]
+                                   ) -> List[List[int]]:
+        return self.corpus_stats(hypotheses, references).rows()
+
+    def _compute_score_from_stats(self, stats: Any) -> BLEUScore:
+        return self.score_row(stats)
+
+    def _aggregate_and_compute(self, stats: Any) -> BLEUScore:
+        rows = stats if isinstance(stats, BLEUStats) else BLEUStats(stats, self.max_ngram_order)
+        return self.score_row(rows.rows()[0] if len(rows) == 1 else rows.total())
+
+
+def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]],
+                smooth_method: str = "exp", smooth_value: Optional[float] = None,
+                force: bool = False, lowercase: bool = False, tokenize: str = "13a",
+                use_effective_order: bool = False) -> BLEUScore:
+    """Corpus BLEU exactly as ``sacrebleu.corpus_bleu`` (raises on length mismatches)."""
+    metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize,
+                  smooth_method=smooth_method, smooth_value=smooth_value,
+                  effective_order=use_effective_order)
+    return metric.corpus_score(hypotheses, references)
+
+
+def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]],
+                    smooth_value: Optional[float] = 0.1) -> BLEUScore:
+    """``sacrebleu.raw_corpus_bleu``: floor smoothing, effective order, no tokenization."""
+    return corpus_bleu(hypotheses, references, smooth_method="floor", smooth_value=smooth_value,
+                       force=True, tokenize="none", use_effective_order=True)
+
+
+def sentence_bleu(hypothesis: str, references: Sequence[Optional[str]],
+                  smooth_method: str = "exp", smooth_value: Optional[float] = None,
+                  lowercase: bool = False, tokenize: str = "13a",
+                  use_effective_order: bool = True) -> BLEUScore:
+    """Sentence BLEU exactly as ``sacrebleu.sentence_bleu``."""
+    metric = BLEU(lowercase=lowercase, tokenize=tokenize, smooth_method=smooth_method,
+                  smooth_value=smooth_value, effective_order=use_effective_order)
+    return metric.sentence_score(hypothesis, references)

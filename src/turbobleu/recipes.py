@@ -1,0 +1,74 @@
+"""Float recipes: integer statistics -> score, in the exact operation order of each mirrored tool."""
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, List, Optional
+
+from .result import BLEUScore
+
+# sacrebleu's smoothing methods and their default values.
+SMOOTH_DEFAULTS: Dict[str, Optional[float]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+
+# sacrebleu's log(0): a huge negative int, so one zero precision makes the score exactly 0.0.
+_LOG_ZERO = -9999999999
+
+
+def check_smoothing(smooth_method: Any, smooth_value: Any) -> None:
+    if smooth_method not in SMOOTH_DEFAULTS:
+        raise ValueError(f"unknown smooth_method={smooth_method!r}; "
+                         f"choose one of {list(SMOOTH_DEFAULTS)}")
+    if smooth_value is not None and (isinstance(smooth_value, bool)
+                                     or not isinstance(smooth_value, (int, float))):
+        raise TypeError(f"smooth_value must be a number or None, got {type(smooth_value).__name__}")
+
+
+def _log(p: float) -> Any:
+    return _LOG_ZERO if p == 0.0 else math.log(p)
+
+
+def sacrebleu_score(correct: List[Any], total: List[Any], sys_len: int, ref_len: int,
+                    smooth_method: str = "none", smooth_value: Optional[float] = None,
+                    effective_order: bool = False, max_order: int = 4) -> BLEUScore:
+    """sacrebleu's ``BLEU.compute_bleu``, operation for operation.
+
+    Precisions are percentages before the log; add-k adds k to orders >= 2 of ``correct`` and
+    ``total`` in place (so the score's counts show it); with ``effective_order`` only the leading
+    orders that have n-grams count. The built-in ``sum`` is used on purpose: its float summation
+    differs between Python versions, and so does sacrebleu's.
+    """
+    if smooth_value is None:
+        smooth_value = SMOOTH_DEFAULTS[smooth_method]
+    bp = 1.0
+    if sys_len < ref_len:
+        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+    precisions = [0.0] * max_order
+    if not any(correct):
+        return BLEUScore(0.0, correct, total, precisions, bp, sys_len, ref_len)
+
+    halvings = 1.0
+    used_orders = max_order
+    for n in range(1, max_order + 1):
+        if smooth_method == "add-k" and n > 1:
+            correct[n - 1] += smooth_value
+            total[n - 1] += smooth_value
+        if total[n - 1] == 0:
+            break
+        if effective_order:
+            used_orders = n
+        if correct[n - 1] == 0:
+            if smooth_method == "exp":
+                halvings *= 2
+                precisions[n - 1] = 100. / (halvings * total[n - 1])
+            elif smooth_method == "floor":
+                precisions[n - 1] = 100. * smooth_value / total[n - 1]
+        else:
+            precisions[n - 1] = 100. * correct[n - 1] / total[n - 1]
+    score = bp * math.exp(sum([_log(p) for p in precisions[:used_orders]]) / used_orders)
+    return BLEUScore(score, correct, total, precisions, bp, sys_len, ref_len)
+
+
+def sacrebleu_from_row(row: List[int], max_order: int, smooth_method: str,
+                       smooth_value: Optional[float], effective_order: bool) -> BLEUScore:
+    """The score of one aggregated statistics row."""
+    return sacrebleu_score(row[2:2 + max_order], row[2 + max_order:], int(row[0]), int(row[1]),
+                           smooth_method, smooth_value, effective_order, max_order)

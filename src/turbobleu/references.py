@@ -1,0 +1,130 @@
+"""Input checking and packing: strings -> CSR id buffers -> statistics rows (the kernel's input)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, List, Optional
+
+import numpy as np
+
+from . import _impl
+from .stats import BLEUStats
+from .tokenizers import Tokenizer
+
+
+def check_hypotheses(hypotheses: Any, what: str = "hypotheses") -> list:
+    """A list of the hypothesis strings, or a TypeError/ValueError that names the argument."""
+    if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
+        raise TypeError(f"{what} must be a sequence of strings (one per segment), got "
+                        f"{type(hypotheses).__name__}")
+    hyps = hypotheses if type(hypotheses) is list else list(hypotheses)
+    if not hyps:
+        raise ValueError(f"{what} is empty")
+    return hyps
+
+
+def _check_stream(k: int, stream: Any) -> None:
+    if isinstance(stream, str) or not isinstance(stream, Sequence):
+        raise TypeError(
+            f"references[{k}] must be a sequence of strings (one reference stream, a string or "
+            f"None per segment), got {type(stream).__name__}; references is a list of streams, "
+            f"e.g. [['ref for segment 1', 'ref for segment 2']]")
+
+
+def _bad_item(streams: List[Sequence], what: str) -> Optional[str]:
+    for k, stream in enumerate(streams):
+        for i, ref in enumerate(stream):
+            if ref is not None and not isinstance(ref, str):
+                return f"{what}[{k}][{i}] must be a str or None, got {type(ref).__name__}"
+    return None
+
+
+class PreparedReferences:
+    """References tokenized once, for scoring any number of hypothesis sets against them.
+
+    ``references`` is a list of streams (``references[k][i]`` is reference k of segment i), as in
+    sacrebleu; ``None`` marks a missing reference, ``''`` is an empty one (of length 0).
+    """
+
+    def __init__(self, references: Any, tokenizer: Tokenizer, lowercase: bool,
+                 expected_segments: Optional[int] = None) -> None:
+        if isinstance(references, str) or not isinstance(references, Sequence):
+            raise TypeError("references must be a sequence of reference streams (lists of "
+                            f"strings), got {type(references).__name__}")
+        streams = list(references)
+        if not streams:
+            raise ValueError("references is empty: give at least one reference stream")
+        for k, stream in enumerate(streams):
+            _check_stream(k, stream)
+        lengths = [len(s) for s in streams]
+        if expected_segments is not None:
+            for k, n in enumerate(lengths):
+                if n != expected_segments:
+                    raise ValueError(
+                        f"references[{k}] has {n} segments but hypotheses has "
+                        f"{expected_segments}; every reference stream needs one entry (a string "
+                        "or None) per hypothesis (sacrebleu would silently truncate)")
+        elif len(set(lengths)) > 1:
+            raise ValueError(f"reference streams have different lengths {lengths}; each needs "
+                             "one entry (a string or None) per segment")
+        self.segments = lengths[0]
+        if self.segments == 0:
+            raise ValueError("references has no segments")
+
+        if len(streams) == 1 and None not in streams[0]:
+            flat = list(streams[0])
+            seg_ref_off = np.arange(self.segments + 1, dtype=np.int64)
+        else:
+            flat = []
+            offsets = [0]
+            for segment in zip(*streams):
+                flat.extend(r for r in segment if r is not None)
+                offsets.append(len(flat))
+            seg_ref_off = np.array(offsets, dtype=np.int64)
+        counts = np.unique(np.diff(seg_ref_off))
+        self.num_refs = int(counts[0]) if len(counts) == 1 else -1
+        self.tokenizer = tokenizer
+        self.lowercase = lowercase
+        self.vocab = _impl.tokenize.Vocab()
+        try:
+            self.ids, self.offsets = _impl.tokenize.tokenize(
+                flat, tokenizer.code, lowercase, self.vocab, False, "references")
+        except TypeError:
+            raise TypeError(_bad_item(streams, "references") or "references: bad item") from None
+        self.seg_ref_off = seg_ref_off
+
+    def stats(self, hypotheses: list, max_order: int) -> BLEUStats:
+        """Statistics rows of ``hypotheses`` (already checked) against these references."""
+        if len(hypotheses) != self.segments:
+            raise ValueError(f"hypotheses has {len(hypotheses)} segments but the references have "
+                             f"{self.segments} (sacrebleu would silently truncate)")
+        if not isinstance(max_order, int) or isinstance(max_order, bool) or max_order < 1:
+            raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order!r}")
+        hyp_ids, hyp_off = _impl.tokenize.tokenize(
+            hypotheses, self.tokenizer.code, self.lowercase, self.vocab, True, "hypotheses")
+        rows = np.zeros((len(hypotheses), 2 + 2 * max_order), dtype=np.int64)
+        _impl.kernel.count_stats(hyp_ids, hyp_off, self.ids, self.offsets, self.seg_ref_off,
+                                 max_order, rows)
+        orphans = np.flatnonzero((rows[:, 1] < 0) & (rows[:, 0] > 0))
+        if len(orphans):
+            raise ValueError(f"segment {int(orphans[0])} has a non-empty hypothesis but no "
+                             "reference (every reference stream is None there)")
+        return BLEUStats(rows, max_order)
+
+
+def sentence_references(references: Any) -> List[List[Optional[str]]]:
+    """sentence_bleu's flat list of references -> one-segment streams; checks the argument."""
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError("references must be a sequence of reference strings, got "
+                        f"{type(references).__name__}")
+    if len(references) == 0:
+        raise ValueError("references is empty: give at least one reference string")
+    for k, ref in enumerate(references):
+        if ref is not None and not isinstance(ref, str):
+            raise TypeError(f"references[{k}] must be a str or None, got {type(ref).__name__}")
+    return [[r] for r in references]
+
+
+def check_hypothesis(hypothesis: Any) -> None:
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+
