@@ -10,7 +10,6 @@ span. A hash hit is only a candidate: the order and the ids are compared before 
 """
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memcmp
 
 cdef uint64_t HASH_SEED = 0x243F6A8885A308D3ULL
 
@@ -39,6 +38,14 @@ cdef inline uint64_t mix_step(uint64_t h, int32_t token) noexcept nogil:
     return h ^ (h >> 29)
 
 
+cdef inline bint same_ids(const int32_t* a, const int32_t* b, int32_t n) noexcept nogil:
+    cdef int32_t k
+    for k in range(n):
+        if a[k] != b[k]:
+            return False
+    return True
+
+
 cdef inline int64_t find_slot(Table* t, uint64_t mask, uint64_t h, const int32_t* ids,
                               int32_t order) noexcept nogil:
     """Index of the slot holding this n-gram, or of the empty slot where it belongs."""
@@ -49,7 +56,7 @@ cdef inline int64_t find_slot(Table* t, uint64_t mask, uint64_t h, const int32_t
         if s.gen != t.gen:
             return i
         if (s.hash == h and s.order == order
-                and memcmp(s.ids, ids, order * sizeof(int32_t)) == 0):
+                and same_ids(s.ids, ids, order)):
             return i
         i = (i + 1) & <int64_t>mask
 

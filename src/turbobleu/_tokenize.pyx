@@ -74,8 +74,17 @@ cdef inline uint64_t span_hash(const uint32_t* s, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i
     for i in range(n):
         h = (h ^ s[i]) * 0x100000001B3ULL
-        h ^= h >> 31
-    return h
+    h ^= h >> 32               # FNV-1a's low bits are weak: mix before masking
+    h *= 0x9E3779B97F4A7C15ULL
+    return h ^ (h >> 29)
+
+
+cdef inline bint same_span(const uint32_t* a, const uint32_t* b, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t k
+    for k in range(n):
+        if a[k] != b[k]:
+            return False
+    return True
 
 
 cdef class Vocab:
@@ -142,7 +151,7 @@ cdef class Vocab:
             if e.id < 0:
                 break
             if (e.hash == h and e.length == n
-                    and memcmp(&self.arena.data[e.start], s, n * sizeof(uint32_t)) == 0):
+                    and same_span(&self.arena.data[e.start], s, n)):
                 return e.id
             j = (j + 1) & (self.cap - 1)
         if frozen:
@@ -207,68 +216,198 @@ cdef inline bint is_13a_symbol(uint32_t c) noexcept nogil:
             or (0x28 <= c <= 0x2B) or (0x3A <= c <= 0x40) or c == 0x2F)
 
 
-cdef Py_ssize_t pad_symbols(const uint32_t* s, Py_ssize_t n, uint32_t* out) noexcept nogil:
-    """re.sub(r'([\\{-\\~\\[-\\` -\\&\\(-\\+\\:-\\@\\/])', r' \\1 ')"""
-    cdef Py_ssize_t i, o = 0
-    for i in range(n):
-        if is_13a_symbol(s[i]):
-            out[o] = 0x20
-            out[o + 1] = s[i]
-            out[o + 2] = 0x20
-            o += 3
-        else:
-            out[o] = s[i]
-            o += 1
-    return o
+# ---------------------------------------------------------------------------------------------
+# The streaming pipeline. A line's code points flow through the tokenizer's rules into the
+# splitter, which interns each token as soon as whitespace ends it; nothing is materialised.
+#
+# Each of 13a's two-character rules (re.sub of a pattern `(A)(B)`, scanned leftmost and
+# non-overlapping) is exactly a transducer with one pending character: when the next character
+# arrives, either the pair matches (emit the replacement, nothing pending) or the pending
+# character is emitted unchanged and the new one becomes pending.
+
+cdef uint32_t NOTHING = 0xFFFFFFFF
+cdef uint32_t SPACE = 0x20
+
+cdef struct Pipe:
+    uint32_t pend2, pend3, pend4   # pending characters of rules 2, 3 and 4
+    uint32_t* tok                  # the token being collected
+    Py_ssize_t tok_len
+    Py_ssize_t tok_cap
+    void* vocab                    # Vocab, borrowed
+    bint frozen
+    Buf* ids
+    int failed                     # set when memory runs out
 
 
-cdef Py_ssize_t pair_rule(const uint32_t* s, Py_ssize_t n, uint32_t* out, int rule) noexcept nogil:
-    """One two-character re.sub with its leftmost, non-overlapping scan.
+cdef inline void sink(Pipe* p, uint32_t c) noexcept nogil:
+    """str.split(): whitespace ends the current token, anything else extends it."""
+    cdef uint32_t* grown
+    if py_space(c):
+        end_token(p)
+        return
+    if p.tok_len == p.tok_cap:
+        grown = <uint32_t*>realloc(p.tok, 2 * p.tok_cap * sizeof(uint32_t))
+        if grown == NULL:
+            p.failed = 1
+            return
+        p.tok = grown
+        p.tok_cap *= 2
+    p.tok[p.tok_len] = c
+    p.tok_len += 1
 
-    rule 2: ([^0-9])([.,]) -> '\\1 \\2 '   rule 3: ([.,])([^0-9]) -> ' \\1 \\2'
-    rule 4: ([0-9])(-)     -> '\\1 \\2 '
+
+cdef inline void emit_span(Pipe* p, const uint32_t* tok, Py_ssize_t n) noexcept nogil:
+    """Intern one token and append its id."""
+    cdef int32_t tid = (<Vocab>p.vocab).intern(tok, n, p.frozen)
+    if tid == -2 or buf_reserve(p.ids, p.ids.size + 1) < 0:
+        p.failed = 1
+        return
+    p.ids.data[p.ids.size] = <uint32_t>tid
+    p.ids.size += 1
+
+
+cdef inline void end_token(Pipe* p) noexcept nogil:
+    if p.tok_len == 0:
+        return
+    emit_span(p, p.tok, p.tok_len)
+    p.tok_len = 0
+
+
+cdef inline void rule4(Pipe* p, uint32_t c) noexcept nogil:
+    """([0-9])(-) -> '\\1 \\2 '"""
+    cdef uint32_t a = p.pend4
+    if a == NOTHING:
+        p.pend4 = c
+    elif c == 0x2D and is_digit(a):
+        sink(p, a); sink(p, SPACE); sink(p, c); sink(p, SPACE)
+        p.pend4 = NOTHING
+    else:
+        sink(p, a)
+        p.pend4 = c
+
+
+cdef inline void rule3(Pipe* p, uint32_t c) noexcept nogil:
+    """([.,])([^0-9]) -> ' \\1 \\2'"""
+    cdef uint32_t a = p.pend3
+    if a == NOTHING:
+        p.pend3 = c
+    elif (a == 0x2E or a == 0x2C) and not is_digit(c):
+        rule4(p, SPACE); rule4(p, a); rule4(p, SPACE); rule4(p, c)
+        p.pend3 = NOTHING
+    else:
+        rule4(p, a)
+        p.pend3 = c
+
+
+cdef inline void rule2(Pipe* p, uint32_t c) noexcept nogil:
+    """([^0-9])([.,]) -> '\\1 \\2 '"""
+    cdef uint32_t a = p.pend2
+    if a == NOTHING:
+        p.pend2 = c
+    elif (c == 0x2E or c == 0x2C) and not is_digit(a):
+        rule3(p, a); rule3(p, SPACE); rule3(p, c); rule3(p, SPACE)
+        p.pend2 = NOTHING
+    else:
+        rule3(p, a)
+        p.pend2 = c
+
+
+cdef inline void finish_13a(Pipe* p) noexcept nogil:
+    """End of line: flush the pending characters rule by rule, then the last token."""
+    if p.pend2 != NOTHING:
+        rule3(p, p.pend2)
+        p.pend2 = NOTHING
+    if p.pend3 != NOTHING:
+        rule4(p, p.pend3)
+        p.pend3 = NOTHING
+    if p.pend4 != NOTHING:
+        sink(p, p.pend4)
+        p.pend4 = NOTHING
+    end_token(p)
+
+
+# Character classes for the ASCII range (everything else is PLAIN unless it is whitespace).
+cdef enum:
+    PLAIN = 0
+    WHITE = 1     # Python whitespace: splits tokens
+    SYMBOL = 2    # 13a rule 1: always a token of its own
+    SPECIAL = 4   # . , - : rules 2-4 may split around them
+
+cdef unsigned char ASCII_CLASS[128]
+
+
+def _init_classes():
+    cdef int c
+    for c in range(128):
+        ASCII_CLASS[c] = PLAIN
+        if py_space(c):
+            ASCII_CLASS[c] = WHITE
+        elif is_13a_symbol(c):
+            ASCII_CLASS[c] = SYMBOL
+        elif c == 0x2E or c == 0x2C or c == 0x2D:
+            ASCII_CLASS[c] = SPECIAL
+
+_init_classes()
+
+
+cdef inline int char_class(uint32_t c) noexcept nogil:
+    if c < 128:
+        return ASCII_CLASS[c]
+    return WHITE if py_space(c) else PLAIN
+
+
+cdef void feed_13a(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
+    """Rules 1-4 on f' {line} ', then str.split(), interning every token.
+
+    Whitespace and rule-1 symbols (which rule 1 surrounds with spaces) act on rules 2-4 only as
+    "a non-digit that is not . , -": every rule's scan is in its initial state after one. So the
+    line falls into chunks between them, handled independently: a chunk without . , or - is one
+    token as it stands; the others go through the rule 2-4 transducers, padded by a space.
     """
-    cdef Py_ssize_t i = 0, o = 0
-    cdef uint32_t a, b
-    cdef bint hit
+    cdef Py_ssize_t i = 0, start, k
+    cdef int cls, seen
     while i < n:
-        if i + 1 < n:
-            a = s[i]
-            b = s[i + 1]
-            if rule == 2:
-                hit = not is_digit(a) and (b == 0x2E or b == 0x2C)
-            elif rule == 3:
-                hit = (a == 0x2E or a == 0x2C) and not is_digit(b)
-            else:
-                hit = is_digit(a) and b == 0x2D
-            if hit:
-                if rule == 3:
-                    out[o] = 0x20
-                    out[o + 1] = a
-                    out[o + 2] = 0x20
-                    out[o + 3] = b
-                else:
-                    out[o] = a
-                    out[o + 1] = 0x20
-                    out[o + 2] = b
-                    out[o + 3] = 0x20
-                o += 4
-                i += 2
-                continue
-        out[o] = s[i]
-        o += 1
-        i += 1
-    return o
+        cls = char_class(s[i])
+        if cls == WHITE:
+            i += 1
+            continue
+        if cls == SYMBOL:
+            emit_span(p, s + i, 1)
+            i += 1
+            continue
+        start = i
+        seen = 0
+        while i < n:
+            cls = char_class(s[i])
+            if cls == WHITE or cls == SYMBOL:
+                break
+            seen |= cls
+            i += 1
+        if seen == 0:
+            emit_span(p, s + start, i - start)
+        else:
+            rule2(p, SPACE)
+            for k in range(start, i):
+                rule2(p, s[k])
+            rule2(p, SPACE)
+            finish_13a(p)
 
 
-cdef struct Work:
-    Buf a
-    Buf b
+cdef void split_spans(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
+    """str.split(), interning every token."""
+    cdef Py_ssize_t i = 0, start
+    while i < n:
+        if py_space(s[i]):
+            i += 1
+            continue
+        start = i
+        while i < n and not py_space(s[i]):
+            i += 1
+        emit_span(p, s + start, i - start)
 
 
-cdef Py_ssize_t rewrite_13a(Work* w, Py_ssize_t n) noexcept nogil:
-    """sacrebleu's Tokenizer13a on w.a.data[:n] (already rstripped); result in w.a. -1 on no memory."""
-    cdef uint32_t* s = w.a.data
+cdef Py_ssize_t preprocess_13a(uint32_t* s, Py_ssize_t n) noexcept nogil:
+    """13a's literal replacements, in sacrebleu's order, in place; returns the new length."""
     if contains(s, n, 0x3C):  # '<'
         n = replace_shrinking(s, n, b"<skipped>", 9, b"", 0)
     if contains(s, n, 0x0A):  # '\n'
@@ -279,61 +418,51 @@ cdef Py_ssize_t rewrite_13a(Work* w, Py_ssize_t n) noexcept nogil:
         n = replace_shrinking(s, n, b"&amp;", 5, b"&", 1)
         n = replace_shrinking(s, n, b"&lt;", 4, b"<", 1)
         n = replace_shrinking(s, n, b"&gt;", 4, b">", 1)
-    # f' {line} ', then the four regex rules. Rule 1 adds at most 2 per character; rules 2 and 3 add
-    # 2 per '.' or ',' and rule 4 2 per '-': 7n + 6 code points at most.
-    if buf_reserve(&w.a, 8 * n + 16) < 0 or buf_reserve(&w.b, 8 * n + 16) < 0:
-        return -1
-    s = w.a.data
-    memmove(s + 1, s, n * sizeof(uint32_t))
-    s[0] = 0x20
-    s[n + 1] = 0x20
-    n = pad_symbols(s, n + 2, w.b.data)
-    n = pair_rule(w.b.data, n, w.a.data, 2)
-    n = pair_rule(w.a.data, n, w.b.data, 3)
-    n = pair_rule(w.b.data, n, w.a.data, 4)
     return n
 
 
-cdef int split_intern(Vocab vocab, const uint32_t* s, Py_ssize_t n, bint frozen, Buf* ids) noexcept nogil:
-    """str.split() of s[:n], each token interned and its id appended to ids (as uint32 bits)."""
-    cdef Py_ssize_t i = 0, start
-    cdef int32_t tid
-    while i < n:
-        while i < n and py_space(s[i]):
-            i += 1
-        if i >= n:
-            break
-        start = i
-        while i < n and not py_space(s[i]):
-            i += 1
-        tid = vocab.intern(s + start, i - start, frozen)
-        if tid == -2 or buf_reserve(ids, ids.size + 1) < 0:
-            return -1
-        ids.data[ids.size] = <uint32_t>tid
-        ids.size += 1
-    return 0
-
-
-cdef int tokenize_line(int kind, Vocab vocab, bint frozen, int pykind, const void* data,
-                       Py_ssize_t length, Work* w, Buf* ids) noexcept nogil:
-    cdef Py_ssize_t i, n = length
-    if buf_reserve(&w.a, length + 16) < 0:
-        return -1
+cdef inline uint32_t read_cp(int pykind, const void* data, Py_ssize_t i) noexcept nogil:
     if pykind == 1:
-        for i in range(length):
-            w.a.data[i] = (<const unsigned char*>data)[i]
+        return (<const unsigned char*>data)[i]
+    if pykind == 2:
+        return (<const unsigned short*>data)[i]
+    return (<const uint32_t*>data)[i]
+
+
+cdef void widen(int pykind, const void* data, Py_ssize_t n, uint32_t* out) noexcept nogil:
+    """The code points of a str's buffer (1, 2 or 4 bytes each) as uint32."""
+    cdef Py_ssize_t i
+    if pykind == 1:
+        for i in range(n):
+            out[i] = (<const unsigned char*>data)[i]
     elif pykind == 2:
-        for i in range(length):
-            w.a.data[i] = (<const unsigned short*>data)[i]
+        for i in range(n):
+            out[i] = (<const unsigned short*>data)[i]
     else:
-        memcpy(w.a.data, data, length * sizeof(uint32_t))
-    while n > 0 and py_space(w.a.data[n - 1]):   # str.rstrip()
+        memcpy(out, data, n * sizeof(uint32_t))
+
+
+cdef int tokenize_line(int kind, Pipe* p, int pykind, const void* data, Py_ssize_t length,
+                       Buf* work) noexcept nogil:
+    cdef Py_ssize_t i, n = length
+    cdef bint special = False
+    cdef uint32_t c
+    while n > 0 and py_space(read_cp(pykind, data, n - 1)):   # str.rstrip()
         n -= 1
-    if kind == 1:
-        n = rewrite_13a(w, n)
-        if n < 0:
-            return -1
-    return split_intern(vocab, w.a.data, n, frozen, ids)
+    if buf_reserve(work, n + 1) < 0:
+        return -1
+    widen(pykind, data, n, work.data)
+    if kind == 0:
+        split_spans(p, work.data, n)
+        return -1 if p.failed else 0
+    # 13a: lines with '<', '&' or a newline need the replacement passes first (rare).
+    for i in range(n):
+        c = work.data[i]
+        special |= (c == 0x3C or c == 0x26 or c == 0x0A)
+    if special:
+        n = preprocess_13a(work.data, n)
+    feed_13a(p, work.data, n)
+    return -1 if p.failed else 0
 
 
 def tokenize(list lines, int kind, bint lowercase, Vocab vocab, bint frozen=False,
@@ -350,14 +479,22 @@ def tokenize(list lines, int kind, bint lowercase, Vocab vocab, bint frozen=Fals
     cdef void** datas = <void**>malloc((n_lines + 1) * sizeof(void*))
     cdef Py_ssize_t* lengths = <Py_ssize_t*>malloc((n_lines + 1) * sizeof(Py_ssize_t))
     cdef int64_t* offsets = <int64_t*>malloc((n_lines + 1) * sizeof(int64_t))
-    cdef Work w
+    cdef Buf work
     cdef Buf ids
+    cdef Pipe pipe
     cdef int status = 0
-    w.a.data = NULL; w.a.size = 0; w.a.cap = 0
-    w.b.data = NULL; w.b.size = 0; w.b.cap = 0
+    work.data = NULL; work.size = 0; work.cap = 0
     ids.data = NULL; ids.size = 0; ids.cap = 0
+    pipe.pend2 = NOTHING; pipe.pend3 = NOTHING; pipe.pend4 = NOTHING
+    pipe.tok_len = 0
+    pipe.tok_cap = 64
+    pipe.tok = <uint32_t*>malloc(pipe.tok_cap * sizeof(uint32_t))
+    pipe.vocab = <void*>vocab
+    pipe.frozen = frozen
+    pipe.ids = &ids
+    pipe.failed = 0
     try:
-        if kinds == NULL or datas == NULL or lengths == NULL or offsets == NULL:
+        if kinds == NULL or datas == NULL or lengths == NULL or offsets == NULL or pipe.tok == NULL:
             raise MemoryError()
         for i in range(n_lines):
             line = lines[i]
@@ -372,7 +509,7 @@ def tokenize(list lines, int kind, bint lowercase, Vocab vocab, bint frozen=Fals
         offsets[0] = 0
         with nogil:
             for i in range(n_lines):
-                if tokenize_line(kind, vocab, frozen, kinds[i], datas[i], lengths[i], &w, &ids) < 0:
+                if tokenize_line(kind, &pipe, kinds[i], datas[i], lengths[i], &work) < 0:
                     status = -1
                     break
                 offsets[i + 1] = ids.size
@@ -386,7 +523,7 @@ def tokenize(list lines, int kind, bint lowercase, Vocab vocab, bint frozen=Fals
         return id_arr, off_arr
     finally:
         free(kinds); free(datas); free(lengths); free(offsets)
-        free(w.a.data); free(w.b.data); free(ids.data)
+        free(work.data); free(ids.data); free(pipe.tok)
 
 
 def tokenize_strings(list lines, int kind, bint lowercase):
