@@ -9,28 +9,9 @@ Every segment's hypothesis n-grams go into an open-addressing table keyed by a 6
 span. A hash hit is only a candidate: the order and the ids are compared before a slot is used.
 """
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, free, malloc
 
 cdef uint64_t HASH_SEED = 0x243F6A8885A308D3ULL
-
-
-cdef struct Slot:
-    uint64_t gen        # the slot is live only when gen == the table's current generation
-    uint64_t hash
-    const int32_t* ids  # the n-gram's ids (inside the hypothesis)
-    int64_t ref_stamp   # which reference ref_cur counts for
-    int32_t order
-    int32_t hyp_count
-    int32_t ref_max     # max count over the references seen so far
-    int32_t ref_cur     # count within reference ref_stamp
-
-
-cdef struct Table:
-    Slot* slots
-    int64_t* live       # indices of the slots used by the current segment
-    int64_t capacity    # allocated slots (a power of two)
-    uint64_t gen
-    int64_t ref_stamp
 
 
 cdef inline uint64_t mix_step(uint64_t h, int32_t token) noexcept nogil:
@@ -66,6 +47,38 @@ cdef inline int64_t pow2_at_least(int64_t n) noexcept nogil:
     while c < n:
         c <<= 1
     return c
+
+
+cdef int table_reserve(Table* t, int max_order, int64_t longest) noexcept nogil:
+    """Make room for a hypothesis of ``longest`` ids; 0 on success, -1 when memory runs out."""
+    cdef int64_t need = pow2_at_least(2 * max_order * longest)
+    cdef Slot* slots
+    cdef int64_t* live
+    if need > t.capacity:
+        slots = <Slot*>calloc(need, sizeof(Slot))
+        if slots == NULL:
+            return -1
+        free(t.slots)
+        t.slots = slots
+        t.capacity = need
+        t.gen = 0
+    if max_order * longest + 1 > t.live_cap:
+        live = <int64_t*>malloc((max_order * longest + 1) * sizeof(int64_t))
+        if live == NULL:
+            return -1
+        free(t.live)
+        t.live = live
+        t.live_cap = max_order * longest + 1
+    return 0
+
+
+cdef void table_release(Table* t) noexcept nogil:
+    free(t.slots)
+    free(t.live)
+    t.slots = NULL
+    t.live = NULL
+    t.capacity = 0
+    t.live_cap = 0
 
 
 cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mask,
@@ -170,14 +183,14 @@ def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
         if hyp_off[seg + 1] - hyp_off[seg] > longest:
             longest = hyp_off[seg + 1] - hyp_off[seg]
     cdef Table t
-    t.capacity = pow2_at_least(2 * max_order * longest)
+    t.slots = NULL
+    t.live = NULL
+    t.capacity = 0
+    t.live_cap = 0
     t.gen = 0
     t.ref_stamp = 0
-    t.slots = <Slot*>calloc(t.capacity, sizeof(Slot))
-    t.live = <int64_t*>calloc(max_order * longest + 1, sizeof(int64_t))
-    if t.slots == NULL or t.live == NULL:
-        free(t.slots)
-        free(t.live)
+    if table_reserve(&t, max_order, longest) < 0:
+        table_release(&t)
         raise MemoryError("count_stats: cannot allocate the n-gram table")
 
     cdef const int32_t* hyp_base = &hyp_ids[0] if hyp_ids.shape[0] > 0 else NULL
@@ -191,5 +204,104 @@ def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
                               hyp_off[seg + 1] - hyp_off[seg],
                               ref_base, roff, seg_ref_off[seg], seg_ref_off[seg + 1])
     finally:
-        free(t.slots)
-        free(t.live)
+        table_release(&t)
+
+
+# ---------------------------------------------------------------------------------------------
+# sacrebleu's sentence recipe over many rows (recipes.sacrebleu_score is the readable spec; the
+# operations and their order are the same, so the doubles are the same).
+from libc.math cimport exp, log, fabs, isfinite
+
+SMOOTH_CODES = {"none": 0, "floor": 1, "add-k": 2, "exp": 3}
+
+
+cdef double python_sum(const double* x, int n, bint neumaier) noexcept nogil:
+    """The built-in sum() of n floats: left to right before Python 3.12, Neumaier-compensated
+    (as CPython does it) from 3.12 on."""
+    cdef double total = x[0], comp = 0.0, t
+    cdef int i
+    for i in range(1, n):
+        if neumaier:
+            t = total + x[i]
+            if fabs(total) >= fabs(x[i]):
+                comp += (total - t) + x[i]
+            else:
+                comp += (x[i] - t) + total
+            total = t
+        else:
+            total += x[i]
+    if neumaier and comp != 0.0 and isfinite(comp):
+        total += comp
+    return total
+
+
+cdef double sacrebleu_row(const int64_t* row, int N, int method, double value,
+                          bint value_is_int, bint effective_order, bint neumaier,
+                          double* logs) noexcept nogil:
+    cdef int64_t sys_len = row[0], ref_len = row[1]
+    cdef double bp = 1.0, halvings = 1.0, p, c, t
+    cdef int n, used = N
+    cdef bint any_match = False
+    if sys_len < ref_len:
+        bp = exp(1.0 - <double>ref_len / <double>sys_len) if sys_len > 0 else 0.0
+    for n in range(N):
+        if row[2 + n] != 0:
+            any_match = True
+    if not any_match:
+        return 0.0
+    for n in range(N):
+        logs[n] = 0.0
+    for n in range(1, N + 1):
+        c = <double>row[1 + n]
+        t = <double>row[1 + N + n]
+        if method == 2 and n > 1:   # add-k (an int k keeps the counts integral, as in Python)
+            if value_is_int:
+                c = <double>(row[1 + n] + <int64_t>value)
+                t = <double>(row[1 + N + n] + <int64_t>value)
+            else:
+                c = c + value
+                t = t + value
+        if t == 0.0:
+            break
+        if effective_order:
+            used = n
+        if c == 0.0:
+            if method == 3:
+                halvings *= 2
+                logs[n - 1] = 100. / (halvings * t)
+            elif method == 1:
+                logs[n - 1] = 100. * value / t
+        else:
+            logs[n - 1] = 100. * c / t
+    for n in range(used):
+        p = logs[n]
+        if p == 0.0:        # sacrebleu's log(0) = -9999999999: the score is exactly 0
+            return bp * 0.0
+        logs[n] = log(p)
+    return bp * exp(python_sum(logs, used, neumaier) / used)
+
+
+def sacrebleu_sentence_scores(const int64_t[:, ::1] rows, int max_order, str smooth_method,
+                              smooth_value, bint effective_order, bint neumaier,
+                              double[::1] out):
+    """out[i] = sacrebleu's score of statistics row i (see recipes.sacrebleu_score)."""
+    cdef int method = SMOOTH_CODES[smooth_method]
+    cdef double value = 0.0
+    cdef bint value_is_int = True
+    cdef Py_ssize_t i
+    if smooth_value is None:
+        smooth_value = {1: 0.1, 2: 1}.get(method, 0)
+    value_is_int = isinstance(smooth_value, int)
+    value = smooth_value
+    if rows.shape[1] != 2 + 2 * max_order or out.shape[0] != rows.shape[0]:
+        raise ValueError("sacrebleu_sentence_scores: shapes do not match")
+    cdef double* logs = <double*>malloc(max_order * sizeof(double))
+    if logs == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            for i in range(rows.shape[0]):
+                out[i] = sacrebleu_row(&rows[i, 0], max_order, method, value, value_is_int,
+                                       effective_order, neumaier, logs)
+    finally:
+        free(logs)

@@ -71,3 +71,13 @@ def count_stats(hyp_ids: Any, hyp_off: Any, ref_ids: Any, ref_off: Any, seg_ref_
         refs = [ref_list[ref_off[r]:ref_off[r + 1]]
                 for r in range(seg_ref_off[seg], seg_ref_off[seg + 1])]
         out[seg, :] = segment_row(hyp, refs, max_order)
+
+
+def sacrebleu_sentence_scores(rows: Any, max_order: int, smooth_method: str, smooth_value: Any,
+                              effective_order: bool, neumaier: bool, out: Any) -> None:
+    """out[i] = sacrebleu's score of statistics row i (``neumaier`` is implied by Python here)."""
+    from .recipes import sacrebleu_from_row
+
+    for i, row in enumerate(rows.tolist()):
+        out[i] = sacrebleu_from_row(row, max_order, smooth_method, smooth_value,
+                                    effective_order).score

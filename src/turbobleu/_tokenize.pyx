@@ -8,9 +8,11 @@ spans). No Python object is made per token; the GIL is released while lines are 
 """
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free, calloc
-from libc.string cimport memcmp, memcpy, memmove
+from libc.string cimport memcmp, memcpy, memmove, memset
 from cpython.unicode cimport PyUnicode_Check
 import numpy as np
+
+from turbobleu._kernel cimport Table, table_reserve, count_segment
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object)
@@ -113,6 +115,21 @@ cdef class Vocab:
 
     def __len__(self):
         return self.count
+
+    cdef int reset(self) noexcept nogil:
+        """Forget every token (keeps the memory unless the table grew large)."""
+        cdef Entry* fresh
+        if self.cap > 4096:
+            fresh = <Entry*>malloc(1024 * sizeof(Entry))
+            if fresh == NULL:
+                return -1
+            free(self.entries)
+            self.entries = fresh
+            self.cap = 1024
+        memset(self.entries, 0xFF, self.cap * sizeof(Entry))   # id == -1: empty
+        self.count = 0
+        self.arena.size = 0
+        return 0
 
     def token(self, int32_t token_id):
         """The string of an id (for debugging and tests)."""
@@ -540,3 +557,73 @@ def tokenize_strings(list lines, int kind, bint lowercase):
             toks.append(names[t])
         result.append(toks)
     return result
+
+
+# ---------------------------------------------------------------------------------------------
+# One sentence, fused: tokenize its references and hypothesis and count, with scratch memory
+# reused across calls. It runs entirely under the GIL, which guards the module-level scratch.
+cdef Table SENT_TABLE
+cdef Vocab SENT_VOCAB = Vocab()
+cdef Buf SENT_WORK
+cdef Buf SENT_IDS
+cdef Pipe SENT_PIPE
+SENT_PIPE.tok_cap = 64
+SENT_PIPE.tok = <uint32_t*>malloc(64 * sizeof(uint32_t))
+
+
+cdef int tokenize_one(str line, int kind, bint lowercase, bint frozen) except -2:
+    if lowercase:
+        line = line.lower()
+    SENT_PIPE.frozen = frozen
+    SENT_PIPE.pend2 = NOTHING; SENT_PIPE.pend3 = NOTHING; SENT_PIPE.pend4 = NOTHING
+    SENT_PIPE.tok_len = 0
+    if tokenize_line(kind, &SENT_PIPE, PyUnicode_KIND(line), PyUnicode_DATA(line),
+                     PyUnicode_GET_LENGTH(line), &SENT_WORK) < 0:
+        raise MemoryError("sentence_row: out of memory")
+    return 0
+
+
+def sentence_row(hypothesis, list references, int kind, bint lowercase, int max_order):
+    """``[hyp_len, ref_len, matches_1..N, totals_1..N]`` of one hypothesis (a str) against
+    ``references`` (str or None each; None is skipped, as sacrebleu does)."""
+    cdef Py_ssize_t k, n_refs = 0, hyp_start, hyp_len, width = 2 + 2 * max_order
+    cdef int64_t* ref_off
+    cdef int64_t* row
+    if not PyUnicode_Check(hypothesis):
+        raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+    if max_order < 1:
+        raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
+    ref_off = <int64_t*>malloc((len(references) + 1) * sizeof(int64_t))
+    row = <int64_t*>calloc(width, sizeof(int64_t))
+    try:
+        if ref_off == NULL or row == NULL or SENT_PIPE.tok == NULL or SENT_VOCAB.reset() < 0:
+            raise MemoryError()
+        SENT_PIPE.vocab = <void*>SENT_VOCAB
+        SENT_PIPE.ids = &SENT_IDS
+        SENT_PIPE.failed = 0
+        SENT_IDS.size = 0
+        ref_off[0] = 0
+        for k in range(len(references)):
+            ref = references[k]
+            if ref is None:
+                continue
+            if not PyUnicode_Check(ref):
+                raise TypeError(f"references[{k}] must be a str or None, got {type(ref).__name__}")
+            tokenize_one(ref, kind, lowercase, False)
+            n_refs += 1
+            ref_off[n_refs] = SENT_IDS.size
+        hyp_start = SENT_IDS.size
+        tokenize_one(hypothesis, kind, lowercase, True)
+        hyp_len = SENT_IDS.size - hyp_start
+        if n_refs == 0 and hyp_len > 0:
+            raise ValueError("references: every reference is None, so there is nothing to "
+                             "score the hypothesis against")
+        if table_reserve(&SENT_TABLE, max_order, hyp_len) < 0:
+            raise MemoryError()
+        count_segment(&SENT_TABLE, row, max_order, 0xFFFFFFFFFFFFFFFFULL,
+                      <const int32_t*>SENT_IDS.data + hyp_start, hyp_len,
+                      <const int32_t*>SENT_IDS.data, ref_off, 0, n_refs)
+        return [row[k] for k in range(width)]
+    finally:
+        free(ref_off)
+        free(row)

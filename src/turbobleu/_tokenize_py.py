@@ -81,3 +81,27 @@ def tokenize(lines: list, kind: int, lowercase: bool, vocab: Vocab, frozen: bool
 def tokenize_strings(lines: list, kind: int, lowercase: bool) -> List[List[str]]:
     """Test hook: the tokenizer's output as lists of token strings."""
     return [split_tokens(line, kind, lowercase) for line in lines]
+
+
+def sentence_row(hypothesis: object, references: list, kind: int, lowercase: bool,
+                 max_order: int) -> List[int]:
+    """Statistics row of one hypothesis against its references (None entries are skipped)."""
+    from ._kernel_py import segment_row
+
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+    if max_order < 1:
+        raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
+    vocab = Vocab()
+    refs = []
+    for k, ref in enumerate(references):
+        if ref is None:
+            continue
+        if not isinstance(ref, str):
+            raise TypeError(f"references[{k}] must be a str or None, got {type(ref).__name__}")
+        refs.append([vocab.setdefault(t, len(vocab)) for t in split_tokens(ref, kind, lowercase)])
+    hyp = [vocab.get(t, UNKNOWN) for t in split_tokens(hypothesis, kind, lowercase)]
+    if not refs and hyp:
+        raise ValueError("references: every reference is None, so there is nothing to score "
+                         "the hypothesis against")
+    return segment_row(hyp, refs, max_order)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
+from . import _impl
 from .recipes import SMOOTH_DEFAULTS, check_smoothing, sacrebleu_from_row
-from .references import (PreparedReferences, check_hypotheses, check_hypothesis,
-                         sentence_references)
+from .references import PreparedReferences, check_hypotheses, sentence_references
 from .result import BLEUScore, BLEUSignature
 from .stats import BLEUStats
 from .tokenizers import _PLANNED, available_tokenizers, get_tokenizer
@@ -18,6 +19,9 @@ from .tokenizers import _PLANNED, available_tokenizers, get_tokenizer
 logger = logging.getLogger("turbobleu")
 
 MAX_NGRAM_ORDER = 4
+
+# The built-in sum() of floats is compensated from Python 3.12 on; sacrebleu's score uses it.
+_NEUMAIER_SUM = sys.version_info >= (3, 12)
 
 # sacrebleu's choice of tokenizer from the target language.
 _TOKENIZER_FOR_LANG = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
@@ -122,13 +126,13 @@ class BLEU:
 
     def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> BLEUScore:
         """BLEU of one hypothesis against its references (a list of strings)."""
-        check_hypothesis(hypothesis)
-        streams = sentence_references(references)
+        refs = sentence_references(references)
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
-        prepared = PreparedReferences(streams, self.tokenizer, self.lowercase, 1)
-        self.num_refs = prepared.num_refs
-        return self.score_row(prepared.stats([hypothesis], self.max_ngram_order).rows()[0])
+        row = _impl.tokenize.sentence_row(hypothesis, refs, self.tokenizer.code, self.lowercase,
+                                          self.max_ngram_order)
+        self.num_refs = len(refs) - refs.count(None)
+        return self.score_row(row)
 
     def sentence_scores(self, hypotheses: Sequence[str],
                         references: Optional[Sequence[Sequence[Optional[str]]]] = None
@@ -138,7 +142,11 @@ class BLEU:
         Each entry equals ``sentence_score(hypotheses[i], [refs[i] for refs in references])``.
         """
         stats = self.corpus_stats(hypotheses, references)
-        return np.array([self.score_row(row).score for row in stats.rows()], dtype=np.float64)
+        scores = np.empty(len(stats), dtype=np.float64)
+        _impl.kernel.sacrebleu_sentence_scores(stats.array, self.max_ngram_order,
+                                               self.smooth_method, self.smooth_value,
+                                               self.effective_order, _NEUMAIER_SUM, scores)
+        return scores
 
     def get_signature(self) -> BLEUSignature:
         if not hasattr(self, "num_refs"):

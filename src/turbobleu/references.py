@@ -111,20 +111,13 @@ class PreparedReferences:
         return BLEUStats(rows, max_order)
 
 
-def sentence_references(references: Any) -> List[List[Optional[str]]]:
-    """sentence_bleu's flat list of references -> one-segment streams; checks the argument."""
-    if isinstance(references, str) or not isinstance(references, Sequence):
-        raise TypeError("references must be a sequence of reference strings, got "
-                        f"{type(references).__name__}")
-    if len(references) == 0:
+def sentence_references(references: Any) -> list:
+    """sentence_bleu's references (a sequence of strings or None) as a list; checks the argument."""
+    if type(references) is not list:
+        if isinstance(references, str) or not isinstance(references, Sequence):
+            raise TypeError("references must be a sequence of reference strings, got "
+                            f"{type(references).__name__}")
+        references = list(references)
+    if not references:
         raise ValueError("references is empty: give at least one reference string")
-    for k, ref in enumerate(references):
-        if ref is not None and not isinstance(ref, str):
-            raise TypeError(f"references[{k}] must be a str or None, got {type(ref).__name__}")
-    return [[r] for r in references]
-
-
-def check_hypothesis(hypothesis: Any) -> None:
-    if not isinstance(hypothesis, str):
-        raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
-
+    return references
