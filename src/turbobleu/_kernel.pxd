@@ -1,11 +1,10 @@
 # Declarations shared with _tokenize.pyx (its fused one-sentence path counts with this kernel).
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 cdef struct Slot:
-    uint64_t gen        # the slot is live only when gen == the table's current generation
-    uint64_t hash
-    const int32_t* ids  # the n-gram's ids (inside the hypothesis)
-    int64_t ref_stamp   # which reference ref_cur counts for
+    uint64_t key        # (slot of the (n-1)-gram prefix + 1) << 32 | last token: exact identity
+    uint32_t gen        # the slot is live only when gen == the table's current generation
+    uint32_t ref_stamp  # which reference ref_cur counts for
     int32_t order
     int32_t hyp_count
     int32_t ref_max     # max count over the references seen so far
@@ -16,8 +15,8 @@ cdef struct Table:
     int64_t* live       # indices of the slots used by the current segment
     int64_t capacity    # allocated slots (a power of two)
     int64_t live_cap
-    uint64_t gen
-    int64_t ref_stamp
+    uint32_t gen
+    uint32_t ref_stamp
 
 cdef int table_reserve(Table* t, int max_order, int64_t longest) noexcept nogil
 cdef void table_release(Table* t) noexcept nogil

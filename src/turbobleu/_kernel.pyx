@@ -5,41 +5,30 @@ Input is CSR-packed: segment i's hypothesis is ``hyp_ids[hyp_off[i]:hyp_off[i+1]
 are the spans ``r`` in ``seg_ref_off[i]..seg_ref_off[i+1]``, each ``ref_ids[ref_off[r]:ref_off[r+1]]``.
 Output row i is ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (int64), sacrebleu's layout.
 
-Every segment's hypothesis n-grams go into an open-addressing table keyed by a 64-bit hash of the id
-span. A hash hit is only a candidate: the order and the ids are compared before a slot is used.
+Every segment's hypothesis n-grams go into an open-addressing table. An n-gram's key is the pair
+(slot of its (n-1)-gram prefix, its last id), so by induction equal keys mean equal id spans: a
+lookup compares one 64-bit key, never trusts a hash, and a narrow ``hash_mask`` (the tests' way to
+force collisions) changes nothing but speed.
 """
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
 
-cdef uint64_t HASH_SEED = 0x243F6A8885A308D3ULL
-
-
-cdef inline uint64_t mix_step(uint64_t h, int32_t token) noexcept nogil:
-    h = (h ^ <uint64_t><uint32_t>token) * 0x9E3779B97F4A7C15ULL
-    return h ^ (h >> 29)
+cdef inline uint64_t ngram_key(int64_t prefix_slot, int32_t token) noexcept nogil:
+    """prefix_slot is -1 for unigrams."""
+    return (<uint64_t>(prefix_slot + 1) << 32) | <uint64_t><uint32_t>token
 
 
-cdef inline bint same_ids(const int32_t* a, const int32_t* b, int32_t n) noexcept nogil:
-    cdef int32_t k
-    for k in range(n):
-        if a[k] != b[k]:
-            return False
-    return True
-
-
-cdef inline int64_t find_slot(Table* t, uint64_t mask, uint64_t h, const int32_t* ids,
-                              int32_t order) noexcept nogil:
-    """Index of the slot holding this n-gram, or of the empty slot where it belongs."""
-    cdef int64_t i = <int64_t>((h ^ (h >> 32)) & mask)
+cdef inline int64_t probe(Table* t, uint64_t start_mask, uint64_t wrap, uint64_t key) noexcept nogil:
+    """Index of the live slot with this key, or of the empty slot where it belongs."""
+    cdef uint64_t h = key * 0x9E3779B97F4A7C15ULL
+    cdef int64_t i = <int64_t>((h ^ (h >> 29)) & start_mask)
     cdef Slot* s
     while True:
         s = &t.slots[i]
-        if s.gen != t.gen:
+        if s.gen != t.gen or s.key == key:
             return i
-        if (s.hash == h and s.order == order
-                and same_ids(s.ids, ids, order)):
-            return i
-        i = (i + 1) & <int64_t>mask
+        i = (i + 1) & <int64_t>wrap
 
 
 cdef inline int64_t pow2_at_least(int64_t n) noexcept nogil:
@@ -85,35 +74,39 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
                         const int32_t* hyp, int64_t hyp_len,
                         const int32_t* ref_ids, const int64_t* ref_off,
                         int64_t ref_first, int64_t ref_last) noexcept nogil:
-    cdef int64_t i, j, k, r, n_live = 0, rlen, best = -1, dist, best_dist = 0, idx
+    cdef int64_t i, j, r, n_live = 0, rlen, best = -1, dist, best_dist = 0, idx, prefix
     cdef int n, top
-    cdef uint64_t h, hm
-    cdef uint64_t mask = <uint64_t>(pow2_at_least(2 * max_order * hyp_len) - 1)
+    cdef uint64_t key
+    # hash_mask narrows the probe start only; the index stays inside this segment's table part.
+    cdef uint64_t mask = <uint64_t>(pow2_at_least(2 * max_order * hyp_len) - 1) & hash_mask
+    cdef uint64_t wrap = <uint64_t>(pow2_at_least(2 * max_order * hyp_len) - 1)
     cdef Slot* s
     cdef const int32_t* ref
     t.gen += 1
+    if t.gen == 0:              # the generation counter wrapped: really empty the table
+        memset(t.slots, 0, t.capacity * sizeof(Slot))
+        t.gen = 1
 
     # Hypothesis n-grams, all orders.
     for i in range(hyp_len):
-        h = HASH_SEED
+        prefix = -1
         top = max_order if hyp_len - i >= max_order else <int>(hyp_len - i)
         for n in range(1, top + 1):
-            h = mix_step(h, hyp[i + n - 1])
-            hm = h & hash_mask
-            idx = find_slot(t, mask, hm, hyp + i, n)
+            key = ngram_key(prefix, hyp[i + n - 1])
+            idx = probe(t, mask, wrap, key)
             s = &t.slots[idx]
             if s.gen != t.gen:
                 s.gen = t.gen
-                s.hash = hm
-                s.ids = hyp + i
+                s.key = key
                 s.order = n
                 s.hyp_count = 0
                 s.ref_max = 0
                 s.ref_cur = 0
-                s.ref_stamp = -1
+                s.ref_stamp = t.ref_stamp - 1
                 t.live[n_live] = idx
                 n_live += 1
             s.hyp_count += 1
+            prefix = idx
     for n in range(1, max_order + 1):
         row[1 + max_order + n] = hyp_len - n + 1 if hyp_len >= n else 0
 
@@ -130,12 +123,11 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
             continue
         t.ref_stamp += 1
         for i in range(rlen):
-            h = HASH_SEED
+            prefix = -1
             top = max_order if rlen - i >= max_order else <int>(rlen - i)
             for n in range(1, top + 1):
-                h = mix_step(h, ref[i + n - 1])
-                hm = h & hash_mask
-                s = &t.slots[find_slot(t, mask, hm, ref + i, n)]
+                idx = probe(t, mask, wrap, ngram_key(prefix, ref[i + n - 1]))
+                s = &t.slots[idx]
                 if s.gen != t.gen:
                     break
                 if s.ref_stamp != t.ref_stamp:
@@ -144,6 +136,7 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
                 s.ref_cur += 1
                 if s.ref_cur > s.ref_max:
                     s.ref_max = s.ref_cur
+                prefix = idx
 
     # Clip.
     for j in range(n_live):

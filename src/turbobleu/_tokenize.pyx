@@ -64,11 +64,10 @@ cdef int buf_reserve(Buf* b, Py_ssize_t cap) noexcept nogil:
 
 # ---------------------------------------------------------------------------------------------
 # Vocabulary: code-point spans -> dense int32 ids
-cdef struct Entry:
+cdef struct TokenInfo:
     uint64_t hash
     int64_t start   # offset of the token's code points in the arena
-    int32_t length
-    int32_t id      # -1 marks an empty entry
+    int64_t length
 
 
 cdef inline uint64_t span_hash(const uint32_t* s, Py_ssize_t n) noexcept nogil:
@@ -89,28 +88,38 @@ cdef inline bint same_span(const uint32_t* a, const uint32_t* b, Py_ssize_t n) n
     return True
 
 
+cdef inline uint64_t slot_value(uint64_t h, Py_ssize_t token_id) noexcept nogil:
+    return (h & 0xFFFFFFFF00000000ULL) | <uint64_t>(token_id + 1)
+
+
 cdef class Vocab:
-    """Interns tokens (code-point strings) as ids 0, 1, 2, ... for the lifetime of one scoring job."""
-    cdef Entry* entries
+    """Interns tokens (code-point strings) as ids 0, 1, 2, ... for the lifetime of one scoring job.
+
+    The hash table holds 8-byte slots (the hash's high half as a tag, and id + 1; 0 is empty) so
+    that it stays in cache; a tag match is verified against the token's code points.
+    """
+    cdef uint64_t* slots
     cdef Py_ssize_t cap          # a power of two
     cdef Py_ssize_t count
+    cdef TokenInfo* info         # per id
+    cdef Py_ssize_t info_cap
     cdef Buf arena
 
     def __cinit__(self):
         self.cap = 1024
         self.count = 0
-        self.entries = <Entry*>malloc(self.cap * sizeof(Entry))
+        self.info_cap = 512
+        self.slots = <uint64_t*>calloc(self.cap, sizeof(uint64_t))
+        self.info = <TokenInfo*>malloc(self.info_cap * sizeof(TokenInfo))
         self.arena.data = NULL
         self.arena.size = 0
         self.arena.cap = 0
-        if self.entries == NULL or buf_reserve(&self.arena, 4096) < 0:
+        if self.slots == NULL or self.info == NULL or buf_reserve(&self.arena, 4096) < 0:
             raise MemoryError()
-        cdef Py_ssize_t i
-        for i in range(self.cap):
-            self.entries[i].id = -1
 
     def __dealloc__(self):
-        free(self.entries)
+        free(self.slots)
+        free(self.info)
         free(self.arena.data)
 
     def __len__(self):
@@ -118,74 +127,84 @@ cdef class Vocab:
 
     cdef int reset(self) noexcept nogil:
         """Forget every token (keeps the memory unless the table grew large)."""
-        cdef Entry* fresh
+        cdef uint64_t* fresh
         if self.cap > 4096:
-            fresh = <Entry*>malloc(1024 * sizeof(Entry))
+            fresh = <uint64_t*>malloc(1024 * sizeof(uint64_t))
             if fresh == NULL:
                 return -1
-            free(self.entries)
-            self.entries = fresh
+            free(self.slots)
+            self.slots = fresh
             self.cap = 1024
-        memset(self.entries, 0xFF, self.cap * sizeof(Entry))   # id == -1: empty
+        memset(self.slots, 0, self.cap * sizeof(uint64_t))
         self.count = 0
         self.arena.size = 0
         return 0
 
     def token(self, int32_t token_id):
         """The string of an id (for debugging and tests)."""
-        cdef Py_ssize_t i
-        for i in range(self.cap):
-            if self.entries[i].id == token_id:
-                return "".join(chr(self.arena.data[self.entries[i].start + k])
-                               for k in range(self.entries[i].length))
-        raise KeyError(token_id)
+        if not 0 <= token_id < self.count:
+            raise KeyError(token_id)
+        cdef TokenInfo t = self.info[token_id]
+        return "".join(chr(self.arena.data[t.start + k]) for k in range(t.length))
 
     cdef int grow(self) noexcept nogil:
         cdef Py_ssize_t new_cap = self.cap * 2, i, j
-        cdef Entry* fresh = <Entry*>malloc(new_cap * sizeof(Entry))
+        cdef uint64_t h
+        cdef uint64_t* fresh = <uint64_t*>calloc(new_cap, sizeof(uint64_t))
         if fresh == NULL:
             return -1
-        for i in range(new_cap):
-            fresh[i].id = -1
-        for i in range(self.cap):
-            if self.entries[i].id >= 0:
-                j = <Py_ssize_t>(self.entries[i].hash & <uint64_t>(new_cap - 1))
-                while fresh[j].id >= 0:
-                    j = (j + 1) & (new_cap - 1)
-                fresh[j] = self.entries[i]
-        free(self.entries)
-        self.entries = fresh
+        for i in range(self.count):
+            h = self.info[i].hash
+            j = <Py_ssize_t>(h & <uint64_t>(new_cap - 1))
+            while fresh[j] != 0:
+                j = (j + 1) & (new_cap - 1)
+            fresh[j] = slot_value(h, i)
+        free(self.slots)
+        self.slots = fresh
         self.cap = new_cap
         return 0
 
     cdef int32_t intern(self, const uint32_t* s, Py_ssize_t n, bint frozen) noexcept nogil:
         """Id of the token s[:n]; new tokens get the next id, or -1 when frozen; -2 on no memory."""
         cdef uint64_t h = span_hash(s, n)
-        cdef Py_ssize_t j = <Py_ssize_t>(h & <uint64_t>(self.cap - 1))
-        cdef Entry* e
+        cdef uint64_t tag = h & 0xFFFFFFFF00000000ULL, v
+        cdef Py_ssize_t j = <Py_ssize_t>(h & <uint64_t>(self.cap - 1)), tid
+        cdef TokenInfo* t
+        cdef TokenInfo* grown
         while True:
-            e = &self.entries[j]
-            if e.id < 0:
+            v = self.slots[j]
+            if v == 0:
                 break
-            if (e.hash == h and e.length == n
-                    and same_span(&self.arena.data[e.start], s, n)):
-                return e.id
+            if (v & 0xFFFFFFFF00000000ULL) == tag:
+                tid = <Py_ssize_t>(v & 0xFFFFFFFFULL) - 1
+                t = &self.info[tid]
+                if t.length == n and same_span(&self.arena.data[t.start], s, n):
+                    return <int32_t>tid
             j = (j + 1) & (self.cap - 1)
         if frozen:
             return UNKNOWN_ID
+        if self.count >= 0x7FFFFFFF:
+            return -2
+        if self.count == self.info_cap:
+            grown = <TokenInfo*>realloc(self.info, 2 * self.info_cap * sizeof(TokenInfo))
+            if grown == NULL:
+                return -2
+            self.info = grown
+            self.info_cap *= 2
         if buf_reserve(&self.arena, self.arena.size + n) < 0:
             return -2
         memcpy(&self.arena.data[self.arena.size], s, n * sizeof(uint32_t))
-        e.hash = h
-        e.start = self.arena.size
-        e.length = <int32_t>n
-        e.id = <int32_t>self.count
+        tid = self.count
+        self.info[tid].hash = h
+        self.info[tid].start = self.arena.size
+        self.info[tid].length = n
+        self.slots[j] = slot_value(h, tid)
         self.arena.size += n
         self.count += 1
         if 2 * self.count > self.cap:
             if self.grow() < 0:
                 return -2
-        return <int32_t>(self.count - 1)
+        return <int32_t>tid
 
 
 # ---------------------------------------------------------------------------------------------
