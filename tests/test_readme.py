@@ -1,0 +1,45 @@
+"""The README's promises: its test command is what CI runs, and its API tour runs as shown."""
+import re
+from pathlib import Path
+
+import turbobleu
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+
+
+def _bash_blocks():
+    return re.findall(r"```bash\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+
+
+def test_ci_runs_the_readme_test_command():
+    test_command = next(b.strip() for b in _bash_blocks() if "pytest" in b)
+    ci_lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert test_command in ci_lines
+
+
+def test_quick_start_runs_the_bundled_example():
+    quick_start = _bash_blocks()[0]
+    assert "python -m turbobleu.example" in quick_start
+
+
+def test_api_tour_runs_and_its_numbers_are_right():
+    tour = re.search(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S).group(1)
+    namespace: dict = {}
+    exec(compile(tour, "README.md", "exec"), namespace)
+    score = namespace["score"]
+    assert f"{score.score:.2f}" == "36.87"
+    assert str(score).startswith("BLEU = 36.87 72.7/44.4/28.6/20.0 (BP = 1.000 ratio = 1.100")
+    assert str(namespace["bleu"].get_signature()) == (
+        "nrefs:1|case:lc|eff:no|tok:13a|smooth:floor[0.10]|version:2.6.0")
+
+
+def test_bundled_example_scores_like_sacrebleu(capsys):
+    import sacrebleu
+    from turbobleu import example
+
+    example.main()
+    out = capsys.readouterr().out
+    assert f"sacrebleu {sacrebleu.__version__}: identical" in out
+    assert out.startswith("BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = ")
+    assert f"implementation: {turbobleu.implementation}" in out
