@@ -17,6 +17,11 @@ cdef struct Table:
     int64_t live_cap
     uint32_t gen
     uint32_t ref_stamp
+    int64_t* pos        # per hypothesis/reference position: slot of the n-gram starting there
+    int64_t pos_cap
+    int failed          # set when memory ran out inside count_segment
+
+cdef void table_init(Table* t) noexcept nogil
 
 cdef int table_reserve(Table* t, int max_order, int64_t longest) noexcept nogil
 cdef void table_release(Table* t) noexcept nogil

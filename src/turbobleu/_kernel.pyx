@@ -11,7 +11,7 @@ lookup compares one 64-bit key, never trusts a hash, and a narrow ``hash_mask`` 
 force collisions) changes nothing but speed.
 """
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
 
 cdef inline uint64_t ngram_key(int64_t prefix_slot, int32_t token) noexcept nogil:
@@ -61,89 +61,148 @@ cdef int table_reserve(Table* t, int max_order, int64_t longest) noexcept nogil:
     return 0
 
 
+cdef void table_init(Table* t) noexcept nogil:
+    memset(t, 0, sizeof(Table))
+
+
 cdef void table_release(Table* t) noexcept nogil:
     free(t.slots)
     free(t.live)
-    t.slots = NULL
-    t.live = NULL
-    t.capacity = 0
-    t.live_cap = 0
+    free(t.pos)
+    table_init(t)
+
+
+cdef inline Slot* add_hyp_ngram(Table* t, uint64_t start_mask, uint64_t wrap, uint64_t key,
+                               int order, int64_t* n_live) noexcept nogil:
+    cdef int64_t idx = probe(t, start_mask, wrap, key)
+    cdef Slot* s = &t.slots[idx]
+    if s.gen != t.gen:
+        s.gen = t.gen
+        s.key = key
+        s.order = order
+        s.hyp_count = 0
+        s.ref_max = 0
+        s.ref_cur = 0
+        s.ref_stamp = t.ref_stamp - 1
+        t.live[n_live[0]] = idx
+        n_live[0] += 1
+    s.hyp_count += 1
+    return s
+
+
+cdef inline int64_t count_ref_ngram(Table* t, uint64_t start_mask, uint64_t wrap,
+                                    uint64_t key) noexcept nogil:
+    """Count one reference n-gram if the hypothesis has it; its slot, or -1."""
+    cdef int64_t idx = probe(t, start_mask, wrap, key)
+    cdef Slot* s = &t.slots[idx]
+    if s.gen != t.gen:
+        return -1
+    if s.ref_stamp != t.ref_stamp:
+        s.ref_stamp = t.ref_stamp
+        s.ref_cur = 0
+    s.ref_cur += 1
+    if s.ref_cur > s.ref_max:
+        s.ref_max = s.ref_cur
+    return idx
 
 
 cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mask,
                         const int32_t* hyp, int64_t hyp_len,
                         const int32_t* ref_ids, const int64_t* ref_off,
                         int64_t ref_first, int64_t ref_last) noexcept nogil:
-    cdef int64_t i, j, r, n_live = 0, rlen, best = -1, dist, best_dist = 0, idx, prefix
-    cdef int n, top
-    cdef uint64_t key
-    # hash_mask narrows the probe start only; the index stays inside this segment's table part.
-    cdef uint64_t mask = <uint64_t>(pow2_at_least(2 * max_order * hyp_len) - 1) & hash_mask
+    """One statistics row (``row`` must be zeroed).
+
+    Order by order: an n-gram can only occur in a reference if its (n-1)-gram prefix does, so
+    order n looks only at the positions whose prefix was found in some reference. ``t.pos`` keeps,
+    per position, the slot of the n-gram starting there (or -1 once it cannot match any more).
+    """
+    cdef int64_t i, j, r, n_live = 0, rlen, best = -1, dist, best_dist = 0, p, active
+    cdef int64_t ref_total = 0, base
+    cdef int n
     cdef uint64_t wrap = <uint64_t>(pow2_at_least(2 * max_order * hyp_len) - 1)
+    cdef uint64_t start_mask = wrap & hash_mask   # a narrow hash_mask forces collisions (tests)
     cdef Slot* s
     cdef const int32_t* ref
+    cdef int64_t* grown
+    cdef int64_t* hpos
+    cdef int64_t* rpos
+
+    for r in range(ref_first, ref_last):
+        rlen = ref_off[r + 1] - ref_off[r]
+        ref_total += rlen
+        dist = rlen - hyp_len if rlen >= hyp_len else hyp_len - rlen
+        if best < 0 or dist < best_dist or (dist == best_dist and rlen < best):
+            best = rlen
+            best_dist = dist
+    row[0] = hyp_len
+    row[1] = best  # -1 when the segment has no reference, as sacrebleu reports it
+    for n in range(1, max_order + 1):
+        row[1 + max_order + n] = hyp_len - n + 1 if hyp_len >= n else 0
+    if hyp_len == 0 or ref_total == 0:
+        return
+
+    if hyp_len + ref_total > t.pos_cap:
+        grown = <int64_t*>realloc(t.pos, (hyp_len + ref_total) * sizeof(int64_t))
+        if grown == NULL:
+            t.failed = 1
+            row[0] = -1
+            return
+        t.pos = grown
+        t.pos_cap = hyp_len + ref_total
+    hpos = t.pos
+    rpos = t.pos + hyp_len
     t.gen += 1
     if t.gen == 0:              # the generation counter wrapped: really empty the table
         memset(t.slots, 0, t.capacity * sizeof(Slot))
         t.gen = 1
 
-    # Hypothesis n-grams, all orders.
-    for i in range(hyp_len):
-        prefix = -1
-        top = max_order if hyp_len - i >= max_order else <int>(hyp_len - i)
-        for n in range(1, top + 1):
-            key = ngram_key(prefix, hyp[i + n - 1])
-            idx = probe(t, mask, wrap, key)
-            s = &t.slots[idx]
-            if s.gen != t.gen:
-                s.gen = t.gen
-                s.key = key
-                s.order = n
-                s.hyp_count = 0
-                s.ref_max = 0
-                s.ref_cur = 0
-                s.ref_stamp = t.ref_stamp - 1
-                t.live[n_live] = idx
-                n_live += 1
-            s.hyp_count += 1
-            prefix = idx
     for n in range(1, max_order + 1):
-        row[1 + max_order + n] = hyp_len - n + 1 if hyp_len >= n else 0
-
-    # References: count only n-grams the hypothesis has. An n-gram absent from the hypothesis
-    # cannot be extended into one that is present, so the scan stops at the first miss.
-    for r in range(ref_first, ref_last):
-        ref = ref_ids + ref_off[r]
-        rlen = ref_off[r + 1] - ref_off[r]
-        dist = rlen - hyp_len if rlen >= hyp_len else hyp_len - rlen
-        if best < 0 or dist < best_dist or (dist == best_dist and rlen < best):
-            best = rlen
-            best_dist = dist
-        if n_live == 0:
-            continue
-        t.ref_stamp += 1
-        for i in range(rlen):
-            prefix = -1
-            top = max_order if rlen - i >= max_order else <int>(rlen - i)
-            for n in range(1, top + 1):
-                idx = probe(t, mask, wrap, ngram_key(prefix, ref[i + n - 1]))
-                s = &t.slots[idx]
-                if s.gen != t.gen:
-                    break
-                if s.ref_stamp != t.ref_stamp:
-                    s.ref_stamp = t.ref_stamp
-                    s.ref_cur = 0
-                s.ref_cur += 1
-                if s.ref_cur > s.ref_max:
-                    s.ref_max = s.ref_cur
-                prefix = idx
+        if hyp_len < n:
+            break
+        # Hypothesis n-grams whose prefix occurs in a reference.
+        active = 0
+        for i in range(hyp_len - n + 1):
+            if n == 1:
+                p = -1
+            else:
+                p = hpos[i]
+                if p < 0 or t.slots[p].ref_max == 0:
+                    hpos[i] = -1
+                    continue
+            hpos[i] = <int64_t>(add_hyp_ngram(t, start_mask, wrap, ngram_key(p, hyp[i + n - 1]),
+                                              n, &n_live) - t.slots)
+            active += 1
+        if active == 0:
+            break
+        # Reference n-grams that extend a prefix the hypothesis shares; max count over references.
+        base = 0
+        for r in range(ref_first, ref_last):
+            ref = ref_ids + ref_off[r]
+            rlen = ref_off[r + 1] - ref_off[r]
+            t.ref_stamp += 1
+            for j in range(rlen - n + 1):
+                if n == 1:
+                    p = -1
+                else:
+                    p = rpos[base + j]
+                    if p < 0:
+                        continue
+                rpos[base + j] = count_ref_ngram(t, start_mask, wrap, ngram_key(p, ref[j + n - 1]))
+            base += rlen
 
     # Clip.
     for j in range(n_live):
         s = &t.slots[t.live[j]]
         row[1 + s.order] += s.hyp_count if s.hyp_count < s.ref_max else s.ref_max
-    row[0] = hyp_len
-    row[1] = best  # -1 when the segment has no reference, as sacrebleu reports it
+
+
+cdef check_monotone(const int64_t[::1] off, str name):
+    cdef Py_ssize_t k
+    if off.shape[0] and off[0] < 0:
+        raise ValueError(f"count_stats: {name} must be non-decreasing from 0")
+    for k in range(off.shape[0] - 1):
+        if off[k] > off[k + 1]:
+            raise ValueError(f"count_stats: {name} must be non-decreasing from 0")
 
 
 def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
@@ -166,6 +225,9 @@ def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
         raise ValueError("count_stats: inconsistent segment offsets")
     if out.shape[0] < seg_end or out.shape[1] != 2 + 2 * max_order:
         raise ValueError("count_stats: output array has the wrong shape")
+    check_monotone(hyp_off, "hyp_off")
+    check_monotone(ref_off, "ref_off")
+    check_monotone(seg_ref_off, "seg_ref_off")
     if n_seg > 0 and (hyp_off[n_seg] > hyp_ids.shape[0]
                       or seg_ref_off[n_seg] > ref_off.shape[0] - 1
                       or (ref_off.shape[0] > 0 and ref_off[ref_off.shape[0] - 1] > ref_ids.shape[0])):
@@ -176,12 +238,7 @@ def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
         if hyp_off[seg + 1] - hyp_off[seg] > longest:
             longest = hyp_off[seg + 1] - hyp_off[seg]
     cdef Table t
-    t.slots = NULL
-    t.live = NULL
-    t.capacity = 0
-    t.live_cap = 0
-    t.gen = 0
-    t.ref_stamp = 0
+    table_init(&t)
     if table_reserve(&t, max_order, longest) < 0:
         table_release(&t)
         raise MemoryError("count_stats: cannot allocate the n-gram table")
@@ -196,6 +253,8 @@ def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
                               hyp_base + hyp_off[seg] if hyp_base != NULL else NULL,
                               hyp_off[seg + 1] - hyp_off[seg],
                               ref_base, roff, seg_ref_off[seg], seg_ref_off[seg + 1])
+        if t.failed:
+            raise MemoryError("count_stats: out of memory")
     finally:
         table_release(&t)
 

@@ -48,6 +48,16 @@ def segment_row(hyp: Sequence[int], refs: Sequence[Sequence[int]], max_order: in
     return [len(hyp), closest_ref_len(len(hyp), [len(r) for r in refs])] + matches + totals
 
 
+def _check_offsets(hyp_ids: Any, hyp_off: Any, ref_ids: Any, ref_off: Any,
+                   seg_ref_off: Any) -> None:
+    for name, off in (("hyp_off", hyp_off), ("ref_off", ref_off), ("seg_ref_off", seg_ref_off)):
+        if any(off[k] > off[k + 1] for k in range(len(off) - 1)) or (len(off) and off[0] < 0):
+            raise ValueError(f"count_stats: {name} must be non-decreasing from 0")
+    if (hyp_off[-1] > len(hyp_ids) or seg_ref_off[-1] > len(ref_off) - 1
+            or (len(ref_off) and ref_off[-1] > len(ref_ids))):
+        raise ValueError("count_stats: offsets point past the id buffers")
+
+
 def count_stats(hyp_ids: Any, hyp_off: Any, ref_ids: Any, ref_off: Any, seg_ref_off: Any,
                 max_order: int, out: Any, seg_start: int = 0, seg_end: int = -1,
                 hash_mask: int = 0xFFFFFFFFFFFFFFFF) -> None:
@@ -64,6 +74,7 @@ def count_stats(hyp_ids: Any, hyp_off: Any, ref_ids: Any, ref_off: Any, seg_ref_
         raise ValueError("count_stats: inconsistent segment offsets")
     if out.shape[0] < seg_end or out.shape[1] != 2 + 2 * max_order:
         raise ValueError("count_stats: output array has the wrong shape")
+    _check_offsets(hyp_ids, hyp_off, ref_ids, ref_off, seg_ref_off)
     hyp_list = hyp_ids.tolist() if hasattr(hyp_ids, "tolist") else list(hyp_ids)
     ref_list = ref_ids.tolist() if hasattr(ref_ids, "tolist") else list(ref_ids)
     for seg in range(seg_start, seg_end):
