@@ -1,12 +1,12 @@
 # cython: language_level=3
-"""Exact sacrebleu tokenizers that go straight from ``str`` to int32 token ids.
+"""Exact sacrebleu tokenizers (none, 13a, intl, zh, char) that go straight from ``str`` to int32 ids.
 
 Each line is read as code points, rewritten by the tokenizer's rules into a code-point buffer, split
 on Python's whitespace set and every token interned in a ``Vocab`` (a C hash table over code-point
 spans). No Python object is made per token; the GIL is released while lines are processed.
 ``_tokenize_py.py`` is the readable twin of every rule here.
 """
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memcmp, memcpy, memmove, memset
 from cpython.unicode cimport PyUnicode_Check
@@ -22,6 +22,10 @@ cdef extern from "Python.h":
 # Tokenizer codes; tokenizers.py maps names to them.
 TOK_NONE = 0
 TOK_13A = 1
+TOK_INTL = 2
+TOK_ZH = 3
+TOK_CHAR = 4
+cdef int LAST_KIND = 4
 
 cdef int32_t UNKNOWN_ID = -1  # the id of a token missing from a frozen vocabulary
 
@@ -429,6 +433,228 @@ cdef void feed_13a(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
             finish_13a(p)
 
 
+# ---------------------------------------------------------------------------------------------
+# intl (mteval-v14): three regex.sub passes on the rstripped line, then str.split():
+#   1. (\P{N})(\p{P}) -> '\1 \2 '    punctuation after a non-number
+#   2. (\p{P})(\P{N}) -> ' \1 \2'    punctuation before a non-number
+#   3. (\p{S})        -> ' \1 '      every symbol
+# N, P and S are the `regex` package's Unicode classes (see _unicode_classes.py), looked up in a
+# two-level table: block index per 128 code points, then the class of each code point.
+cdef enum:
+    I_NUMBER = 1
+    I_PUNCT = 2
+    I_SYMBOL = 4
+    I_WHITE = 8     # Python whitespace (never in a class); used by the ASCII table only
+
+cdef const uint16_t* INTL_INDEX = NULL
+cdef const uint8_t* INTL_BLOCKS = NULL
+cdef unsigned char INTL_ASCII[128]
+cdef object INTL_ARRAYS = None   # keeps the table's arrays alive
+
+
+cdef inline int intl_class(uint32_t c) noexcept nogil:
+    """I_NUMBER, I_PUNCT, I_SYMBOL or 0 (code points beyond U+10FFFF cannot occur in a str)."""
+    return INTL_BLOCKS[(<Py_ssize_t>INTL_INDEX[c >> 7] << 7) | (c & 127)]
+
+
+cdef inline int intl_char(uint32_t c) noexcept nogil:
+    """intl_class, or I_WHITE for whitespace; ASCII from a flat table."""
+    if c < 128:
+        return INTL_ASCII[c]
+    if py_space(c):
+        return I_WHITE
+    return intl_class(c)
+
+
+cdef int ensure_intl_table() except -1:
+    """Load the class table on first use (it comes from Python: the shipped or `regex`'s)."""
+    global INTL_INDEX, INTL_BLOCKS, INTL_ARRAYS
+    cdef int c
+    if INTL_INDEX != NULL:
+        return 0
+    from turbobleu._unicode_classes import two_level_table
+    index, blocks = two_level_table()
+    index = np.ascontiguousarray(index, dtype=np.uint16)
+    blocks = np.ascontiguousarray(blocks, dtype=np.uint8)
+    if index.shape[0] != (0x110000 >> 7) or blocks.shape[0] != 128 * (int(index.max()) + 1):
+        raise ValueError("intl class table has the wrong shape")
+    INTL_ARRAYS = (index, blocks)
+    INTL_BLOCKS = <const uint8_t*><Py_ssize_t>blocks.ctypes.data
+    INTL_INDEX = <const uint16_t*><Py_ssize_t>index.ctypes.data
+    for c in range(128):
+        INTL_ASCII[c] = I_WHITE if py_space(c) else intl_class(c)
+    return 0
+
+
+def intl_class_of(uint32_t c):
+    """Test hook: the intl class code of one code point (1 N, 2 P, 4 S, 0 none)."""
+    if c > 0x10FFFF:
+        raise ValueError("not a code point")
+    ensure_intl_table()
+    return intl_class(c)
+
+
+cdef inline void intl_rule3(Pipe* p, uint32_t c) noexcept nogil:
+    """(\\p{S}) -> ' \\1 '"""
+    if c != SPACE and intl_class(c) == I_SYMBOL:
+        sink(p, SPACE); sink(p, c); sink(p, SPACE)
+    else:
+        sink(p, c)
+
+
+cdef inline void intl_rule2(Pipe* p, uint32_t c) noexcept nogil:
+    """(\\p{P})(\\P{N}) -> ' \\1 \\2'"""
+    cdef uint32_t a = p.pend3
+    if a == NOTHING:
+        p.pend3 = c
+    elif intl_class(a) == I_PUNCT and intl_class(c) != I_NUMBER:
+        intl_rule3(p, SPACE); intl_rule3(p, a); intl_rule3(p, SPACE); intl_rule3(p, c)
+        p.pend3 = NOTHING
+    else:
+        intl_rule3(p, a)
+        p.pend3 = c
+
+
+cdef inline void intl_rule1(Pipe* p, uint32_t c) noexcept nogil:
+    """(\\P{N})(\\p{P}) -> '\\1 \\2 '"""
+    cdef uint32_t a = p.pend2
+    if a == NOTHING:
+        p.pend2 = c
+    elif intl_class(c) == I_PUNCT and intl_class(a) != I_NUMBER:
+        intl_rule2(p, a); intl_rule2(p, SPACE); intl_rule2(p, c); intl_rule2(p, SPACE)
+        p.pend2 = NOTHING
+    else:
+        intl_rule2(p, a)
+        p.pend2 = c
+
+
+cdef inline void finish_intl(Pipe* p) noexcept nogil:
+    if p.pend2 != NOTHING:
+        intl_rule2(p, p.pend2)
+        p.pend2 = NOTHING
+    if p.pend3 != NOTHING:
+        intl_rule3(p, p.pend3)
+        p.pend3 = NOTHING
+    end_token(p)
+
+
+cdef void feed_intl(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
+    """The three passes and str.split() on an rstripped line, interning every token.
+
+    Whitespace is outside all three classes, so for every pass it is just "a non-number that is
+    no punctuation": each pass's scan is in the same state after a whitespace character wherever
+    it occurs. Runs of non-whitespace ("words") are therefore handled independently: a word with
+    no punctuation or symbol is a token as it stands; the others go through the passes between
+    the whitespace that surrounds them (none at the line's start: no padding here, unlike 13a).
+    """
+    cdef Py_ssize_t i = 0, start, k
+    cdef int cls, seen
+    while i < n:
+        if intl_char(s[i]) == I_WHITE:
+            i += 1
+            continue
+        start = i
+        seen = 0
+        while i < n:
+            cls = intl_char(s[i])
+            if cls == I_WHITE:
+                break
+            seen |= cls
+            i += 1
+        if (seen & (I_PUNCT | I_SYMBOL)) == 0:
+            emit_span(p, s + start, i - start)
+        else:
+            if start > 0:
+                intl_rule1(p, SPACE)
+            for k in range(start, i):
+                intl_rule1(p, s[k])
+            if i < n:
+                intl_rule1(p, SPACE)
+            finish_intl(p)
+
+
+# ---------------------------------------------------------------------------------------------
+# zh: str.strip(), ' c ' around every "Chinese" character, then 13a's rules 1-4 with no padding.
+cdef inline bint is_zh_char(uint32_t c) noexcept nogil:
+    """sacrebleu's set, as its string comparisons really make it (see _tokenize_py.ZH_RANGES):
+    U+2001-U+2A6D is in it ('\\u20000' is two characters), Extension B (U+20000+) is not."""
+    if c < 0x2001:
+        return False
+    if c <= 0x2A6D:
+        return True
+    if c < 0x2E80:
+        return False
+    if c <= 0x4DB5:
+        return (c <= 0x2FDF or (0x2FF0 <= c <= 0x303F) or (0x3100 <= c <= 0x312F)
+                or (0x31A0 <= c <= 0x31EF) or c >= 0x3200)
+    if c < 0x4E00:
+        return False
+    if c <= 0x9FBB:
+        return True
+    if c < 0xF900:
+        return False
+    return (c <= 0xFA2D or (0xFA30 <= c <= 0xFA6A) or (0xFA70 <= c <= 0xFAD9)
+            or (0xFE10 <= c <= 0xFE1F) or (0xFE30 <= c <= 0xFE4F) or (0xFF00 <= c <= 0xFFEF))
+
+
+def is_zh_char_of(uint32_t c):
+    """Test hook: whether zh puts spaces around code point ``c``."""
+    return is_zh_char(c)
+
+
+cdef void feed_zh(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
+    """zh on an rstripped line, interning every token.
+
+    A Chinese character ends up between spaces, so like whitespace and 13a's symbols it is a
+    token of its own and resets rules 2-4 (see feed_13a). The line is not padded: a word at the
+    very start (after the left strip) or end has no space before or after it.
+    """
+    cdef Py_ssize_t i = 0, first, start, k
+    cdef int cls, seen
+    cdef uint32_t c
+    while i < n and py_space(s[i]):
+        i += 1
+    first = i
+    while i < n:
+        c = s[i]
+        cls = char_class(c)
+        if cls == WHITE:
+            i += 1
+            continue
+        if cls == SYMBOL or is_zh_char(c):
+            emit_span(p, s + i, 1)
+            i += 1
+            continue
+        start = i
+        seen = 0
+        while i < n:
+            c = s[i]
+            cls = char_class(c)
+            if cls == WHITE or cls == SYMBOL or is_zh_char(c):
+                break
+            seen |= cls
+            i += 1
+        if seen == 0:
+            emit_span(p, s + start, i - start)
+        else:
+            if start > first:
+                rule2(p, SPACE)
+            for k in range(start, i):
+                rule2(p, s[k])
+            if i < n:
+                rule2(p, SPACE)
+            finish_13a(p)
+
+
+# ---------------------------------------------------------------------------------------------
+# char: ' '.join(line) and str.split(): every non-whitespace code point is a token.
+cdef void feed_char(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if not py_space(s[i]):
+            emit_span(p, s + i, 1)
+
+
 cdef void split_spans(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
     """str.split(), interning every token."""
     cdef Py_ssize_t i = 0, start
@@ -491,6 +717,15 @@ cdef int tokenize_line(int kind, Pipe* p, int pykind, const void* data, Py_ssize
     if kind == 0:
         split_spans(p, work.data, n)
         return -1 if p.failed else 0
+    if kind == 2:
+        feed_intl(p, work.data, n)
+        return -1 if p.failed else 0
+    if kind == 3:
+        feed_zh(p, work.data, n)
+        return -1 if p.failed else 0
+    if kind == 4:
+        feed_char(p, work.data, n)
+        return -1 if p.failed else 0
     # 13a: lines with '<', '&' or a newline need the replacement passes first (rare).
     for i in range(n):
         c = work.data[i]
@@ -501,12 +736,22 @@ cdef int tokenize_line(int kind, Pipe* p, int pykind, const void* data, Py_ssize
     return -1 if p.failed else 0
 
 
-def tokenize(list lines, int kind, bint lowercase, Vocab vocab, bint frozen=False,
+cdef int prepare_kind(int kind) except -1:
+    """Check a tokenizer code and load what it needs (intl's class table) while the GIL is held."""
+    if not 0 <= kind <= LAST_KIND:
+        raise ValueError(f"unknown tokenizer code {kind}")
+    if kind == 2:
+        ensure_intl_table()
+    return 0
+
+
+def tokenize(list lines, int kind, bint lowercase, Vocab vocab not None, bint frozen=False,
              str what="lines"):
     """Tokenize every str in ``lines`` into ids; returns (ids int32 array, offsets int64 array).
 
     With ``frozen``, tokens not already in ``vocab`` get id -1 (they can match nothing).
     """
+    prepare_kind(kind)
     cdef Py_ssize_t n_lines = len(lines), i
     cdef list keep = lines
     if lowercase:
@@ -612,6 +857,7 @@ def sentence_row(hypothesis, list references, int kind, bint lowercase, int max_
         raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
     if max_order < 1:
         raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
+    prepare_kind(kind)
     ref_off = <int64_t*>malloc((len(references) + 1) * sizeof(int64_t))
     row = <int64_t*>calloc(width, sizeof(int64_t))
     try:

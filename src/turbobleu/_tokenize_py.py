@@ -6,12 +6,19 @@ returns ``(ids int32 array, offsets int64 array)``.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from functools import lru_cache
 from typing import Callable, Dict, List, Tuple
 
 import numpy as np
 
+from ._unicode_classes import intl_classes, ranges_pattern
+
 TOK_NONE = 0
 TOK_13A = 1
+TOK_INTL = 2
+TOK_ZH = 3
+TOK_CHAR = 4
 
 UNKNOWN = -1
 
@@ -24,22 +31,93 @@ _13A_PAIR_RULES = (
 )
 
 
+def rules_13a(line: str) -> str:
+    """13a's four regex rules (sacrebleu's post-tokenizer, shared by 13a and zh)."""
+    line = _13A_SYMBOL.sub(r" \1 ", line)
+    for pattern, replacement in _13A_PAIR_RULES:
+        line = pattern.sub(replacement, line)
+    return line
+
+
 def rewrite_13a(line: str) -> str:
     """mteval-v13a as sacrebleu runs it, on an rstripped line; the caller splits the result."""
     line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
     if "&" in line:
         for entity, char in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")):
             line = line.replace(entity, char)
-    line = _13A_SYMBOL.sub(r" \1 ", f" {line} ")
-    for pattern, replacement in _13A_PAIR_RULES:
+    return rules_13a(f" {line} ")
+
+
+@lru_cache(maxsize=None)
+def _intl_rules() -> Tuple[Tuple["re.Pattern[str]", str], ...]:
+    """mteval-v14's three rules with \\p{N}, \\p{P}, \\p{S} spelled out as code point ranges."""
+    classes = intl_classes()
+    num = ranges_pattern(classes.number)
+    punct = ranges_pattern(classes.punctuation)
+    sym = ranges_pattern(classes.symbol)
+    return (
+        (re.compile(f"([^{num}])([{punct}])"), r"\1 \2 "),  # punctuation after a non-number
+        (re.compile(f"([{punct}])([^{num}])"), r" \1 \2"),  # punctuation before a non-number
+        (re.compile(f"([{sym}])"), r" \1 "),                # every symbol
+    )
+
+
+def rewrite_intl(line: str) -> str:
+    """mteval-v14 (international) as sacrebleu runs it: no padding, no entities."""
+    for pattern, replacement in _intl_rules():
         line = pattern.sub(replacement, line)
     return line
+
+
+def intl_class_of(c: int) -> int:
+    """The intl class code of one code point (1 N, 2 P, 4 S, 0 none)."""
+    for code, ranges in intl_classes().by_code().items():
+        k = bisect_right(ranges, (c, 0x110000)) - 1
+        if k >= 0 and ranges[k][0] <= c <= ranges[k][1]:
+            return code
+    return 0
+
+
+# The characters zh surrounds with spaces. sacrebleu lists Unicode blocks as pairs of strings
+# and tests ``start <= char <= end``; two of its bounds are written with five hex digits after
+# \u ('\u20000', '\u2a6d6'), which Python reads as a 4-digit escape plus a digit. The effective
+# set is therefore U+2001..U+2A6D (quotes, dashes, currency, arrows, maths, ...) and none of
+# Extension B; these are the resulting ranges, checked against sacrebleu for every code point.
+ZH_RANGES: Tuple[Tuple[int, int], ...] = (
+    (0x2001, 0x2A6D), (0x2E80, 0x2FDF), (0x2FF0, 0x303F), (0x3100, 0x312F), (0x31A0, 0x31EF),
+    (0x3200, 0x4DB5), (0x4E00, 0x9FBB), (0xF900, 0xFA2D), (0xFA30, 0xFA6A), (0xFA70, 0xFAD9),
+    (0xFE10, 0xFE1F), (0xFE30, 0xFE4F), (0xFF00, 0xFFEF),
+)
+_ZH_FIRSTS = [first for first, _ in ZH_RANGES]
+
+
+def is_zh_char_of(c: int) -> bool:
+    k = bisect_right(_ZH_FIRSTS, c) - 1
+    return k >= 0 and c <= ZH_RANGES[k][1]
+
+
+def rewrite_zh(line: str) -> str:
+    """sacrebleu's zh: strip, spaces around Chinese characters, then 13a's rules (no padding)."""
+    line = "".join(f" {ch} " if is_zh_char_of(ord(ch)) else ch for ch in line.strip())
+    return rules_13a(line)
+
+
+def rewrite_char(line: str) -> str:
+    return " ".join(line)
 
 
 _REWRITERS: Dict[int, Callable[[str], str]] = {
     TOK_NONE: lambda line: line,
     TOK_13A: rewrite_13a,
+    TOK_INTL: rewrite_intl,
+    TOK_ZH: rewrite_zh,
+    TOK_CHAR: rewrite_char,
 }
+
+
+def _check_kind(kind: int) -> None:
+    if kind not in _REWRITERS:
+        raise ValueError(f"unknown tokenizer code {kind}")
 
 
 def is_python_space(c: int) -> bool:
@@ -64,6 +142,9 @@ def split_tokens(line: str, kind: int, lowercase: bool) -> List[str]:
 
 def tokenize(lines: list, kind: int, lowercase: bool, vocab: Vocab, frozen: bool = False,
              what: str = "lines") -> Tuple[np.ndarray, np.ndarray]:
+    _check_kind(kind)
+    if vocab is None:
+        raise TypeError("vocab must be a Vocab, not None")
     ids: List[int] = []
     offsets = [0]
     for i, line in enumerate(lines):
@@ -80,6 +161,7 @@ def tokenize(lines: list, kind: int, lowercase: bool, vocab: Vocab, frozen: bool
 
 def tokenize_strings(lines: list, kind: int, lowercase: bool) -> List[List[str]]:
     """Test hook: the tokenizer's output as lists of token strings."""
+    _check_kind(kind)
     return [split_tokens(line, kind, lowercase) for line in lines]
 
 
@@ -92,6 +174,7 @@ def sentence_row(hypothesis: object, references: list, kind: int, lowercase: boo
         raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
     if max_order < 1:
         raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
+    _check_kind(kind)
     vocab = Vocab()
     refs = []
     for k, ref in enumerate(references):

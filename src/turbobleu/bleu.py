@@ -14,7 +14,7 @@ from .recipes import SMOOTH_DEFAULTS, check_smoothing, sacrebleu_from_row
 from .references import PreparedReferences, check_hypotheses, sentence_references
 from .result import BLEUScore, BLEUSignature
 from .stats import BLEUStats
-from .tokenizers import _PLANNED, available_tokenizers, get_tokenizer
+from .tokenizers import TOKENIZER_NAMES, Tokenizer, get_tokenizer
 
 logger = logging.getLogger("turbobleu")
 
@@ -27,6 +27,15 @@ _NEUMAIER_SUM = sys.version_info >= (3, 12)
 _TOKENIZER_FOR_LANG = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 
+def _warn_unusual_tokenizer(trg_lang: str, tokenize: Any) -> None:
+    """sacrebleu's hint when an explicit tokenizer does not suit the target language."""
+    name = tokenize.name if isinstance(tokenize, Tokenizer) else tokenize
+    for lang, best, label in (("zh", "zh", "Chinese"), ("ja", "ja-mecab", "Japanese"),
+                              ("ko", "ko-mecab", "Korean")):
+        if trg_lang == lang and name != best:
+            logger.warning(f"Consider using the '{best}' or 'spm' tokenizer for {label}.")
+
+
 class BLEU:
     """BLEU with sacrebleu's options and results (``sacrebleu.metrics.BLEU``).
 
@@ -34,7 +43,7 @@ class BLEU:
     """
 
     SMOOTH_DEFAULTS = SMOOTH_DEFAULTS
-    TOKENIZERS = tuple(available_tokenizers()) + _PLANNED
+    TOKENIZERS = dict.fromkeys(TOKENIZER_NAMES).keys()  # sacrebleu's names (a dict's keys)
     TOKENIZER_DEFAULT = "13a"
 
     def __init__(self, lowercase: bool = False, force: bool = False,
@@ -48,7 +57,9 @@ class BLEU:
             raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_ngram_order!r}")
         if tokenize is None:
             tokenize = _TOKENIZER_FOR_LANG.get(trg_lang, self.TOKENIZER_DEFAULT)
-        self.tokenizer = get_tokenizer(tokenize)
+        else:
+            _warn_unusual_tokenizer(trg_lang, tokenize)
+        self.tokenizer: Tokenizer = get_tokenizer(tokenize)
         self.tokenizer_signature = self.tokenizer.signature()
         self.lowercase = bool(lowercase)
         self.smooth_method = smooth_method
@@ -129,8 +140,8 @@ class BLEU:
         refs = sentence_references(references)
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
-        row = _impl.tokenize.sentence_row(hypothesis, refs, self.tokenizer.code, self.lowercase,
-                                          self.max_ngram_order)
+        hyp, refs, code, lower = self.tokenizer.prepare_sentence(hypothesis, refs, self.lowercase)
+        row = _impl.tokenize.sentence_row(hyp, refs, code, lower, self.max_ngram_order)
         self.num_refs = len(refs) - refs.count(None)
         return self.score_row(row)
 

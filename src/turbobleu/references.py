@@ -86,8 +86,9 @@ class PreparedReferences:
         self.lowercase = lowercase
         self.vocab = _impl.tokenize.Vocab()
         try:
+            lines, code, lower = tokenizer.prepare(flat, lowercase, "references")
             self.ids, self.offsets = _impl.tokenize.tokenize(
-                flat, tokenizer.code, lowercase, self.vocab, False, "references")
+                lines, code, lower, self.vocab, False, "references")
         except TypeError:
             raise TypeError(_bad_item(streams, "references") or "references: bad item") from None
         self.seg_ref_off = seg_ref_off
@@ -99,8 +100,9 @@ class PreparedReferences:
                              f"{self.segments} (sacrebleu would silently truncate)")
         if not isinstance(max_order, int) or isinstance(max_order, bool) or max_order < 1:
             raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order!r}")
+        lines, code, lower = self.tokenizer.prepare(hypotheses, self.lowercase, "hypotheses")
         hyp_ids, hyp_off = _impl.tokenize.tokenize(
-            hypotheses, self.tokenizer.code, self.lowercase, self.vocab, True, "hypotheses")
+            lines, code, lower, self.vocab, True, "hypotheses")
         rows = np.zeros((len(hypotheses), 2 + 2 * max_order), dtype=np.int64)
         _impl.kernel.count_stats(hyp_ids, hyp_off, self.ids, self.offsets, self.seg_ref_off,
                                  max_order, rows)
