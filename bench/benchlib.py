@@ -1,0 +1,270 @@
+"""Shared helpers for the side-by-side benchmarks in bench/: data loading, interleaved timing,
+machine description, summary statistics and result files.
+
+Nothing here imports NumPy or a BLEU library at module level, so a benchmark script can set the
+thread-count environment variables (``pin_threads``) before those libraries load.
+"""
+from __future__ import annotations
+
+import gc
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO_ROOT = BENCH_DIR.parent
+DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "wmt23"
+RESULTS_DIR = BENCH_DIR / "results"
+
+# Thread pools that could otherwise use every core: OpenMP/BLAS (via NumPy), turbobleu's own
+# pool (if it grows one) and Rust's rayon (bleuscore).
+_ONE_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                    "TURBOBLEU_NUM_THREADS")
+
+
+def pin_threads(peer_threads: str) -> Dict[str, str]:
+    """Set thread-count variables; call before importing NumPy or any BLEU library.
+
+    turbobleu (and BLAS) always get one thread. ``peer_threads`` is a number for rayon-based
+    peers (bleuscore), or ``"auto"`` to leave their default (all cores) alone.
+    """
+    for var in _ONE_THREAD_VARS:
+        os.environ[var] = "1"
+    if peer_threads != "auto":
+        if not peer_threads.isdigit() or int(peer_threads) < 1:
+            raise ValueError(f"--peer-threads must be a positive integer or 'auto', "
+                             f"got {peer_threads!r}")
+        os.environ["RAYON_NUM_THREADS"] = peer_threads
+    return {var: os.environ[var] for var in _ONE_THREAD_VARS + ("RAYON_NUM_THREADS",)
+            if var in os.environ}
+
+
+# -- data ------------------------------------------------------------------------------------
+
+@dataclass
+class System:
+    """One MT system's output with its references (sacrebleu's layout: a list of streams)."""
+
+    pair: str
+    name: str
+    hyps: List[str]
+    refs: List[List[str]]
+    ref_names: List[str]
+
+    @property
+    def segments(self) -> int:
+        return len(self.hyps)
+
+    def refs_per_segment(self) -> List[List[str]]:
+        """The references regrouped per segment (``[[ref_a_0, ref_b_0], ...]``)."""
+        return [list(group) for group in zip(*self.refs)]
+
+
+def read_lines(path: Path) -> List[str]:
+    """The lines of a UTF-8 file, split on '\\n' only (``str.splitlines`` would also split on
+    U+2028 and friends, which can occur inside MT segments)."""
+    text = path.read_text(encoding="utf-8")
+    if text.endswith("\n"):
+        text = text[:-1]
+    return text.split("\n")
+
+
+def load_wmt23(data_dir: Path, pairs: Optional[Sequence[str]] = None) -> List[System]:
+    """Every system of every language pair under ``data_dir`` (``<pair>/hyp.<sys>.<lang>`` and
+    ``<pair>/ref.<name>.<lang>`` files)."""
+    if not data_dir.is_dir():
+        raise FileNotFoundError(f"--data {data_dir} is not a directory")
+    available = sorted(p.name for p in data_dir.iterdir() if p.is_dir() and "-" in p.name)
+    chosen = list(pairs) if pairs else available
+    unknown = [p for p in chosen if p not in available]
+    if unknown:
+        raise ValueError(f"--pairs {unknown} not found in {data_dir}; available: {available}")
+    systems: List[System] = []
+    for pair in chosen:
+        pair_dir = data_dir / pair
+        ref_files = sorted(pair_dir.glob("ref.*"))
+        if not ref_files:
+            raise FileNotFoundError(f"no ref.* files in {pair_dir}")
+        refs = [read_lines(f) for f in ref_files]
+        ref_names = [f.name.split(".")[1] for f in ref_files]
+        for hyp_file in sorted(pair_dir.glob("hyp.*")):
+            hyps = read_lines(hyp_file)
+            for name, stream in zip(ref_names, refs):
+                if len(stream) != len(hyps):
+                    raise ValueError(f"{hyp_file} has {len(hyps)} lines but reference {name} "
+                                     f"has {len(stream)}")
+            systems.append(System(pair, hyp_file.name.split(".")[1], hyps, refs, ref_names))
+    return systems
+
+
+# -- timing ----------------------------------------------------------------------------------
+
+@dataclass
+class Contender:
+    """One library's way of doing a workload: ``run()`` does the whole job once and returns
+    what the correctness checks compare."""
+
+    key: str
+    run: Callable[[], Any]
+
+
+@dataclass
+class Timing:
+    wall_ms: List[float] = field(default_factory=list)
+    cpu_ms: List[float] = field(default_factory=list)
+    warmup_ms: float = 0.0
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.wall_ms)
+
+    @property
+    def cpu_per_wall(self) -> float:
+        """Process CPU time over wall time: about 1.0 for single-threaded work."""
+        return statistics.median(self.cpu_ms) / max(self.median_ms, 1e-9)
+
+    def as_dict(self) -> Dict[str, Any]:
+        return {"median_ms": self.median_ms, "wall_ms": self.wall_ms, "cpu_ms": self.cpu_ms,
+                "warmup_ms": self.warmup_ms, "cpu_per_wall": self.cpu_per_wall}
+
+
+def _timed(fn: Callable[[], Any]):
+    gc.collect()  # start every sample with the same heap state, not the previous one's garbage
+    cpu0 = time.process_time_ns()
+    t0 = time.perf_counter_ns()
+    out = fn()
+    t1 = time.perf_counter_ns()
+    cpu1 = time.process_time_ns()
+    return out, (t1 - t0) / 1e6, (cpu1 - cpu0) / 1e6
+
+
+def time_interleaved(contenders: Sequence[Contender], repeats: int, slow_ms: float,
+                     slow_repeats: int):
+    """Time contenders in alternating rounds (a, b, c, a, b, c, ...) so that machine noise hits
+    all of them alike.
+
+    Each contender first runs once untimed (warm-up; its output is returned for the checks).
+    A contender whose warm-up took longer than ``slow_ms`` gets ``min(repeats, slow_repeats)``
+    timed runs instead of ``repeats``. Returns ``(outputs, timings)`` keyed by contender key.
+    """
+    outputs: Dict[str, Any] = {}
+    timings: Dict[str, Timing] = {}
+    wanted: Dict[str, int] = {}
+    for c in contenders:
+        out, wall, _ = _timed(c.run)
+        outputs[c.key] = out
+        timings[c.key] = Timing(warmup_ms=wall)
+        wanted[c.key] = min(repeats, slow_repeats) if wall > slow_ms else repeats
+    for round_no in range(max(wanted.values())):
+        for c in contenders:
+            if round_no < wanted[c.key]:
+                _, wall, cpu = _timed(c.run)
+                timings[c.key].wall_ms.append(wall)
+                timings[c.key].cpu_ms.append(cpu)
+    return outputs, timings
+
+
+# -- statistics ------------------------------------------------------------------------------
+
+def geomean(values: Iterable[float]) -> float:
+    vals = list(values)
+    return math.exp(sum(math.log(v) for v in vals) / len(vals)) if vals else float("nan")
+
+
+# -- machine and environment -----------------------------------------------------------------
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def package_version(name: str) -> Optional[str]:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def git_state() -> Dict[str, Any]:
+    """The commit benchmarked, and whether the working tree had uncommitted changes."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, check=True,
+                                capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=REPO_ROOT, check=True, capture_output=True,
+                               text=True).stdout.strip()
+        return {"commit": commit, "dirty": bool(dirty)}
+    except (OSError, subprocess.CalledProcessError):
+        return {"commit": None, "dirty": None}
+
+
+def machine_info(packages: Sequence[str]) -> Dict[str, Any]:
+    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    return {
+        "cpu_model": cpu_model(),
+        "logical_cpus": os.cpu_count(),
+        "usable_cpus": affinity,
+        "platform": platform.platform(),
+        "python": sys.version.split()[0],
+        "python_impl": platform.python_implementation(),
+        "packages": {name: package_version(name) for name in packages},
+        "loadavg_start": os.getloadavg() if hasattr(os, "getloadavg") else None,
+        "git": git_state(),
+    }
+
+
+def machine_line(info: Dict[str, Any]) -> str:
+    pkgs = ", ".join(f"{k} {v}" for k, v in info["packages"].items() if v)
+    return (f"{info['cpu_model']}, {info['usable_cpus']} usable of {info['logical_cpus']} "
+            f"logical CPUs, {info['platform']}, Python {info['python']}; {pkgs}")
+
+
+# -- output ----------------------------------------------------------------------------------
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def write_results(name: str, payload: Dict[str, Any], markdown: str,
+                  out_dir: Path = RESULTS_DIR) -> List[Path]:
+    """``<name>-<YYYY-MM-DD>.json`` (full data) and ``<name>-latest.md`` (README table)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    json_path = out_dir / f"{name}-{utc_now():%Y-%m-%d}.json"
+    md_path = out_dir / f"{name}-latest.md"
+    json_path.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n",
+                         encoding="utf-8")
+    md_path.write_text(markdown, encoding="utf-8")
+    return [json_path, md_path]
+
+
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A plain-text table with right-aligned columns (left-aligned first two)."""
+    widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)]
+
+    def fmt(row: Sequence[str]) -> str:
+        return "  ".join(str(x).ljust(w) if i < 2 else str(x).rjust(w)
+                         for i, (x, w) in enumerate(zip(row, widths)))
+
+    return "\n".join([fmt(headers), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows])
+
+
+def md_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    align = ["---" if i < 2 else "---:" for i in range(len(headers))]
+    lines = ["| " + " | ".join(headers) + " |", "| " + " | ".join(align) + " |"]
+    lines += ["| " + " | ".join(str(x) for x in r) + " |" for r in rows]
+    return "\n".join(lines)
