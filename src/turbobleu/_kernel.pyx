@@ -357,3 +357,1134 @@ def sacrebleu_sentence_scores(const int64_t[:, ::1] rows, int max_order, str smo
                                        effective_order, neumaier, logs)
     finally:
         free(logs)
+
+
+# =============================================================================================
+# Token-id batch path (batch.py): packing id sequences, prepared reference groups, NLTK's
+# sentence recipe in C and self-BLEU. _kernel_py.py has the readable twin of every function.
+# =============================================================================================
+from cpython.ref cimport PyObject
+from libc.math cimport ldexp
+from libc.float cimport DBL_MIN
+from libc.stdint cimport uint8_t
+from libc.string cimport memcpy
+from libc.stdlib cimport realloc
+import numpy as _np
+
+cdef extern from "Python.h":
+    object PySequence_Fast(object o, const char* m)
+    Py_ssize_t PySequence_Fast_GET_SIZE(object o)
+    PyObject* PySequence_Fast_GET_ITEM(object o, Py_ssize_t i)
+    bint PyLong_Check(PyObject* o)
+    bint PyIndex_Check(PyObject* o)
+    long long PyLong_AsLongLongAndOverflow(PyObject* o, int* overflow) except? -1
+
+cdef extern from *:
+    """
+    #include <math.h>
+    /* pow() through a volatile pointer: the compiler must not fold pow(x, 2.0) into x*x, because
+       CPython's float ** 2 calls libm's pow and the two may differ in the last bit. */
+    static double tb_libm_pow(double x, double y) {
+        double (*volatile f)(double, double) = pow;
+        return f(x, y);
+    }
+    """
+    double tb_libm_pow(double x, double y) nogil
+
+cdef uint64_t EMPTY_KEY = 0xFFFFFFFFFFFFFFFFULL
+
+
+# -- packing -----------------------------------------------------------------------------------
+cdef str _describe(object item):
+    return f"{type(item).__name__} {item!r}" if not isinstance(item, (list, tuple)) else \
+        type(item).__name__
+
+
+cdef int32_t _as_id(PyObject* item, str what, Py_ssize_t i, Py_ssize_t j, bint has_pad,
+                    long long pad, bint* skip) except? -1:
+    cdef int overflow = 0
+    cdef long long v
+    if not PyLong_Check(item) and not PyIndex_Check(item):
+        raise TypeError(f"{what}[{i}][{j}] must be an integer token id, got "
+                        f"{_describe(<object>item)}")
+    v = PyLong_AsLongLongAndOverflow(item, &overflow)
+    skip[0] = has_pad and overflow == 0 and v == pad
+    if skip[0]:
+        return 0
+    if overflow != 0 or v < 0 or v > 2147483647:
+        raise ValueError(f"{what}[{i}][{j}] = {<object>item!r}: token ids must be integers in "
+                         f"0..2**31-1 (negative ids are reserved)")
+    return <int32_t>v
+
+
+def pack_sequences(rows, str what, pad=None):
+    """Pack a sequence of integer sequences into ``(ids int32, offsets int64)`` (CSR).
+
+    Every id must be an integer in 0..2**31-1; a bad item raises naming ``what[i][j]``. Items
+    equal to ``pad`` (an int, or None) are left out.
+    """
+    cdef Py_ssize_t n, i, j, m, total = 0, pos = 0
+    cdef list fast = []
+    cdef object row, seq
+    cdef bint has_pad = pad is not None, skip = False
+    cdef long long padv = pad if pad is not None else 0
+    cdef int32_t v
+    if isinstance(rows, (str, bytes)):
+        raise TypeError(f"{what} must be a sequence of token-id sequences, got {type(rows).__name__}")
+    rows = PySequence_Fast(rows, b"not a sequence")
+    n = PySequence_Fast_GET_SIZE(rows)
+    for i in range(n):
+        row = <object>PySequence_Fast_GET_ITEM(rows, i)
+        if isinstance(row, (str, bytes)):
+            raise TypeError(f"{what}[{i}] is a {type(row).__name__}: give token ids, or pass "
+                            "text with a tokenizer (tokenize=...)")
+        try:
+            seq = PySequence_Fast(row, b"not a sequence")
+        except TypeError:
+            raise TypeError(f"{what}[{i}] must be a sequence of token ids, got "
+                            f"{type(row).__name__}") from None
+        fast.append(seq)
+        total += PySequence_Fast_GET_SIZE(seq)
+    ids = _np.empty(total, dtype=_np.int32)
+    off = _np.empty(n + 1, dtype=_np.int64)
+    cdef int32_t[::1] idv = ids
+    cdef int64_t[::1] offv = off
+    offv[0] = 0
+    for i in range(n):
+        seq = fast[i]
+        m = PySequence_Fast_GET_SIZE(seq)
+        for j in range(m):
+            v = _as_id(PySequence_Fast_GET_ITEM(seq, j), what, i, j, has_pad, padv, &skip)
+            if not skip:
+                idv[pos] = v
+                pos += 1
+        offv[i + 1] = pos
+    return (ids if pos == total else ids[:pos].copy()), off
+
+
+def pack_groups(groups, str what, pad=None):
+    """Pack a sequence of groups (each a sequence of integer sequences) into
+    ``(ids int32, offsets int64, group_offsets int64)``: group g is the sequences
+    ``group_offsets[g]..group_offsets[g+1]``. Bad items raise naming ``what[g][k][j]``; items
+    equal to ``pad`` are left out."""
+    cdef Py_ssize_t n, g, k
+    cdef list flat = []
+    cdef object grp, seq
+    if isinstance(groups, (str, bytes)):
+        raise TypeError(f"{what} must be a sequence of reference lists, got {type(groups).__name__}")
+    groups = PySequence_Fast(groups, b"not a sequence")
+    n = PySequence_Fast_GET_SIZE(groups)
+    goff = _np.empty(n + 1, dtype=_np.int64)
+    cdef int64_t[::1] goffv = goff
+    goffv[0] = 0
+    for g in range(n):
+        grp = <object>PySequence_Fast_GET_ITEM(groups, g)
+        if isinstance(grp, (str, bytes)):
+            raise TypeError(f"{what}[{g}] is a {type(grp).__name__}: give a list of token-id "
+                            "references, or pass text with a tokenizer (tokenize=...)")
+        try:
+            seq = PySequence_Fast(grp, b"not a sequence")
+        except TypeError:
+            raise TypeError(f"{what}[{g}] must be a list of references (token-id sequences), "
+                            f"got {type(grp).__name__}") from None
+        for k in range(PySequence_Fast_GET_SIZE(seq)):
+            item = <object>PySequence_Fast_GET_ITEM(seq, k)
+            if PyLong_Check(<PyObject*>item) or PyIndex_Check(<PyObject*>item):
+                raise TypeError(f"{what}[{g}][{k}] is an integer: {what}[{g}] must be a list of "
+                                f"references, each a sequence of ids (for one reference per "
+                                f"row, wrap it: [[ref] for ref in refs])")
+            flat.append(item)
+        goffv[g + 1] = len(flat)
+    try:
+        ids, off = pack_sequences(flat, what, pad)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(_regroup_message(str(exc), what, goff)) from None
+    return ids, off, goff
+
+
+cdef str _regroup_message(str message, str what, object goff):
+    """Rewrite 'what[r][j]' (r a flat reference index) as 'what[g][k][j]'."""
+    import re
+    found = re.match(re.escape(what) + r"\[(\d+)\]", message)
+    if not found:
+        return message
+    r = int(found.group(1))
+    g = int(_np.searchsorted(goff, r, side="right")) - 1
+    return f"{what}[{g}][{r - int(goff[g])}]" + message[found.end():]
+
+
+# -- scratch tables ----------------------------------------------------------------------------
+# The batch path keeps its own small open-addressing scratch table (the segment Table above is
+# tuned for count_stats and may change with it). Keys are exact: see ngram_key.
+cdef struct BSlot:
+    uint64_t key
+    uint32_t gen        # live only when gen == the table's generation
+    uint32_t stamp      # which reference ``cur`` counts for
+    int32_t count       # max count over references (collect) or matches used (score)
+    int32_t cur         # count within reference ``stamp``
+    int64_t moved       # the slot this n-gram got in its group region (emit)
+
+cdef struct BTable:
+    BSlot* slots
+    int64_t* live       # slots used in this generation, in first-seen order
+    int64_t capacity    # a power of two
+    int64_t live_cap
+    uint32_t gen
+    uint32_t stamp
+
+
+cdef inline uint64_t bkey(int64_t prefix_slot, int32_t token) noexcept nogil:
+    """(slot of the (n-1)-gram prefix + 1) << 32 | last id; prefix_slot is -1 for unigrams."""
+    return (<uint64_t>(prefix_slot + 1) << 32) | <uint64_t><uint32_t>token
+
+
+cdef inline int64_t bpow2(int64_t n) noexcept nogil:
+    cdef int64_t c = 16
+    while c < n:
+        c <<= 1
+    return c
+
+
+cdef void bt_init(BTable* t) noexcept nogil:
+    memset(t, 0, sizeof(BTable))
+
+
+cdef void bt_release(BTable* t) noexcept nogil:
+    free(t.slots)
+    free(t.live)
+    bt_init(t)
+
+
+cdef int bt_reserve(BTable* t, int64_t entries) noexcept nogil:
+    """Room for ``entries`` distinct keys at load <= 1/2; 0, or -1 when memory runs out."""
+    cdef int64_t need = bpow2(2 * entries)
+    cdef BSlot* slots
+    cdef int64_t* live
+    if need > t.capacity:
+        slots = <BSlot*>calloc(need, sizeof(BSlot))
+        if slots == NULL:
+            return -1
+        free(t.slots)
+        t.slots = slots
+        t.capacity = need
+        t.gen = 0
+    if entries + 1 > t.live_cap:
+        live = <int64_t*>malloc((entries + 1) * sizeof(int64_t))
+        if live == NULL:
+            return -1
+        free(t.live)
+        t.live = live
+        t.live_cap = entries + 1
+    return 0
+
+
+cdef inline void bt_next_generation(BTable* t) noexcept nogil:
+    t.gen += 1
+    if t.gen == 0:              # wrapped: really empty the table
+        memset(t.slots, 0, t.capacity * sizeof(BSlot))
+        t.gen = 1
+
+
+cdef inline int64_t bt_probe(BTable* t, uint64_t start_mask, uint64_t wrap,
+                             uint64_t key) noexcept nogil:
+    """Index of the live slot with this key, or of the free slot where it belongs."""
+    cdef uint64_t h = key * 0x9E3779B97F4A7C15ULL
+    cdef int64_t i = <int64_t>((h ^ (h >> 29)) & start_mask)
+    cdef BSlot* s
+    while True:
+        s = &t.slots[i]
+        if s.gen != t.gen or s.key == key:
+            return i
+        i = (i + 1) & <int64_t>wrap
+
+
+# -- prepared reference groups ----------------------------------------------------------------
+# A group's table holds every n-gram (orders 1..N) of its references with its maximum count in
+# any one reference. Slot s of a group is the pair (key, count) at table[2*(base+s)], where
+# key = (slot of the (n-1)-gram prefix + 1) << 32 | last id, as in the segment tables above:
+# equal keys are equal id spans, so a lookup never trusts a hash. Capacities are exact (not
+# powers of two): the probe start is the hash's high 32 bits scaled to the capacity.
+
+cdef inline int64_t group_capacity(int64_t distinct) noexcept nogil:
+    """Slots for ``distinct`` n-grams: load at most 2/3, and always one empty slot."""
+    return distinct + distinct // 2 + 1
+
+
+def group_capacity_of(int64_t distinct):
+    """Test hook: the capacity a group with ``distinct`` n-grams gets."""
+    return group_capacity(distinct)
+
+
+cdef inline int64_t group_probe(const uint64_t* tab, uint64_t cap, uint64_t hmask,
+                                uint64_t key) noexcept nogil:
+    """Index of the slot holding ``key``, or of the empty slot where it would go."""
+    cdef uint64_t h = key * 0x9E3779B97F4A7C15ULL
+    cdef uint64_t i = (((h >> 32) & hmask) * cap) >> 32
+    cdef uint64_t k
+    while True:
+        k = tab[2 * i]
+        if k == key or k == EMPTY_KEY:
+            return <int64_t>i
+        i += 1
+        if i == cap:
+            i = 0
+
+
+cdef inline int64_t ngram_occurrences(int64_t length, int max_order) noexcept nogil:
+    cdef int64_t total = 0
+    cdef int n
+    for n in range(1, max_order + 1):
+        if length >= n:
+            total += length - n + 1
+    return total
+
+
+cdef int64_t collect_group(BTable* t, int max_order, const int32_t* ref_ids,
+                           const int64_t* ref_off, int64_t r_first, int64_t r_last,
+                           int64_t occurrences, uint64_t hash_mask) noexcept nogil:
+    """Count the n-grams of references r_first..r_last into the scratch table ``t`` (max count
+    over references in ``count``); returns how many distinct n-grams ``t.live`` lists, in
+    first-seen order (a prefix always before its extensions)."""
+    cdef uint64_t wrap = <uint64_t>(bpow2(2 * occurrences) - 1)
+    cdef int64_t r, i, idx, prefix, rlen, n_live = 0
+    cdef int n, top
+    cdef uint64_t key
+    cdef BSlot* s
+    cdef const int32_t* ref
+    bt_next_generation(t)
+    for r in range(r_first, r_last):
+        ref = ref_ids + ref_off[r]
+        rlen = ref_off[r + 1] - ref_off[r]
+        t.stamp += 1
+        for i in range(rlen):
+            prefix = -1
+            top = max_order if rlen - i >= max_order else <int>(rlen - i)
+            for n in range(1, top + 1):
+                key = bkey(prefix, ref[i + n - 1])
+                idx = bt_probe(t, wrap & hash_mask, wrap, key)
+                s = &t.slots[idx]
+                if s.gen != t.gen:
+                    s.gen = t.gen
+                    s.key = key
+                    s.count = 0
+                    s.cur = 0
+                    s.stamp = t.stamp - 1
+                    t.live[n_live] = idx
+                    n_live += 1
+                if s.stamp != t.stamp:
+                    s.stamp = t.stamp
+                    s.cur = 0
+                s.cur += 1
+                if s.cur > s.count:
+                    s.count = s.cur
+                prefix = idx
+    return n_live
+
+
+cdef void emit_group(BTable* t, int64_t n_live, uint64_t* region, int64_t cap,
+                     uint64_t hmask) noexcept nogil:
+    """Re-insert the scratch table's n-grams into a group region of ``cap`` slots, re-keying
+    each by its prefix's slot in the region (``moved`` of a scratch slot keeps that slot)."""
+    cdef int64_t j, old_prefix, new_prefix, pos
+    cdef uint64_t key
+    cdef BSlot* s
+    for j in range(cap):
+        region[2 * j] = EMPTY_KEY
+        region[2 * j + 1] = 0
+    for j in range(n_live):
+        s = &t.slots[t.live[j]]
+        old_prefix = <int64_t>(s.key >> 32) - 1
+        new_prefix = -1 if old_prefix < 0 else t.slots[old_prefix].moved
+        key = bkey(new_prefix, <int32_t><uint32_t>(s.key & 0xFFFFFFFFULL))
+        pos = group_probe(region, <uint64_t>cap, hmask, key)
+        region[2 * pos] = key
+        region[2 * pos + 1] = <uint64_t>s.count
+        s.moved = pos
+
+
+def build_ref_tables(const int32_t[::1] ref_ids, const int64_t[::1] ref_off,
+                     const int64_t[::1] grp_ref_off, int max_order,
+                     Py_ssize_t g_start=0, Py_ssize_t g_end=-1,
+                     uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
+    """Max-count tables of groups ``g_start..g_end``: returns ``(table, caps)`` where ``table``
+    (uint64) is the groups' regions back to back, ``2*caps[g]`` entries each.
+
+    Group g's references are the spans ``grp_ref_off[g]..grp_ref_off[g+1]`` of ``ref_off``.
+    The GIL is released; disjoint group ranges may be built from several threads.
+    """
+    cdef Py_ssize_t n_grp = grp_ref_off.shape[0] - 1
+    if g_end < 0:
+        g_end = n_grp
+    if max_order < 1:
+        raise ValueError(f"max_order must be >= 1, got {max_order}")
+    if not (0 <= g_start <= g_end <= n_grp):
+        raise ValueError("build_ref_tables: inconsistent group range")
+    if n_grp > 0 and (grp_ref_off[n_grp] > ref_off.shape[0] - 1
+                      or (ref_off.shape[0] > 0
+                          and ref_off[ref_off.shape[0] - 1] > ref_ids.shape[0])):
+        raise ValueError("build_ref_tables: offsets point past the id buffers")
+    cdef int64_t g, r, occ, occ_max = 0, n_live, cap, used = 0, out_cap = 0
+    for g in range(g_start, g_end):
+        occ = 0
+        for r in range(grp_ref_off[g], grp_ref_off[g + 1]):
+            occ += ngram_occurrences(ref_off[r + 1] - ref_off[r], max_order)
+        if occ > occ_max:
+            occ_max = occ
+    if group_capacity(occ_max) >= 0x7FFFFFFF:
+        raise ValueError(f"a reference group has {occ_max} n-grams; at most about 1.4e9 fit "
+                         "in one group table")
+    caps = _np.empty(g_end - g_start, dtype=_np.int64)
+    cdef int64_t[::1] capv = caps
+    cdef BTable t
+    bt_init(&t)
+    if bt_reserve(&t, occ_max) < 0:
+        bt_release(&t)
+        raise MemoryError("build_ref_tables: cannot allocate the scratch table")
+    cdef uint64_t* out = NULL
+    cdef uint64_t* grown
+    cdef bint failed = False
+    cdef const int32_t* ids = &ref_ids[0] if ref_ids.shape[0] > 0 else NULL
+    cdef const int64_t* roff = &ref_off[0] if ref_off.shape[0] > 0 else NULL
+    cdef uint64_t hmask = hash_mask & 0xFFFFFFFFULL
+    try:
+        with nogil:
+            for g in range(g_start, g_end):
+                occ = 0
+                for r in range(grp_ref_off[g], grp_ref_off[g + 1]):
+                    occ += ngram_occurrences(roff[r + 1] - roff[r], max_order)
+                n_live = collect_group(&t, max_order, ids, roff, grp_ref_off[g],
+                                       grp_ref_off[g + 1], occ, hash_mask)
+                cap = group_capacity(n_live)
+                if used + cap > out_cap:
+                    out_cap = 2 * out_cap if 2 * out_cap >= used + cap else used + cap
+                    grown = <uint64_t*>realloc(out, 2 * out_cap * sizeof(uint64_t))
+                    if grown == NULL:
+                        failed = True
+                        break
+                    out = grown
+                emit_group(&t, n_live, out + 2 * used, cap, hmask)
+                capv[g - g_start] = cap
+                used += cap
+        if failed:
+            raise MemoryError("build_ref_tables: cannot allocate the group tables")
+        table = _np.empty(2 * used, dtype=_np.uint64)
+        if used > 0:
+            _copy_u64(table, out, 2 * used)
+    finally:
+        free(out)
+        bt_release(&t)
+    return table, caps
+
+
+cdef void _copy_u64(uint64_t[::1] dst, const uint64_t* src, int64_t n):
+    cdef int64_t i
+    with nogil:
+        memcpy(&dst[0], src, n * sizeof(uint64_t))
+
+
+cdef inline int64_t closest_length(int64_t hyp_len, const int64_t* lens, int64_t first,
+                                   int64_t last) noexcept nogil:
+    """The length in lens[first:last] nearest hyp_len, the shorter on a tie; -1 if none."""
+    cdef int64_t best = -1, best_dist = 0, dist, r, rlen
+    for r in range(first, last):
+        rlen = lens[r]
+        dist = rlen - hyp_len if rlen >= hyp_len else hyp_len - rlen
+        if best < 0 or dist < best_dist or (dist == best_dist and rlen < best):
+            best = rlen
+            best_dist = dist
+    return best
+
+
+def score_ref_tables(const uint64_t[::1] table, const int64_t[::1] tab_base,
+                     const int64_t[::1] tab_cap, const int64_t[::1] len_off,
+                     const int64_t[::1] ref_lens, int table_order,
+                     const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
+                     const int64_t[::1] hyp_group, int max_order, int64_t[:, ::1] out,
+                     Py_ssize_t seg_start=0, Py_ssize_t seg_end=-1,
+                     uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
+    """Statistics rows of hypotheses ``seg_start..seg_end`` against their groups' tables.
+
+    Hypothesis i is scored against group ``hyp_group[i]``; the row is the one ``count_stats``
+    gives for the group's references. The GIL is released.
+    """
+    cdef Py_ssize_t n_seg = hyp_off.shape[0] - 1, n_grp = tab_base.shape[0]
+    if seg_end < 0:
+        seg_end = n_seg
+    if not (1 <= max_order <= table_order):
+        raise ValueError(f"max_order must be in 1..{table_order} (the tables' order), "
+                         f"got {max_order}")
+    if not (0 <= seg_start <= seg_end <= n_seg) or hyp_group.shape[0] != n_seg:
+        raise ValueError("score_ref_tables: inconsistent segment offsets")
+    if out.shape[0] < seg_end or out.shape[1] != 2 + 2 * max_order:
+        raise ValueError("score_ref_tables: output array has the wrong shape")
+    if tab_cap.shape[0] != n_grp or len_off.shape[0] != n_grp + 1:
+        raise ValueError("score_ref_tables: inconsistent group arrays")
+    if n_seg > 0 and hyp_off[n_seg] > hyp_ids.shape[0]:
+        raise ValueError("score_ref_tables: offsets point past the id buffer")
+    cdef int64_t seg, longest = 0, g
+    for seg in range(seg_start, seg_end):
+        g = hyp_group[seg]
+        if g < 0 or g >= n_grp:
+            raise ValueError(f"score_ref_tables: group {g} of hypothesis {seg} out of range")
+        if hyp_off[seg + 1] - hyp_off[seg] > longest:
+            longest = hyp_off[seg + 1] - hyp_off[seg]
+    cdef BTable used
+    bt_init(&used)
+    if bt_reserve(&used, max_order * longest) < 0:
+        bt_release(&used)
+        raise MemoryError("score_ref_tables: cannot allocate the scratch table")
+    cdef const uint64_t* tab = &table[0] if table.shape[0] > 0 else NULL
+    cdef const int32_t* hyp_base = &hyp_ids[0] if hyp_ids.shape[0] > 0 else NULL
+    cdef uint64_t hmask = hash_mask & 0xFFFFFFFFULL
+    try:
+        with nogil:
+            for seg in range(seg_start, seg_end):
+                g = hyp_group[seg]
+                score_one(&used, &out[seg, 0], max_order, hmask,
+                          hyp_base + hyp_off[seg] if hyp_base != NULL else NULL,
+                          hyp_off[seg + 1] - hyp_off[seg],
+                          tab + 2 * tab_base[g] if tab != NULL else NULL, tab_cap[g])
+                out[seg, 1] = closest_length(out[seg, 0], &ref_lens[0], len_off[g],
+                                             len_off[g + 1]) if len_off[g + 1] > len_off[g] \
+                    else -1
+    finally:
+        bt_release(&used)
+
+
+cdef void score_one(BTable* used, int64_t* row, int max_order, uint64_t hmask,
+                    const int32_t* hyp, int64_t hyp_len, const uint64_t* region,
+                    int64_t cap) noexcept nogil:
+    """Row of one hypothesis against one group region (ref_len is left to the caller).
+
+    Each n-gram occurrence of the hypothesis is looked up along the prefix chain (a miss ends the
+    chain: no extension of an absent n-gram is present); an occurrence matches while fewer than
+    the reference maximum of its n-gram have matched (``used`` counts them per region slot)."""
+    cdef int64_t i, pos, prefix, idx
+    cdef int n, top
+    cdef uint64_t key, refmax
+    cdef uint64_t wrap = <uint64_t>(bpow2(2 * max_order * hyp_len) - 1)
+    cdef BSlot* s
+    for n in range(1, 2 * max_order + 2):
+        row[n] = 0
+    for n in range(1, max_order + 1):
+        row[1 + max_order + n] = hyp_len - n + 1 if hyp_len >= n else 0
+    row[0] = hyp_len
+    if cap == 0 or hyp_len == 0:
+        return
+    bt_next_generation(used)
+    for i in range(hyp_len):
+        prefix = -1
+        top = max_order if hyp_len - i >= max_order else <int>(hyp_len - i)
+        for n in range(1, top + 1):
+            key = bkey(prefix, hyp[i + n - 1])
+            pos = group_probe(region, <uint64_t>cap, hmask, key)
+            if region[2 * pos] != key:
+                break
+            refmax = region[2 * pos + 1]
+            idx = bt_probe(used, wrap, wrap, <uint64_t>pos)
+            s = &used.slots[idx]
+            if s.gen != used.gen:
+                s.gen = used.gen
+                s.key = <uint64_t>pos
+                s.count = 0
+            if <uint64_t>s.count < refmax:
+                s.count += 1
+                row[1 + n] += 1
+            prefix = pos
+
+
+# -- NLTK's sentence_bleu recipe ----------------------------------------------------------------
+# NLTK computes with Python numbers whose types matter: unreduced Fractions (exact), ints (int/int
+# true division rounds once), and floats. A Val carries the same three kinds; rationals are kept
+# reduced in int64 with every product checked. Whatever cannot be done exactly here (an overflow,
+# a division by zero, a non-finite float, a rule NLTK enforces by raising) sets the row's status,
+# and the caller recomputes that row with the Python recipe, which gives NLTK's value or error.
+
+cdef enum:
+    V_INT = 0
+    V_RAT = 1
+    V_DBL = 2
+
+cdef struct Val:
+    int kind
+    int64_t num
+    int64_t den
+    double d
+
+cdef int64_t RAT_LIMIT = 4611686018427387904  # 2**62: sums of two stay inside int64
+cdef uint64_t EXACT_DBL = 9007199254740992    # 2**53
+
+
+cdef inline uint64_t ugcd(uint64_t a, uint64_t b) noexcept nogil:
+    cdef uint64_t t
+    while b:
+        t = a % b
+        a = b
+        b = t
+    return a
+
+
+cdef inline int bit_length(uint64_t x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x >>= 1
+        n += 1
+    return n
+
+
+cdef double rat_to_double(int64_t num, int64_t den) noexcept nogil:
+    """num/den (den > 0) rounded once to the nearest double, ties to even (as int/int and
+    float(Fraction) do in Python). Quotient bits come from binary long division."""
+    cdef bint neg = num < 0
+    cdef uint64_t n = <uint64_t>(-num) if neg else <uint64_t>num
+    cdef uint64_t d = <uint64_t>den, q, r, low
+    cdef int e = 0, shift
+    cdef bint sticky, round_bit
+    cdef double v
+    if n == 0:
+        return 0.0
+    if n <= EXACT_DBL and d <= EXACT_DBL:      # both exact: IEEE division rounds once
+        v = <double>n / <double>d
+        return -v if neg else v
+    q = n // d
+    r = n % d
+    while bit_length(q) < 55:                  # value = (q + r/d) * 2**-e
+        r <<= 1
+        q <<= 1
+        e += 1
+        if r >= d:
+            q |= 1
+            r -= d
+    sticky = r != 0
+    shift = bit_length(q) - 55
+    if shift > 0:
+        sticky = sticky or (q & ((1ULL << shift) - 1)) != 0
+        q >>= shift
+        e -= shift
+    low = q & 3                                # 55 bits -> 53: a round bit and one more
+    q >>= 2
+    e -= 2
+    round_bit = (low >> 1) != 0
+    sticky = sticky or (low & 1) != 0
+    if round_bit and (sticky or (q & 1)):
+        q += 1
+    v = ldexp(<double>q, -e)
+    return -v if neg else v
+
+
+def rat_to_double_of(int64_t num, int64_t den):
+    """Test hook: rat_to_double (den must be > 0)."""
+    if den <= 0:
+        raise ValueError("den must be > 0")
+    return rat_to_double(num, den)
+
+
+cdef double exact_sum(const double* x, int n, double* partials) noexcept nogil:
+    """math.fsum of n finite doubles: the exactly rounded sum (Shewchuk's non-overlapping
+    partials, then a half-way correction on the final rounding). ``partials`` holds n+1."""
+    cdef int i, j, k, m = 0
+    cdef double a, b, t, hi, lo = 0.0, yr
+    for i in range(n):
+        a = x[i]
+        k = 0
+        for j in range(m):
+            b = partials[j]
+            if fabs(a) < fabs(b):
+                t = a
+                a = b
+                b = t
+            hi = a + b
+            lo = b - (hi - a)
+            if lo != 0.0:
+                partials[k] = lo
+                k += 1
+            a = hi
+        m = k
+        partials[m] = a
+        m += 1
+    if m == 0:
+        return 0.0
+    m -= 1
+    hi = partials[m]
+    lo = 0.0
+    while m > 0:
+        a = hi
+        m -= 1
+        b = partials[m]
+        hi = a + b
+        yr = hi - a
+        lo = b - yr
+        if lo != 0.0:
+            break
+    if m > 0 and ((lo < 0.0 and partials[m - 1] < 0.0) or (lo > 0.0 and partials[m - 1] > 0.0)):
+        b = lo * 2.0
+        a = hi + b
+        yr = a - hi
+        if b == yr:
+            hi = a
+    return hi
+
+
+def exact_sum_of(values):
+    """Test hook: exact_sum over a list of finite floats."""
+    cdef int n = len(values), i
+    cdef double* buf = <double*>malloc((2 * n + 1) * sizeof(double))
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            buf[i] = values[i]
+        return exact_sum(buf, n, buf + n)
+    finally:
+        free(buf)
+
+
+cdef inline Val v_int(int64_t x) noexcept nogil:
+    cdef Val v
+    v.kind = V_INT
+    v.num = x
+    v.den = 1
+    v.d = 0.0
+    return v
+
+
+cdef inline Val v_dbl(double x) noexcept nogil:
+    cdef Val v
+    v.kind = V_DBL
+    v.num = 0
+    v.den = 1
+    v.d = x
+    return v
+
+
+cdef inline bint small(int64_t x) noexcept nogil:
+    return -RAT_LIMIT <= x <= RAT_LIMIT
+
+
+cdef inline bint mul_checked(int64_t a, int64_t b, int64_t* out) noexcept nogil:
+    """a*b when both and the product lie within +-2**62."""
+    cdef uint64_t ua, ub
+    if a == 0 or b == 0:
+        out[0] = 0
+        return True
+    if not small(a) or not small(b):
+        return False
+    ua = <uint64_t>(-a) if a < 0 else <uint64_t>a
+    ub = <uint64_t>(-b) if b < 0 else <uint64_t>b
+    if ua > <uint64_t>RAT_LIMIT // ub:
+        return False
+    out[0] = a * b
+    return True
+
+
+cdef inline Val v_rat(int64_t num, int64_t den, bint* fail) noexcept nogil:
+    """The reduced rational num/den; den == 0 fails (Python raises ZeroDivisionError)."""
+    cdef Val v
+    cdef uint64_t g
+    v.kind = V_RAT
+    v.d = 0.0
+    if den == 0 or not small(num) or not small(den):
+        fail[0] = True
+        v.num = 0
+        v.den = 1
+        return v
+    if den < 0:
+        num = -num
+        den = -den
+    g = ugcd(<uint64_t>(-num) if num < 0 else <uint64_t>num, <uint64_t>den)
+    if g > 1:
+        num = num // <int64_t>g
+        den = den // <int64_t>g
+    v.num = num
+    v.den = den
+    return v
+
+
+cdef inline double v_float(Val a) noexcept nogil:
+    if a.kind == V_DBL:
+        return a.d
+    if a.kind == V_INT:
+        return <double>a.num
+    return rat_to_double(a.num, a.den)
+
+
+cdef inline bint v_zero(Val a) noexcept nogil:
+    return a.d == 0.0 if a.kind == V_DBL else a.num == 0
+
+
+cdef inline bint v_positive(Val a) noexcept nogil:
+    return a.d > 0.0 if a.kind == V_DBL else a.num > 0
+
+
+cdef inline Val v_checked_dbl(double x, bint* fail) noexcept nogil:
+    if not isfinite(x):
+        fail[0] = True
+    return v_dbl(x)
+
+
+cdef Val v_add(Val a, Val b, bint* fail) noexcept nogil:
+    cdef int64_t x, y, z
+    cdef uint64_t g
+    if a.kind == V_DBL or b.kind == V_DBL:
+        return v_checked_dbl(v_float(a) + v_float(b), fail)
+    if a.kind == V_INT and b.kind == V_INT:
+        if not small(a.num) or not small(b.num):
+            fail[0] = True
+        return v_int(a.num + b.num)
+    # a.num/a.den + b.num/b.den over the common denominator lcm(a.den, b.den)
+    g = ugcd(<uint64_t>a.den, <uint64_t>b.den)
+    if (not mul_checked(a.num, b.den // <int64_t>g, &x)
+            or not mul_checked(b.num, a.den // <int64_t>g, &y)
+            or not mul_checked(a.den // <int64_t>g, b.den, &z)):
+        fail[0] = True
+        return v_int(0)
+    return v_rat(x + y, z, fail)
+
+
+cdef Val v_mul(Val a, Val b, bint* fail) noexcept nogil:
+    cdef int64_t x, y
+    if a.kind == V_DBL or b.kind == V_DBL:
+        return v_checked_dbl(v_float(a) * v_float(b), fail)
+    if a.kind == V_INT and b.kind == V_INT:
+        if not mul_checked(a.num, b.num, &x):
+            fail[0] = True
+        return v_int(x)
+    if not mul_checked(a.num, b.num, &x) or not mul_checked(a.den, b.den, &y):
+        fail[0] = True
+        return v_int(0)
+    return v_rat(x, y, fail)
+
+
+cdef Val v_div(Val a, Val b, bint* fail) noexcept nogil:
+    cdef int64_t x, y
+    if v_zero(b):
+        fail[0] = True                 # Python: ZeroDivisionError
+        return v_int(0)
+    if a.kind == V_DBL or b.kind == V_DBL:
+        return v_checked_dbl(v_float(a) / v_float(b), fail)
+    if a.kind == V_INT and b.kind == V_INT:   # int / int: true division, one rounding
+        if b.num < 0:
+            return v_dbl(rat_to_double(-a.num, -b.num))
+        return v_dbl(rat_to_double(a.num, b.num))
+    if not mul_checked(a.num, b.den, &x) or not mul_checked(a.den, b.num, &y):
+        fail[0] = True
+        return v_int(0)
+    return v_rat(x, y, fail)
+
+
+cdef Val v_square(Val a, bint* fail) noexcept nogil:
+    if a.kind == V_DBL:                # float ** 2 is libm's pow in CPython
+        return v_checked_dbl(tb_libm_pow(a.d, 2.0), fail)
+    return v_mul(a, a, fail)
+
+
+NLTK_METHODS = 8
+
+
+cdef int nltk_row(const int64_t* row, int N, int K, const double* weights, int method,
+                  double epsilon, Val alpha, double k_value, bint auto_reweigh,
+                  Val* p, Val* ext, double* terms, double* partials, uint8_t* zero_orders,
+                  double* result) noexcept nogil:
+    """NLTK's sentence_bleu of one statistics row (N orders counted, K weights). Returns 0, or 1
+    when the Python recipe must take this row."""
+    cdef int64_t c = row[0], r = row[1], n_i, d_i, t_i
+    cdef int i, j, n_terms = 0, n_weights
+    cdef bint fail = False, reweigh
+    cdef Val m, third = v_int(3), pi0, l_i
+    cdef double bp, s, w
+    if row[2] == 0:                    # no unigram match: NLTK returns 0 before smoothing
+        result[0] = 0.0
+        return 0
+    for i in range(K):
+        n_i = row[2 + i]
+        d_i = row[2 + N + i] if row[2 + N + i] > 1 else 1
+        p[i].kind = V_RAT              # NLTK's unreduced Fraction(n_i, max(1, total_i))
+        p[i].num = n_i
+        p[i].den = d_i
+        p[i].d = 0.0
+
+    if method == 0:
+        for i in range(K):
+            if p[i].num == 0:
+                p[i] = v_dbl(DBL_MIN)   # sys.float_info.min, with a warning
+                zero_orders[i] = 1
+    elif method == 1:
+        for i in range(K):
+            if p[i].num == 0:
+                p[i] = v_dbl(epsilon / <double>p[i].den)
+    elif method == 2:
+        for i in range(1, K):
+            p[i].num += 1
+            p[i].den += 1
+    elif method == 3:
+        j = 1
+        for i in range(K):
+            if p[i].num == 0:
+                p[i] = v_dbl(1.0 / ldexp(<double>p[i].den, j))
+                j += 1
+    if method == 4 or method == 7:
+        j = 1
+        for i in range(K):
+            if p[i].kind == V_RAT and p[i].num == 0 and c > 1:
+                s = ldexp(k_value, j) / log(<double>c)
+                if s == 0.0:
+                    return 1            # 1 / 0.0: ZeroDivisionError in Python
+                p[i] = v_checked_dbl((1.0 / s) / <double>p[i].den, &fail)
+                j += 1
+    if method == 5 or method == 7:
+        if N < 5:
+            return 1
+        for i in range(K):
+            ext[i] = p[i]
+        ext[K].kind = V_RAT             # always the 5-gram precision (NLTK's quirk)
+        ext[K].num = row[2 + 4]
+        ext[K].den = row[2 + N + 4] if row[2 + N + 4] > 1 else 1
+        ext[K].d = 0.0
+        m = v_add(p[0], v_int(1), &fail)
+        for i in range(K):
+            m = v_div(v_add(v_add(m, ext[i], &fail), ext[i + 1], &fail), third, &fail)
+            p[i] = m
+    elif method == 6:
+        if K < 3 or row[2 + 2] == 0:    # NLTK raises (IndexError / AssertionError)
+            return 1
+        for i in range(2, K):
+            if v_zero(p[i - 2]):
+                pi0 = v_int(0)
+            else:
+                pi0 = v_div(v_square(p[i - 1], &fail), p[i - 2], &fail)
+            t_i = c - i if c > i else 0           # n-grams of order i+1 in the hypothesis
+            l_i = v_int(t_i)
+            p[i] = v_div(v_add(v_int(row[2 + i]), v_mul(alpha, pi0, &fail), &fail),
+                         v_add(l_i, alpha, &fail), &fail)
+    if fail:
+        return 1
+
+    if c > r:
+        bp = 1.0
+    else:
+        bp = exp(1.0 - <double>r / <double>c)
+    # auto_reweigh (only passed for NLTK's default weight tuple): (1/c,)*c for c < 4, zipped
+    # with the K precisions.
+    reweigh = auto_reweigh and c < 4
+    n_weights = <int>c if reweigh and c < K else K
+    for i in range(n_weights):
+        if v_positive(p[i]):
+            w = 1.0 / <double>c if reweigh else weights[i]
+            terms[n_terms] = w * log(v_float(p[i]))
+            if not isfinite(terms[n_terms]):
+                return 1
+            n_terms += 1
+    s = exact_sum(terms, n_terms, partials)
+    s = exp(s)
+    if not isfinite(s):
+        return 1
+    result[0] = bp * s
+    return 0
+
+
+def nltk_sentence_scores(const int64_t[:, ::1] rows, int row_order, const double[::1] weights,
+                         int method, double epsilon, alpha, double k_value, bint auto_reweigh,
+                         double[::1] out, uint8_t[::1] status, uint8_t[::1] zero_orders,
+                         Py_ssize_t start=0, Py_ssize_t end=-1):
+    """out[i] = NLTK's sentence_bleu of statistics row i (rows have ``row_order`` orders;
+    ``len(weights)`` is NLTK's max order). ``status[i]`` = 1 marks a row to redo with the Python
+    recipe; ``zero_orders[n-1]`` = 1 when method0 met a zero precision of order n (NLTK warns).
+    ``alpha`` keeps its Python type (int or float): method6's arithmetic depends on it."""
+    cdef int K = weights.shape[0]
+    cdef Py_ssize_t i
+    if end < 0:
+        end = rows.shape[0]
+    if not (0 <= method < NLTK_METHODS):
+        raise ValueError(f"method must be 0..7, got {method}")
+    if K < 1 or K > row_order or rows.shape[1] != 2 + 2 * row_order:
+        raise ValueError("nltk_sentence_scores: weights and rows do not match")
+    if not (0 <= start <= end <= rows.shape[0]) or out.shape[0] < end or status.shape[0] < end \
+            or zero_orders.shape[0] < K:
+        raise ValueError("nltk_sentence_scores: inconsistent shapes")
+    cdef Val a
+    if isinstance(alpha, int):
+        if not -RAT_LIMIT <= alpha <= RAT_LIMIT:
+            raise ValueError("alpha is too large")
+        a = v_int(alpha)
+    else:
+        a = v_dbl(alpha)
+    cdef Val* p = <Val*>malloc((2 * K + 2) * sizeof(Val))
+    cdef double* work = <double*>malloc((2 * K + 2) * sizeof(double))
+    if p == NULL or work == NULL:
+        free(p)
+        free(work)
+        raise MemoryError()
+    cdef const double* w = &weights[0]
+    try:
+        with nogil:
+            for i in range(start, end):
+                status[i] = nltk_row(&rows[i, 0], row_order, K, w, method, epsilon, a, k_value,
+                                     auto_reweigh, p, p + K + 1, work, work + K + 1,
+                                     &zero_orders[0], &out[i])
+    finally:
+        free(p)
+        free(work)
+
+
+# -- self-BLEU --------------------------------------------------------------------------------
+# One table over all texts: for each n-gram, the largest count in any one text (max1, and the
+# text that has it) and the largest count in any other text (max2). Text i's references are all
+# the other texts, so its clip for an n-gram is max2 when it owns max1, else max1. Slot s is the
+# words table[3s..3s+2] = key, max1 | max2 << 32, owner.
+
+cdef int64_t self_capacity(int64_t occurrences) noexcept nogil:
+    return occurrences + occurrences // 2 + 1
+
+
+def build_self_table(const int32_t[::1] ids, const int64_t[::1] off, int max_order,
+                     uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
+    """The self-BLEU table of texts ``ids[off[i]:off[i+1]]``: ``(table uint64, capacity)``."""
+    cdef Py_ssize_t n_txt = off.shape[0] - 1
+    cdef int64_t occ = 0, i, j, tlen, pos, prefix, cap
+    cdef int n, top
+    if max_order < 1:
+        raise ValueError(f"max_order must be >= 1, got {max_order}")
+    if n_txt > 0x7FFFFFFF:
+        raise ValueError("self-BLEU takes at most 2**31-1 texts")
+    if n_txt > 0 and off[n_txt] > ids.shape[0]:
+        raise ValueError("build_self_table: offsets point past the id buffer")
+    for i in range(n_txt):
+        occ += ngram_occurrences(off[i + 1] - off[i], max_order)
+    cap = self_capacity(occ)
+    if cap >= 0x7FFFFFFF:
+        raise ValueError(f"the texts have {occ} n-grams; at most about 1.4e9 fit in one table")
+    table = _np.empty(3 * cap, dtype=_np.uint64)
+    cdef uint64_t[::1] tv = table
+    cdef int32_t* cur = <int32_t*>malloc(cap * sizeof(int32_t) + 1)
+    cdef int32_t* stamp = <int32_t*>malloc(cap * sizeof(int32_t) + 1)
+    cdef uint64_t key, h, slot, word, hmask = hash_mask & 0xFFFFFFFFULL
+    cdef uint32_t max1, max2, count
+    cdef uint64_t* tab
+    cdef const int32_t* txt
+    if cur == NULL or stamp == NULL:
+        free(cur)
+        free(stamp)
+        raise MemoryError("build_self_table: cannot allocate the scratch counts")
+    try:
+        with nogil:
+            tab = &tv[0]
+            for slot in range(<uint64_t>cap):
+                tab[3 * slot] = EMPTY_KEY
+                tab[3 * slot + 1] = 0
+                tab[3 * slot + 2] = 0xFFFFFFFFULL
+                stamp[slot] = -1
+            for j in range(n_txt):
+                txt = &ids[0] + off[j]
+                tlen = off[j + 1] - off[j]
+                for i in range(tlen):
+                    prefix = -1
+                    top = max_order if tlen - i >= max_order else <int>(tlen - i)
+                    for n in range(1, top + 1):
+                        key = bkey(prefix, txt[i + n - 1])
+                        h = key * 0x9E3779B97F4A7C15ULL
+                        slot = (((h >> 32) & hmask) * <uint64_t>cap) >> 32
+                        while tab[3 * slot] != key and tab[3 * slot] != EMPTY_KEY:
+                            slot += 1
+                            if slot == <uint64_t>cap:
+                                slot = 0
+                        tab[3 * slot] = key
+                        if stamp[slot] != <int32_t>j:
+                            stamp[slot] = <int32_t>j
+                            cur[slot] = 0
+                        cur[slot] += 1
+                        count = <uint32_t>cur[slot]
+                        word = tab[3 * slot + 1]
+                        max1 = <uint32_t>(word & 0xFFFFFFFFULL)
+                        max2 = <uint32_t>(word >> 32)
+                        if tab[3 * slot + 2] == <uint64_t>j:
+                            max1 = count
+                        elif count > max1:
+                            max2 = max1
+                            max1 = count
+                            tab[3 * slot + 2] = <uint64_t>j
+                        elif count > max2:
+                            max2 = count
+                        tab[3 * slot + 1] = <uint64_t>max1 | (<uint64_t>max2 << 32)
+                        prefix = <int64_t>slot
+    finally:
+        free(cur)
+        free(stamp)
+    return table, cap
+
+
+def score_self_table(const uint64_t[::1] table, int64_t cap, int table_order,
+                     const int32_t[::1] ids, const int64_t[::1] off, int max_order,
+                     int64_t[:, ::1] out, Py_ssize_t seg_start=0, Py_ssize_t seg_end=-1,
+                     uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
+    """Rows of texts ``seg_start..seg_end``, each against all the other texts (the table must be
+    ``build_self_table`` of the same texts). ``ref_len`` (column 1) is left as -1: the caller
+    picks it from the other texts' lengths. The GIL is released."""
+    cdef Py_ssize_t n_txt = off.shape[0] - 1
+    if seg_end < 0:
+        seg_end = n_txt
+    if not (1 <= max_order <= table_order):
+        raise ValueError(f"max_order must be in 1..{table_order} (the table's order), "
+                         f"got {max_order}")
+    if not (0 <= seg_start <= seg_end <= n_txt) or table.shape[0] != 3 * cap:
+        raise ValueError("score_self_table: inconsistent arguments")
+    if out.shape[0] < seg_end or out.shape[1] != 2 + 2 * max_order:
+        raise ValueError("score_self_table: output array has the wrong shape")
+    cdef int64_t seg, longest = 0, i, tlen, prefix, idx
+    cdef int n, top
+    cdef uint64_t key, h, slot, word, limit, wrap, hmask = hash_mask & 0xFFFFFFFFULL
+    cdef const int32_t* txt
+    cdef int64_t* row
+    cdef BSlot* s
+    for seg in range(seg_start, seg_end):
+        if off[seg + 1] - off[seg] > longest:
+            longest = off[seg + 1] - off[seg]
+    cdef BTable used
+    bt_init(&used)
+    if bt_reserve(&used, max_order * longest) < 0:
+        bt_release(&used)
+        raise MemoryError("score_self_table: cannot allocate the scratch table")
+    cdef const uint64_t* tab = &table[0] if cap > 0 else NULL
+    try:
+        with nogil:
+            for seg in range(seg_start, seg_end):
+                row = &out[seg, 0]
+                txt = &ids[0] + off[seg] if ids.shape[0] > 0 else NULL
+                tlen = off[seg + 1] - off[seg]
+                for n in range(2 * max_order + 2):
+                    row[n] = 0
+                row[0] = tlen
+                row[1] = -1
+                for n in range(1, max_order + 1):
+                    row[1 + max_order + n] = tlen - n + 1 if tlen >= n else 0
+                if tlen == 0:
+                    continue
+                wrap = <uint64_t>(bpow2(2 * max_order * tlen) - 1)
+                bt_next_generation(&used)
+                for i in range(tlen):
+                    prefix = -1
+                    top = max_order if tlen - i >= max_order else <int>(tlen - i)
+                    for n in range(1, top + 1):
+                        key = bkey(prefix, txt[i + n - 1])
+                        h = key * 0x9E3779B97F4A7C15ULL
+                        slot = (((h >> 32) & hmask) * <uint64_t>cap) >> 32
+                        while tab[3 * slot] != key:      # the text's own n-grams are all there
+                            slot += 1
+                            if slot == <uint64_t>cap:
+                                slot = 0
+                        word = tab[3 * slot + 1]
+                        limit = (word >> 32) if tab[3 * slot + 2] == <uint64_t>seg \
+                            else (word & 0xFFFFFFFFULL)
+                        if limit == 0:                   # no other text has it, nor its extensions
+                            break
+                        idx = bt_probe(&used, wrap, wrap, slot)
+                        s = &used.slots[idx]
+                        if s.gen != used.gen:
+                            s.gen = used.gen
+                            s.key = slot
+                            s.count = 0
+                        if <uint64_t>s.count < limit:
+                            s.count += 1
+                            row[1 + n] += 1
+                        prefix = <int64_t>slot
+    finally:
+        bt_release(&used)

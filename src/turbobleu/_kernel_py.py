@@ -92,3 +92,397 @@ def sacrebleu_sentence_scores(rows: Any, max_order: int, smooth_method: str, smo
     for i, row in enumerate(rows.tolist()):
         out[i] = sacrebleu_from_row(row, max_order, smooth_method, smooth_value,
                                     effective_order).score
+
+
+# =============================================================================================
+# Token-id batch path (batch.py): twins of the functions appended to _kernel.pyx. The hash
+# tables are laid out exactly as the compiled ones (same hash, same probing, same insertion
+# order), so tests can compare them word for word.
+# =============================================================================================
+import math as _math
+import sys
+from fractions import Fraction as _Fraction
+from operator import index as _index
+from typing import Optional
+
+import numpy as _np
+
+_MASK64 = 0xFFFFFFFFFFFFFFFF
+_EMPTY_KEY = _MASK64
+_GOLDEN = 0x9E3779B97F4A7C15
+NLTK_METHODS = 8
+
+
+def _as_id(item: Any, what: str, i: int, j: int) -> int:
+    try:
+        v = _index(item)
+    except TypeError:
+        kind = type(item).__name__
+        shown = kind if isinstance(item, (list, tuple)) else f"{kind} {item!r}"
+        raise TypeError(f"{what}[{i}][{j}] must be an integer token id, got {shown}") from None
+    if not 0 <= v <= 0x7FFFFFFF:
+        raise ValueError(f"{what}[{i}][{j}] = {item!r}: token ids must be integers in "
+                         "0..2**31-1 (negative ids are reserved)")
+    return v
+
+
+def _is_pad(item: Any, pad: Any) -> bool:
+    try:
+        return pad is not None and _index(item) == pad
+    except TypeError:
+        return False
+
+
+def pack_sequences(rows: Any, what: str, pad: Any = None):
+    """Pack a sequence of integer sequences into ``(ids int32, offsets int64)`` (CSR); items
+    equal to ``pad`` are left out."""
+    if isinstance(rows, (str, bytes)):
+        raise TypeError(f"{what} must be a sequence of token-id sequences, got {type(rows).__name__}")
+    flat: list = []
+    offsets = [0]
+    for i, row in enumerate(rows):
+        if isinstance(row, (str, bytes)):
+            raise TypeError(f"{what}[{i}] is a {type(row).__name__}: give token ids, or pass "
+                            "text with a tokenizer (tokenize=...)")
+        try:
+            items = list(row)
+        except TypeError:
+            raise TypeError(f"{what}[{i}] must be a sequence of token ids, got "
+                            f"{type(row).__name__}") from None
+        flat.extend(_as_id(item, what, i, j) for j, item in enumerate(items)
+                    if not _is_pad(item, pad))
+        offsets.append(len(flat))
+    return _np.array(flat, dtype=_np.int32), _np.array(offsets, dtype=_np.int64)
+
+
+def pack_groups(groups: Any, what: str, pad: Any = None):
+    """``(ids, offsets, group_offsets)`` of a sequence of groups of integer sequences."""
+    if isinstance(groups, (str, bytes)):
+        raise TypeError(f"{what} must be a sequence of reference lists, got {type(groups).__name__}")
+    ids: list = []
+    offsets = [0]
+    group_offsets = [0]
+    for g, grp in enumerate(groups):
+        if isinstance(grp, (str, bytes)):
+            raise TypeError(f"{what}[{g}] is a {type(grp).__name__}: give a list of token-id "
+                            "references, or pass text with a tokenizer (tokenize=...)")
+        try:
+            refs = list(grp)
+        except TypeError:
+            raise TypeError(f"{what}[{g}] must be a list of references (token-id sequences), "
+                            f"got {type(grp).__name__}") from None
+        for k, ref in enumerate(refs):
+            if hasattr(ref, "__index__"):
+                raise TypeError(f"{what}[{g}][{k}] is an integer: {what}[{g}] must be a list of "
+                                f"references, each a sequence of ids (for one reference per "
+                                f"row, wrap it: [[ref] for ref in refs])")
+            if isinstance(ref, (str, bytes)):
+                raise TypeError(f"{what}[{g}][{k}] is a {type(ref).__name__}: give token ids, or "
+                                "pass text with a tokenizer (tokenize=...)")
+            try:
+                items = list(ref)
+            except TypeError:
+                raise TypeError(f"{what}[{g}][{k}] must be a sequence of token ids, got "
+                                f"{type(ref).__name__}") from None
+            ids.extend(_as_id(item, f"{what}[{g}]", k, j) for j, item in enumerate(items)
+                       if not _is_pad(item, pad))
+            offsets.append(len(ids))
+        group_offsets.append(len(offsets) - 1)
+    return (_np.array(ids, dtype=_np.int32), _np.array(offsets, dtype=_np.int64),
+            _np.array(group_offsets, dtype=_np.int64))
+
+
+def group_capacity_of(distinct: int) -> int:
+    """Slots for ``distinct`` n-grams: load at most 2/3, and always one empty slot."""
+    return distinct + distinct // 2 + 1
+
+
+def _key(prefix_slot: int, token: int) -> int:
+    return ((prefix_slot + 1) << 32) | (token & 0xFFFFFFFF)
+
+
+def _start(key: int, cap: int, hmask: int) -> int:
+    h = (key * _GOLDEN) & _MASK64
+    return (((h >> 32) & hmask) * cap) >> 32
+
+
+def _probe(keys: Any, stride: int, base: int, cap: int, hmask: int, key: int) -> int:
+    """Slot (relative to base) of ``key`` or of the empty slot where it goes; keys[stride*s]."""
+    i = _start(key, cap, hmask)
+    while True:
+        k = int(keys[stride * (base + i)])
+        if k == key or k == _EMPTY_KEY:
+            return i
+        i += 1
+        if i == cap:
+            i = 0
+
+
+def _ngrams_first_seen(refs: list, max_order: int) -> dict:
+    """Every n-gram (tuple) of the references -> max count in one reference, in first-seen
+    order (a prefix always comes before its extensions)."""
+    best: dict = {}
+    for ref in refs:
+        counts: dict = {}
+        for i in range(len(ref)):
+            for n in range(1, min(max_order, len(ref) - i) + 1):
+                gram = tuple(ref[i:i + n])
+                best.setdefault(gram, 0)
+                counts[gram] = counts.get(gram, 0) + 1
+        for gram, c in counts.items():
+            if c > best[gram]:
+                best[gram] = c
+    return best
+
+
+def build_ref_tables(ref_ids: Any, ref_off: Any, grp_ref_off: Any, max_order: int,
+                     g_start: int = 0, g_end: int = -1, hash_mask: int = _MASK64):
+    """Max-count tables of groups ``g_start..g_end`` as ``(table uint64, caps int64)``."""
+    n_grp = len(grp_ref_off) - 1
+    if g_end < 0:
+        g_end = n_grp
+    if max_order < 1:
+        raise ValueError(f"max_order must be >= 1, got {max_order}")
+    if not 0 <= g_start <= g_end <= n_grp:
+        raise ValueError("build_ref_tables: inconsistent group range")
+    hmask = hash_mask & 0xFFFFFFFF
+    ids = ref_ids.tolist()
+    regions = []
+    caps = []
+    for g in range(g_start, g_end):
+        refs = [ids[ref_off[r]:ref_off[r + 1]]
+                for r in range(grp_ref_off[g], grp_ref_off[g + 1])]
+        grams = _ngrams_first_seen(refs, max_order)
+        cap = group_capacity_of(len(grams))
+        region = [_EMPTY_KEY, 0] * cap
+        slot_of: dict = {}
+        for gram, count in grams.items():
+            prefix = slot_of[gram[:-1]] if len(gram) > 1 else -1
+            key = _key(prefix, gram[-1])
+            pos = _probe(region, 2, 0, cap, hmask, key)
+            region[2 * pos] = key
+            region[2 * pos + 1] = count
+            slot_of[gram] = pos
+        regions.extend(region)
+        caps.append(cap)
+    return _np.array(regions, dtype=_np.uint64), _np.array(caps, dtype=_np.int64)
+
+
+def _closest(hyp_len: int, lens: list) -> int:
+    return closest_ref_len(hyp_len, lens)
+
+
+def score_ref_tables(table: Any, tab_base: Any, tab_cap: Any, len_off: Any, ref_lens: Any,
+                     table_order: int, hyp_ids: Any, hyp_off: Any, hyp_group: Any,
+                     max_order: int, out: Any, seg_start: int = 0, seg_end: int = -1,
+                     hash_mask: int = _MASK64) -> None:
+    """Rows of hypotheses ``seg_start..seg_end`` against their groups' tables."""
+    n_seg = len(hyp_off) - 1
+    if seg_end < 0:
+        seg_end = n_seg
+    if not 1 <= max_order <= table_order:
+        raise ValueError(f"max_order must be in 1..{table_order} (the tables' order), "
+                         f"got {max_order}")
+    if not 0 <= seg_start <= seg_end <= n_seg or len(hyp_group) != n_seg:
+        raise ValueError("score_ref_tables: inconsistent segment offsets")
+    if out.shape[0] < seg_end or out.shape[1] != 2 + 2 * max_order:
+        raise ValueError("score_ref_tables: output array has the wrong shape")
+    hmask = hash_mask & 0xFFFFFFFF
+    hyps = hyp_ids.tolist()
+    lens = ref_lens.tolist()
+    for seg in range(seg_start, seg_end):
+        g = int(hyp_group[seg])
+        if not 0 <= g < len(tab_base):
+            raise ValueError(f"score_ref_tables: group {g} of hypothesis {seg} out of range")
+        base, cap = int(tab_base[g]), int(tab_cap[g])
+        hyp = hyps[hyp_off[seg]:hyp_off[seg + 1]]
+        matches = [0] * max_order
+        used: dict = {}
+        for i in range(len(hyp)):
+            prefix = -1
+            for n in range(1, min(max_order, len(hyp) - i) + 1):
+                key = _key(prefix, hyp[i + n - 1])
+                pos = _probe(table, 2, base, cap, hmask, key)
+                if int(table[2 * (base + pos)]) != key:
+                    break
+                if used.get(pos, 0) < int(table[2 * (base + pos) + 1]):
+                    used[pos] = used.get(pos, 0) + 1
+                    matches[n - 1] += 1
+                prefix = pos
+        totals = [max(0, len(hyp) - n + 1) for n in range(1, max_order + 1)]
+        out[seg, :] = [len(hyp), _closest(len(hyp), lens[len_off[g]:len_off[g + 1]])] \
+            + matches + totals
+
+
+def rat_to_double_of(num: int, den: int) -> float:
+    """num/den rounded once to the nearest double (den > 0)."""
+    if den <= 0:
+        raise ValueError("den must be > 0")
+    return num / den
+
+
+def exact_sum_of(values: Any) -> float:
+    return _math.fsum(values)
+
+
+# -- NLTK's sentence recipe from one statistics row -------------------------------------------
+_ZERO_MESSAGE = ("\nThe hypothesis contains 0 counts of {}-gram overlaps.\n"
+                 "Therefore the BLEU score evaluates to 0, independently of\n"
+                 "how many N-gram overlaps of lower order it contains.\n"
+                 "Consider using lower n-gram order or use SmoothingFunction()")
+
+
+def nltk_row_score(row: Sequence[int], row_order: int, weights: Sequence[float], method: int,
+                   epsilon: Any, alpha: Any, k_value: Any, auto_reweigh: bool,
+                   zero_orders: Optional[list] = None) -> float:
+    """NLTK's ``sentence_bleu`` of one statistics row, in Python numbers.
+
+    NLTK's precisions are unreduced ``Fraction(matches, max(1, total))``; its smoothing methods
+    read their numerator and denominator as given, and mix Fractions, ints (``int / int`` is a
+    true division) and floats. Here ``n`` and ``d`` keep the given numbers and the arithmetic is
+    done on the same Python types, so every value is NLTK's. Errors are NLTK's too.
+    """
+    c, r = int(row[0]), int(row[1])
+    K = len(weights)
+    nums = [int(x) for x in row[2:2 + row_order]]
+    dens = [max(1, int(x)) for x in row[2 + row_order:2 + 2 * row_order]]
+    if nums[0] == 0:
+        return 0.0
+    p: list = [_Fraction(nums[i], dens[i]) for i in range(K)]
+    zero = [nums[i] == 0 for i in range(K)]
+    if method == 0:
+        for i in range(K):
+            if zero[i]:
+                p[i] = sys.float_info.min
+                if zero_orders is not None:
+                    zero_orders[i] = 1
+    elif method == 1:
+        p = [(0 + epsilon) / dens[i] if zero[i] else p[i] for i in range(K)]
+    elif method == 2:
+        p = [p[0]] + [_Fraction(nums[i] + 1, dens[i] + 1) for i in range(1, K)]
+    elif method == 3:
+        j = 1
+        for i in range(K):
+            if zero[i]:
+                p[i] = 1 / (2 ** j * dens[i])
+                j += 1
+    if method in (4, 7):
+        j = 1
+        for i in range(K):
+            if zero[i] and c > 1:
+                p[i] = (1 / (2 ** j * k_value / _math.log(c))) / dens[i]
+                j += 1
+    if method in (5, 7):
+        ext = p + [_Fraction(int(row[2 + 4]), max(1, int(row[2 + row_order + 4])))]
+        m = p[0] + 1
+        for i in range(K):
+            m = (m + p[i] + ext[i + 1]) / 3
+            p[i] = m
+    elif method == 6:
+        if K < 3:
+            raise IndexError("NLTK's method6 needs at least 3 weights (p_n[2])")
+        assert nums[2] != 0, "This smoothing method requires non-zero precision for bigrams."
+        for i in range(2, K):
+            pi0 = 0 if p[i - 2] == 0 else p[i - 1] ** 2 / p[i - 2]
+            p[i] = (nums[i] + alpha * pi0) / (max(0, c - i) + alpha)
+    bp = 1 if c > r else math_exp_bp(r, c)
+    if auto_reweigh and c < 4:
+        weights = (1 / c,) * c
+    terms = (w * _math.log(p_i) for w, p_i in zip(weights, p) if p_i > 0)
+    return bp * _math.exp(_math.fsum(terms))
+
+
+def math_exp_bp(r: int, c: int) -> float:
+    return 0 if c == 0 else _math.exp(1 - r / c)
+
+
+def nltk_sentence_scores(rows: Any, row_order: int, weights: Any, method: int, epsilon: Any,
+                         alpha: Any, k_value: Any, auto_reweigh: bool, out: Any, status: Any,
+                         zero_orders: Any, start: int = 0, end: int = -1) -> None:
+    """out[i] = NLTK's sentence_bleu of row i (the twin never needs a fallback: status = 0).
+
+    Errors that NLTK raises for a row propagate here; the compiled kernel marks such rows in
+    ``status`` and the caller runs this recipe on them."""
+    if end < 0:
+        end = rows.shape[0]
+    if not 0 <= method < NLTK_METHODS:
+        raise ValueError(f"method must be 0..7, got {method}")
+    K = len(weights)
+    if K < 1 or K > row_order or rows.shape[1] != 2 + 2 * row_order:
+        raise ValueError("nltk_sentence_scores: weights and rows do not match")
+    w = [float(x) for x in weights]
+    flags = [0] * K
+    for i in range(start, end):
+        out[i] = nltk_row_score(rows[i].tolist(), row_order, w, method, epsilon, alpha, k_value,
+                                auto_reweigh, flags)
+        status[i] = 0
+    for i, f in enumerate(flags):
+        if f:
+            zero_orders[i] = 1
+
+
+# -- self-BLEU ----------------------------------------------------------------------------------
+def build_self_table(ids: Any, off: Any, max_order: int, hash_mask: int = _MASK64):
+    """``(table uint64, capacity)``: slot s is words 3s..3s+2 = key, max1 | max2 << 32, owner."""
+    if max_order < 1:
+        raise ValueError(f"max_order must be >= 1, got {max_order}")
+    hmask = hash_mask & 0xFFFFFFFF
+    texts = [ids[off[i]:off[i + 1]].tolist() for i in range(len(off) - 1)]
+    occ = sum(max(0, len(t) - n + 1) for t in texts for n in range(1, max_order + 1))
+    cap = occ + occ // 2 + 1
+    table = [_EMPTY_KEY, 0, 0xFFFFFFFF] * cap
+    for j, txt in enumerate(texts):
+        cur: dict = {}
+        for i in range(len(txt)):
+            prefix = -1
+            for n in range(1, min(max_order, len(txt) - i) + 1):
+                key = _key(prefix, txt[i + n - 1])
+                s = _probe(table, 3, 0, cap, hmask, key)
+                table[3 * s] = key
+                cur[s] = cur.get(s, 0) + 1
+                count = cur[s]
+                max1, max2 = table[3 * s + 1] & 0xFFFFFFFF, table[3 * s + 1] >> 32
+                if table[3 * s + 2] == j:
+                    max1 = count
+                elif count > max1:
+                    max1, max2 = count, max1
+                    table[3 * s + 2] = j
+                elif count > max2:
+                    max2 = count
+                table[3 * s + 1] = max1 | (max2 << 32)
+                prefix = s
+    return _np.array(table, dtype=_np.uint64), cap
+
+
+def score_self_table(table: Any, cap: int, table_order: int, ids: Any, off: Any, max_order: int,
+                     out: Any, seg_start: int = 0, seg_end: int = -1,
+                     hash_mask: int = _MASK64) -> None:
+    """Rows of texts ``seg_start..seg_end`` against all the other texts (ref_len left -1)."""
+    n_txt = len(off) - 1
+    if seg_end < 0:
+        seg_end = n_txt
+    if not 1 <= max_order <= table_order:
+        raise ValueError(f"max_order must be in 1..{table_order} (the table's order), "
+                         f"got {max_order}")
+    if out.shape[0] < seg_end or out.shape[1] != 2 + 2 * max_order:
+        raise ValueError("score_self_table: output array has the wrong shape")
+    hmask = hash_mask & 0xFFFFFFFF
+    for seg in range(seg_start, seg_end):
+        txt = ids[off[seg]:off[seg + 1]].tolist()
+        matches = [0] * max_order
+        used: dict = {}
+        for i in range(len(txt)):
+            prefix = -1
+            for n in range(1, min(max_order, len(txt) - i) + 1):
+                key = _key(prefix, txt[i + n - 1])
+                s = _probe(table, 3, 0, cap, hmask, key)
+                word = int(table[3 * s + 1])
+                limit = word >> 32 if int(table[3 * s + 2]) == seg else word & 0xFFFFFFFF
+                if limit == 0:
+                    break
+                if used.get(s, 0) < limit:
+                    used[s] = used.get(s, 0) + 1
+                    matches[n - 1] += 1
+                prefix = s
+        totals = [max(0, len(txt) - n + 1) for n in range(1, max_order + 1)]
+        out[seg, :] = [len(txt), -1] + matches + totals
