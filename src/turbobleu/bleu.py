@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from typing import Any, List, Optional, Sequence
+from typing import Dict, Tuple, Any, List, Optional, Sequence
 
 import numpy as np
 
@@ -203,6 +203,17 @@ def sentence_bleu(hypothesis: str, references: Sequence[Optional[str]],
                   lowercase: bool = False, tokenize: str = "13a",
                   use_effective_order: bool = True) -> BLEUScore:
     """Sentence BLEU exactly as ``sacrebleu.sentence_bleu``."""
-    metric = BLEU(lowercase=lowercase, tokenize=tokenize, smooth_method=smooth_method,
-                  smooth_value=smooth_value, effective_order=use_effective_order)
+    key = (lowercase, tokenize, smooth_method, smooth_value, type(smooth_value),
+           use_effective_order)
+    metric = _SENTENCE_METRICS.get(key)
+    if metric is None:
+        metric = BLEU(lowercase=lowercase, tokenize=tokenize, smooth_method=smooth_method,
+                      smooth_value=smooth_value, effective_order=use_effective_order)
+        if len(_SENTENCE_METRICS) < 64:
+            _SENTENCE_METRICS[key] = metric
     return metric.sentence_score(hypothesis, references)
+
+
+# sentence_bleu is called once per sentence in loops: reuse its BLEU objects (they hold no state
+# that a call depends on) instead of building one per call as sacrebleu does.
+_SENTENCE_METRICS: Dict[Tuple[Any, ...], BLEU] = {}
