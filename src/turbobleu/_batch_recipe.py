@@ -1,0 +1,164 @@
+"""sacrebleu's BLEU recipe on many aggregated statistics rows at once (NumPy), bit for bit.
+
+Resampling tests score thousands of aggregated rows. sacrebleu scores each one with
+``BLEU._compute_score_from_stats`` on a NumPy row, so its arithmetic depends on the row's dtype:
+
+* ``"float32"`` (bootstrap resamples: sacrebleu casts the statistics to float32). Under NumPy 2
+  (NEP 50) ``100. * c / t`` with ``c, t`` float32 scalars stays in float32, Python float constants
+  are rounded to float32 first, and add-k adds ``float32(k)`` in float32.
+* ``"int64"`` (approximate randomization: the shuffled sums are int64). Precisions are float64,
+  and add-k assigns ``c + k`` back into the int64 row, which truncates a fractional ``k``.
+
+Element-wise +, -, *, / are IEEE-exact in NumPy as in scalar code, so they are vectorised here.
+``log`` and ``exp`` are not: NumPy's SIMD versions may differ from libm in the last bit, so they
+go through ``math.log``/``math.exp`` (mapped over the values, the same libm calls sacrebleu makes).
+The sum of the logs reproduces the built-in ``sum()`` of the running interpreter: left to right
+before Python 3.12, Neumaier-compensated from 3.12 on.
+"""
+from __future__ import annotations
+
+import math
+import sys
+from typing import Optional
+
+import numpy as np
+
+# The built-in sum() of floats is compensated from Python 3.12 on; sacrebleu's score uses it.
+NEUMAIER_SUM = sys.version_info >= (3, 12)
+
+# sacrebleu's log(0) (utils.my_log): one zero precision makes the score 0.0.
+_LOG_ZERO = -9999999999.0
+
+_SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+
+ARITHMETICS = ("float32", "int64")
+
+
+def _mapped(fn, values: np.ndarray) -> np.ndarray:
+    """``fn`` (a libm wrapper from ``math``) applied to every value, as a float64 array."""
+    return np.fromiter(map(fn, values.tolist()), dtype=np.float64, count=values.size)
+
+
+def python_sum_rows(terms: np.ndarray, neumaier: bool = NEUMAIER_SUM) -> np.ndarray:
+    """Row-wise ``sum(list(row))`` of a (rows, k) float64 array, as the interpreter computes it.
+
+    Trailing 0.0 terms change neither summation, so rows with fewer terms are padded with 0.0.
+    """
+    total = terms[:, 0].copy()
+    if not neumaier:
+        for j in range(1, terms.shape[1]):
+            total += terms[:, j]
+        return total
+    comp = np.zeros_like(total)
+    for j in range(1, terms.shape[1]):
+        x = terms[:, j]
+        t = total + x
+        comp += np.where(np.abs(total) >= np.abs(x), (total - t) + x, (x - t) + total)
+        total = t
+    fix = (comp != 0.0) & np.isfinite(comp)
+    total[fix] += comp[fix]
+    return total
+
+
+def brevity_penalties(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
+    """sacrebleu's ``bp`` per row: 1.0, ``exp(1 - ref_len/sys_len)``, or 0.0 for empty output.
+
+    ``ref_len / sys_len`` is Python's int division, correctly rounded; so is the float64 division
+    of the two exactly converted integers (below 2**53).
+    """
+    bp = np.ones(sys_len.shape, dtype=np.float64)
+    short = sys_len < ref_len
+    positive = short & (sys_len > 0)
+    bp[short & ~positive] = 0.0
+    if positive.any():
+        ratio = ref_len[positive].astype(np.float64) / sys_len[positive].astype(np.float64)
+        bp[positive] = _mapped(math.exp, 1.0 - ratio)
+    return bp
+
+
+def bleu_scores(rows: np.ndarray, max_order: int, smooth_method: str,
+                smooth_value: Optional[float], effective_order: bool,
+                arithmetic: str, neumaier: bool = NEUMAIER_SUM) -> np.ndarray:
+    """sacrebleu's score of every aggregated row, with ``arithmetic`` as its NumPy dtype.
+
+    ``rows`` is (R, 2 + 2N): ``[sys_len, ref_len, correct_1..N, total_1..N]``. For
+    ``"float32"`` the values must already be the float32 sums sacrebleu would hold (integers
+    while the sums stay below 2**24); for ``"int64"`` they are integers. Returns float64 scores.
+    """
+    if arithmetic not in ARITHMETICS:
+        raise ValueError(f"arithmetic must be one of {ARITHMETICS}, got {arithmetic!r}")
+    if smooth_method not in _SMOOTH_DEFAULTS:
+        raise ValueError(f"unknown smooth_method={smooth_method!r}")
+    rows = np.asarray(rows)
+    if rows.ndim != 2 or rows.shape[1] != 2 + 2 * max_order:
+        raise ValueError(f"rows must have shape (R, {2 + 2 * max_order}), got {rows.shape}")
+    n_rows = rows.shape[0]
+    if smooth_value is None:
+        smooth_value = _SMOOTH_DEFAULTS[smooth_method]
+    as32 = arithmetic == "float32"
+    work = np.float32 if as32 else np.float64
+
+    # int(stats[0]), int(stats[1]): exact for the integral values these rows hold.
+    sys_len = rows[:, 0].astype(np.int64)
+    ref_len = rows[:, 1].astype(np.int64)
+    bp = brevity_penalties(sys_len, ref_len)
+
+    correct = np.array(rows[:, 2:2 + max_order], dtype=np.float32 if as32 else np.int64)
+    total = np.array(rows[:, 2 + max_order:], dtype=np.float32 if as32 else np.int64)
+    # `if not any(correct)` runs before add-k touches the counts.
+    scored = (correct != 0).any(axis=1)
+
+    if smooth_method == "add-k" and max_order > 1:
+        if as32:
+            k32 = np.float32(smooth_value)  # a Python number meets float32 as float32 (NEP 50)
+            correct[:, 1:] += k32
+            total[:, 1:] += k32
+        elif isinstance(smooth_value, (int, np.integer)) and not isinstance(smooth_value, bool):
+            correct[:, 1:] += smooth_value
+            total[:, 1:] += smooth_value
+        else:
+            # int64 + float is a float64; assigning it into the int64 row truncates toward 0.
+            k = float(smooth_value)
+            correct[:, 1:] = np.trunc(correct[:, 1:].astype(np.float64) + k).astype(np.int64)
+            total[:, 1:] = np.trunc(total[:, 1:].astype(np.float64) + k).astype(np.int64)
+
+    c_all = correct.astype(work)
+    t_all = total.astype(work)
+    hundred = work(100.0)
+    precisions = np.zeros((n_rows, max_order), dtype=np.float64)
+    active = np.ones(n_rows, dtype=bool)  # the loop has not hit `total == 0` yet
+    used = np.full(n_rows, max_order, dtype=np.int64)
+    halvings = np.ones(n_rows, dtype=np.float64)
+    for n in range(max_order):
+        c, t = c_all[:, n], t_all[:, n]
+        active &= t != 0
+        if not active.any():
+            break
+        if effective_order:
+            used[active] = n + 1
+        hit = active & (c != 0)
+        if hit.any():
+            precisions[hit, n] = (hundred * c[hit]) / t[hit]
+        miss = active & (c == 0)
+        if miss.any():
+            if smooth_method == "exp":
+                halvings[miss] *= 2.0
+                # 100. / (halvings * t): both operations in the row's dtype.
+                precisions[miss, n] = hundred / (halvings[miss].astype(work) * t[miss])
+            elif smooth_method == "floor":
+                # (100. * v) is a Python float, then meets t in the row's dtype.
+                precisions[miss, n] = work(100.0 * smooth_value) / t[miss]
+
+    included = np.arange(max_order)[None, :] < used[:, None]
+    zero = precisions == 0.0
+    logs = np.zeros_like(precisions)
+    take = included & ~zero & scored[:, None]
+    logs[take] = _mapped(math.log, precisions[take])
+    logs[included & zero] = _LOG_ZERO
+    log_sum = python_sum_rows(logs, neumaier)
+
+    scores = np.zeros(n_rows, dtype=np.float64)
+    if scored.any():
+        mean_log = log_sum[scored] / used[scored]
+        scores[scored] = bp[scored] * _mapped(math.exp, mean_log)
+    return scores

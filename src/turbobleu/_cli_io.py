@@ -1,0 +1,143 @@
+"""Reading the ``turbobleu`` command's input files, with one-line errors that name file and line.
+
+Lines are read as sacrebleu's command line reads them: files are opened with ``newline="\\n"``
+(so only ``\\n`` ends a line; a ``\\r`` stays inside it), standard input with universal newlines
+(``\\r\\n`` and ``\\r`` end lines too), and every line is ``rstrip()``-ed. ``.gz`` files are
+decompressed.
+"""
+from __future__ import annotations
+
+import codecs
+import gzip
+import sys
+import zlib
+from typing import BinaryIO, List, Optional, Tuple
+
+# Exit status of sacrebleu for a wrong number of tab-separated fields.
+EXIT_FIELDS = 17
+
+
+class InputError(Exception):
+    """A problem with the user's input: reported as one line, with ``exit_code``."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def check_encoding(encoding: str) -> str:
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError:
+        raise InputError(f"unknown encoding {encoding!r} (-e/--encoding)", 2) from None
+
+
+def _read_bytes(path: str) -> bytes:
+    try:
+        if path.endswith(".gz"):
+            with gzip.open(path, "rb") as handle:
+                return handle.read()
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a text file") from None
+    except PermissionError:
+        raise InputError(f"{path}: permission denied") from None
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise InputError(f"{path}: not a readable gzip file ({exc})") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
+def _decode(data: bytes, encoding: str, name: str) -> str:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        before = data[:exc.start]
+        line = before.decode(encoding, errors="replace").count("\n") + 1
+        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        bad = data[exc.start:exc.end]
+        raise InputError(
+            f"{name}:{line}: not valid {encoding} (byte{'s' if len(bad) > 1 else ''} "
+            f"{' '.join(f'0x{b:02x}' for b in bad)} at byte {column} of the line); "
+            "give the right encoding with -e/--encoding") from None
+
+
+def _split(text: str) -> List[str]:
+    """Lines split at ``\\n`` only (a final newline ends the last line), right-stripped."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.rstrip() for line in lines]
+
+
+def read_file(path: str, encoding: str) -> List[str]:
+    """The lines of one reference or system file (an empty file is an error)."""
+    lines = _split(_decode(_read_bytes(path), encoding, path))
+    if not lines:
+        raise InputError(f"{path}: empty file (it needs one line per segment)")
+    return lines
+
+
+def read_references(paths: List[str], encoding: str, num_refs: int) -> Tuple[List[List[str]],
+                                                                            List[str]]:
+    """Reference streams and a name for each (``FILE`` or ``FILE (field K)`` with -nr)."""
+    if num_refs == 1:
+        return [read_file(p, encoding) for p in paths], list(paths)
+    path = paths[0]
+    streams: List[List[str]] = [[] for _ in range(num_refs)]
+    for number, line in enumerate(read_file(path, encoding), 1):
+        fields = line.split("\t", num_refs - 1)
+        if len(fields) != num_refs:
+            raise InputError(f"{path}:{number}: expected {num_refs} tab-separated references "
+                             f"(-nr {num_refs}), found {len(fields)}", EXIT_FIELDS)
+        for stream, field in zip(streams, fields):
+            stream.append(field)
+    return streams, [f"{path} (field {k + 1})" for k in range(num_refs)]
+
+
+def read_stdin_systems(encoding: str, stream: Optional[BinaryIO] = None) -> List[List[str]]:
+    """Systems from standard input: one per tab-separated field (the first line sets how many)."""
+    source = stream if stream is not None else sys.stdin.buffer
+    text = _decode(source.read(), encoding, "<stdin>")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as sacrebleu
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if not lines:
+        raise InputError("<stdin>: no input (give hypotheses on standard input or with -i)")
+    # sacrebleu strips the first line as a whole and every later field on its own.
+    first = lines[0].rstrip().split("\t")
+    systems = [[field] for field in first]
+    for number, line in enumerate(lines[1:], 2):
+        fields = line.rstrip().split("\t")
+        if len(fields) != len(systems):
+            raise InputError(f"<stdin>:{number}: found {len(fields)} tab-separated fields but "
+                             f"line 1 has {len(systems)} (one per system)", EXIT_FIELDS)
+        for system, field in zip(systems, fields):
+            system.append(field.rstrip())
+    return systems
+
+
+def check_lengths(systems: List[List[str]], system_names: List[str],
+                  references: List[List[str]], reference_names: List[str]) -> None:
+    """Every system and reference stream must have one line per segment."""
+    expected = len(references[0])
+    for stream, name in zip(references[1:], reference_names[1:]):
+        if len(stream) != expected:
+            raise _mismatch(reference_names[0], expected, name, len(stream))
+    for stream, name in zip(systems, system_names):
+        if len(stream) != expected:
+            raise _mismatch(reference_names[0], expected, name, len(stream))
+
+
+def _mismatch(ref_name: str, ref_lines: int, name: str, lines: int) -> InputError:
+    longer, shorter = (ref_name, name) if ref_lines > lines else (name, ref_name)
+    first_extra = min(ref_lines, lines) + 1
+    return InputError(f"{name} has {lines} lines but {ref_name} has {ref_lines}: line "
+                      f"{first_extra} of {longer} has no counterpart in {shorter} (system and "
+                      "reference streams must have the same number of lines)")

@@ -1,0 +1,440 @@
+"""The ``turbobleu`` command: sacrebleu's command line for BLEU, with fast significance tests.
+
+``turbobleu REF [REF ...] -i HYP [HYP ...]`` prints what ``sacrebleu`` prints for BLEU with the
+same options (text, JSON or LaTeX, signature included); ``--paired-bs``/``--paired-ar`` and
+``--confidence`` give sacrebleu's numbers for the same ``SACREBLEU_SEED``. User errors end with
+one line on stderr (``turbobleu: error: ...``) and a non-zero exit status: 2 for usage, 1 for
+bad input, 17 for a wrong number of tab-separated fields (sacrebleu's code).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import re
+import sys
+from typing import Any, Dict, List, NoReturn, Optional, Sequence, Tuple
+
+from . import __version__
+from ._cli_io import (InputError, check_encoding, check_lengths, read_file, read_references,
+                      read_stdin_systems)
+from ._cli_tables import colorize, render
+from .bleu import BLEU
+from .progress import Progress
+from .recipes import SMOOTH_DEFAULTS
+from .result import SACREBLEU_VERSION, BLEUScore
+from .significance import (DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES, Result,
+                           confidence_interval, paired_approximate_randomization,
+                           paired_bootstrap, resolve_seed)
+from .stats import BLEUStats
+from .tokenizers import TOKENIZER_NAMES, fast_tokenizers
+
+PROG = "turbobleu"
+EXIT_USAGE = 2
+OUTPUT_FORMATS = ("json", "text", "latex")
+
+logger = logging.getLogger("turbobleu")
+
+# sacrebleu options that need its test-set downloads or its other metrics.
+_UNSUPPORTED = {
+    "test_set": "-t/--test-set", "list": "--list", "download": "--download", "echo": "--echo",
+    "citation": "--citation", "origlang": "-ol/--origlang", "subset": "--subset",
+    "detail": "-d/--detail",
+}
+
+
+class UsageError(Exception):
+    """A bad command line: one line on stderr, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # argparse prints a usage block; we print one line
+        raise UsageError(f"{message} (see {PROG} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="BLEU exactly as sacreBLEU computes and prints it, fast; with paired "
+                    "significance tests.\nUsage: turbobleu REF [REF ...] -i HYP [HYP ...]  "
+                    "(or hypotheses on stdin, one tab-separated field per system)")
+    add = parser.add_argument
+    add("refs", nargs="*", default=[], help="Reference files (before -i/--input).")
+    add("--input", "-i", nargs="*", default=None,
+        help="System output files (default: standard input).")
+    add("--num-refs", "-nr", type=int, default=1,
+        help="Split each reference line on tabs into this many references. (Default: 1)")
+    add("--encoding", "-e", default="utf-8", help="Encoding of the files. (Default: utf-8)")
+    add("--metrics", "-m", nargs="+", default=["bleu"], metavar="METRIC",
+        help="Metrics to compute: only bleu is available.")
+    add("--sentence-level", "-sl", action="store_true", help="Score every sentence.")
+    add("--language-pair", "-l", dest="langpair", default=None,
+        help="src-trg; the target language picks the tokenizer (zh, ja, ko) as in sacrebleu.")
+    bleu = parser.add_argument_group("BLEU options")
+    bleu.add_argument("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp",
+                      help="Smoothing method. (Default: exp)")
+    bleu.add_argument("--smooth-value", "-sv", type=float, default=None,
+                      help="Smoothing value for floor (default 0.1) and add-k (default 1).")
+    library = [n for n in TOKENIZER_NAMES if n not in fast_tokenizers()]
+    bleu.add_argument("--tokenize", "-tok", choices=list(TOKENIZER_NAMES), default=None,
+                      metavar="TOKENIZER",
+                      help=f"Tokenizer (sacrebleu's): {', '.join(TOKENIZER_NAMES)}; "
+                           f"{', '.join(library)} need turbobleu's extras (ja, ko, spm). "
+                           "(Default: 13a, or zh/ja-mecab/ko-mecab from -l's target language)")
+    bleu.add_argument("--lowercase", "-lc", action="store_true", help="Case-insensitive BLEU.")
+    bleu.add_argument("--force", action="store_true",
+                      help="Do not warn about input that looks tokenized.")
+    sig = parser.add_argument_group("Confidence intervals and paired significance tests "
+                                    "(seed: SACREBLEU_SEED, default 12345; 'none' = random)")
+    sig.add_argument("--confidence", "-ci", action="store_true",
+                     help="Bootstrap confidence interval of one system.")
+    sig.add_argument("--confidence-n", "-cin", type=int, default=DEFAULT_BOOTSTRAP_SAMPLES,
+                     help="Bootstrap resamples for --confidence. (Default: 1000)")
+    paired = sig.add_mutually_exclusive_group()
+    paired.add_argument("--paired-ar", "-par", action="store_true",
+                        help="Paired approximate randomization test against the first system.")
+    paired.add_argument("--paired-bs", "-pbs", action="store_true",
+                        help="Paired bootstrap resampling test against the first system.")
+    sig.add_argument("--paired-ar-n", "-parn", type=int, default=DEFAULT_AR_TRIALS,
+                     help="Trials of --paired-ar. (Default: 10000)")
+    sig.add_argument("--paired-bs-n", "-pbsn", type=int, default=DEFAULT_BOOTSTRAP_SAMPLES,
+                     help="Resamples of --paired-bs. (Default: 1000)")
+    sig.add_argument("--paired-jobs", "-j", type=int, default=1,
+                     help="Accepted for sacrebleu compatibility; the tests are vectorised and "
+                          "run in one process.")
+    out = parser.add_argument_group("Output")
+    out.add_argument("--quiet", "-q", action="store_true",
+                     help="No warnings and no progress bar.")
+    out.add_argument("--short", "-sh", action="store_true", help="Short signature.")
+    out.add_argument("--score-only", "-b", action="store_true", help="Print the score only.")
+    out.add_argument("--width", "-w", type=int, default=1,
+                     help="Decimals of the scores. (Default: 1)")
+    out.add_argument("--no-color", "-nc", action="store_true", help="No terminal colours.")
+    out.add_argument("--format", "-f", default="json", choices=OUTPUT_FORMATS,
+                     help="Output format (env SACREBLEU_FORMAT overrides, as in sacrebleu). "
+                          "(Default: json)")
+    out.add_argument("--version", "-V", action="version",
+                     version=f"{PROG} {__version__} (BLEU of sacrebleu {SACREBLEU_VERSION})")
+    hidden = argparse.SUPPRESS
+    for flags, dest, kind in (
+            (("--test-set", "-t"), "test_set", str), (("--download",), "download", str),
+            (("--origlang", "-ol"), "origlang", str), (("--subset",), "subset", str)):
+        parser.add_argument(*flags, dest=dest, type=kind, default=None, help=hidden)
+    parser.add_argument("--echo", nargs="+", default=None, help=hidden)
+    for flags, dest in ((("--list",), "list"), (("--citation", "--cite"), "citation"),
+                        (("--detail", "-d"), "detail")):
+        parser.add_argument(*flags, dest=dest, action="store_true", help=hidden)
+    return parser
+
+
+def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    args = build_parser().parse_args(argv)
+    env_format = os.environ.get("SACREBLEU_FORMAT", "").lower()
+    if env_format in OUTPUT_FORMATS:
+        args.format = env_format
+    for dest, flag in _UNSUPPORTED.items():
+        if getattr(args, dest):
+            raise UsageError(f"{flag} is not supported: turbobleu scores local files and never "
+                             "downloads test sets; give reference files and -i system files")
+    metrics = {m.lower() for m in args.metrics}
+    if metrics != {"bleu"}:
+        others = ", ".join(sorted(metrics - {"bleu"}))
+        raise UsageError(f"-m/--metrics: turbobleu computes BLEU only, not {others}")
+    if args.width < 0:
+        raise UsageError(f"-w/--width must be >= 0, got {args.width}")
+    if args.num_refs < 1:
+        raise UsageError(f"-nr/--num-refs must be >= 1, got {args.num_refs}")
+    if args.input is not None and not args.input:
+        raise UsageError("-i/--input needs at least one system file")
+    if args.langpair is not None and not re.fullmatch(r"[^-]+-[^-]+", args.langpair):
+        raise UsageError(f"-l/--language-pair must look like src-trg (e.g. en-de), "
+                         f"got {args.langpair!r}")
+    return args
+
+
+# -- the run -----------------------------------------------------------------------------------
+class Output:
+    """Where results go, and whether they get colours (only on a terminal, as colorama does)."""
+
+    def __init__(self, args: argparse.Namespace, stream: Any) -> None:
+        self.stream = stream
+        isatty = getattr(stream, "isatty", None)
+        self.colors = bool(isatty and isatty()) and not args.no_color \
+            and not os.environ.get("NO_COLOR")
+
+    def color(self, text: str, name: str) -> str:
+        return colorize(text, name if self.colors else None)
+
+    def print(self, text: str = "") -> None:
+        self.stream.write(text + "\n")
+
+
+def _read_inputs(args: argparse.Namespace, paired: bool
+                 ) -> Tuple[List[List[str]], List[str], List[List[str]]]:
+    """(systems, system names, reference streams), checked like sacrebleu checks them."""
+    encoding = check_encoding(args.encoding)
+    if not args.refs:
+        raise InputError("no reference files: give them before -i/--input "
+                         "(turbobleu REF [REF ...] -i HYP [HYP ...])")
+    if args.num_refs != 1 and len(args.refs) > 1:
+        raise InputError("-nr/--num-refs splits one reference file on tabs; it cannot be "
+                         "combined with several reference files")
+    refs, ref_names = read_references(args.refs, encoding, args.num_refs)
+    if args.input is None:
+        systems = read_stdin_systems(encoding)
+        names = [f"System {i + 1}" for i in range(len(systems))]
+        where = [f"<stdin> (field {i + 1})" for i in range(len(systems))]
+        if paired:
+            names = ["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)]
+    else:
+        systems, names = [], []
+        for path in args.input:
+            if path in names:
+                if paired and path == names[0]:
+                    logger.info("Ignoring %r as it was also given as the baseline.", path)
+                    continue
+                raise InputError(f"{path!r} is given twice: every system needs its own file")
+            systems.append(read_file(path, encoding))
+            names.append(path)
+        where = list(names)
+        if paired:
+            names[0] = f"Baseline: {names[0]}"
+    check_lengths(systems, where, refs, ref_names)
+    return systems, names, refs
+
+
+def _check_modes(args: argparse.Namespace, n_systems: int, paired: bool) -> None:
+    if args.sentence_level:
+        if n_systems > 1:
+            raise InputError("--sentence-level scores one system; give one")
+        if args.confidence or paired:
+            raise InputError("statistical tests are unavailable in --sentence-level mode")
+    if paired and n_systems == 1:
+        raise InputError("paired tests need several systems: the baseline first, then the "
+                         "others (-i BASELINE SYSTEM ...)")
+    if n_systems > 1 and args.confidence:
+        raise InputError("--confidence is for one system; use --paired-bs or --paired-ar to "
+                         "compare several")
+
+
+def _metric(args: argparse.Namespace, refs: List[List[str]]) -> BLEU:
+    trg_lang = args.langpair.split("-")[1] if args.langpair else ""
+    return BLEU(lowercase=args.lowercase, force=args.force or args.sentence_level,
+                tokenize=args.tokenize, smooth_method=args.smooth_method,
+                smooth_value=args.smooth_value, effective_order=args.sentence_level,
+                trg_lang=trg_lang, references=refs)
+
+
+def _system_stats(metric: BLEU, systems: List[List[str]], quiet: bool) -> List[BLEUStats]:
+    with Progress("statistics", total=len(systems), enabled=None if not quiet else False) as bar:
+        stats = []
+        for hyps in systems:
+            stats.append(metric.corpus_stats(hyps))
+            bar.update(1)
+    return stats
+
+
+def _sentence_level(args: argparse.Namespace, metric: BLEU, stats: BLEUStats,
+                    out: Output) -> None:
+    signature = metric.get_signature().format(args.short)
+    lines = [metric.score_row(row).format(args.width, args.score_only, signature)
+             for row in stats.rows()]
+    out.print("\n".join(lines))
+
+
+class _Sample:
+    """A bootstrap resample's score, as ``BLEUScore.estimate_ci`` reads it."""
+
+    __slots__ = ("score",)
+
+    def __init__(self, score: float) -> None:
+        self.score = score
+
+
+def _single_system(args: argparse.Namespace, metric: BLEU, stats: BLEUStats,
+                   out: Output) -> None:
+    score: BLEUScore = metric.score_stats(stats)
+    if args.confidence and args.confidence_n > 1:
+        seed = resolve_seed()
+        with Progress("bootstrap", enabled=None if not args.quiet else False) as bar:
+            from .significance import bootstrap_scores
+            samples = bootstrap_scores(stats, metric, args.confidence_n, seed.text, bar)
+        score.estimate_ci([_Sample(s) for s in samples.tolist()])
+        metric.n_bootstrap = args.confidence_n
+        metric.seed = seed.text
+    is_json = args.format == "json"
+    signature = metric.get_signature().format(args.short if not is_json else False)
+    result = score.format(args.width, args.score_only, signature, is_json)
+    if not is_json and "μ" in result:
+        result = re.sub(r"(\(μ = [0-9\.]+ ± [0-9\.]+\))", lambda m: out.color(m.group(), "cyan"),
+                        result)
+    out.print(result)
+
+
+def _paired(args: argparse.Namespace, metric: BLEU, stats: List[BLEUStats]
+            ) -> Tuple[List[Result], str]:
+    kind = "bs" if args.paired_bs else "ar"
+    requested = args.paired_bs_n if args.paired_bs else args.paired_ar_n
+    defaults = {"bs": DEFAULT_BOOTSTRAP_SAMPLES, "ar": DEFAULT_AR_TRIALS}
+    n_samples = requested if requested > 0 else defaults[kind]
+    seed = resolve_seed()
+    title = "paired bootstrap" if kind == "bs" else "paired AR"
+    with Progress(title, enabled=None if not args.quiet else False) as bar:
+        if kind == "bs":
+            results = paired_bootstrap(stats[0], stats[1:], metric, n_samples, seed.text, bar)
+        else:
+            results = paired_approximate_randomization(stats[0], stats[1:], metric, n_samples,
+                                                       -1, seed.text, bar)
+    signature = metric.get_signature()
+    signature.update("seed", seed.paired_text)
+    signature.update(kind, n_samples)
+    return results, signature.format(args.short)
+
+
+def _score_cells(results: List[Any], width: int, out: Output) -> Tuple[List[str], bool]:
+    """sacrebleu's cells: 'score (mean ± ci)' with the p-value underneath (or beside)."""
+    cells, bootstrap = [], False
+    for result in results:
+        if isinstance(result, str):
+            cells.append(result)
+            continue
+        text = f"{result.score:.{width}f}"
+        if result.mean is not None:
+            bootstrap = True
+            text += f" ({result.mean:.{width}f} ± {result.ci:.{width}f})"
+        if result.p_value is not None:
+            p = f"(p = {result.p_value:.4f})"
+            text += "\n" + (out.color(p, "red") if result.p_value > 0.05 else p + "*")
+        cells.append(text)
+    return cells, bootstrap
+
+
+def _print_table(args: argparse.Namespace, names: List[str], results: List[Any],
+                 signature: str, out: Output) -> None:
+    if args.format == "json":
+        rows = [{"system": name, "BLEU": r if isinstance(r, str) else r.as_dict()}
+                for name, r in zip(names, results)]
+        out.print(json.dumps(rows, indent=4))
+        return
+    cells, bootstrap = _score_cells(results, args.width, out)
+    if args.format == "latex":
+        cells = [c.replace("\n", " ") for c in cells]
+    columns = [list(names), cells]
+    headers = ["System", "BLEU (μ ± 95% CI)" if bootstrap else "BLEU"]
+    if names[0].startswith("Baseline:"):
+        columns = [[out.color(col[0], "yellow")] + col[1:] for col in columns]
+    headers = [out.color(h, "cyan") for h in headers]
+    style = "grid" if args.format == "text" else "booktabs"
+    out.print(render(headers, columns, style, f".{args.width}f"))
+    out.print()
+    paired = args.paired_bs or args.paired_ar
+    if paired:
+        _print_paired_notes(args, names[0], out)
+    out.print("-----------------")
+    out.print("Metric signatures")
+    out.print("-----------------")
+    out.print(f" - {'BLEU':<10} {signature}")
+
+
+def _print_paired_notes(args: argparse.Namespace, baseline_name: str, out: Output) -> None:
+    if args.paired_bs:
+        title = (f"Paired bootstrap resampling test with {args.paired_bs_n} "
+                 "resampling trials")
+        shown = ("   Actual system score / bootstrap estimated true mean / 95% CI are "
+                 "provided for each metric.")
+    else:
+        title = f"Paired approximate randomization test with {args.paired_ar_n} trials"
+        shown = "   Actual system score is provided for each metric."
+    bl = out.color("baseline", "yellow")
+    bl_name = out.color(baseline_name, "yellow")
+    null = out.color("Null hypothesis", "green")
+    red = out.color("highlighted in red", "red")
+    rule = "-" * len(title)
+    lines = [
+        rule, title, rule,
+        f" - Each system is pairwise compared to {bl_name}.", shown, "",
+        f" - {null}: the system and the {bl} translations are essentially",
+        f"   generated by the same underlying process. For a given system and the {bl},",
+        "   the p-value is roughly the probability of the absolute score difference (delta)",
+        f"   or higher occurring due to chance, under the assumption that the {null.lower()} "
+        "is correct.", "",
+        f" - Assuming a significance threshold of 0.05, the {null.lower()} can be rejected",
+        '   for p-values < 0.05 (marked with "*"). This means that the delta is unlikely to be '
+        "attributed",
+        f'   to chance, hence the system is significantly "different" than the {bl}.',
+        f"   Otherwise, the p-values are {red}.", "",
+        f' - NOTE: Significance does not tell whether a system is "better" than the {bl} but '
+        "rather",
+        '   emphasizes the "difference" of the systems in terms of the replicability of the '
+        "delta.", "",
+    ]
+    out.print("\n".join(lines))
+
+
+def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
+    """The whole command; raises UsageError/InputError for the caller to report."""
+    args = parse_args(argv)
+    out = Output(args, stdout if stdout is not None else sys.stdout)
+    paired = bool(args.paired_bs or args.paired_ar)
+    systems, names, refs = _read_inputs(args, paired)
+    _check_modes(args, len(systems), paired)
+    metric = _metric(args, refs)
+    stats = _system_stats(metric, systems, args.quiet)
+
+    if args.sentence_level:
+        _sentence_level(args, metric, stats[0], out)
+    elif len(systems) == 1:
+        _single_system(args, metric, stats[0], out)
+    elif paired:
+        results, signature = _paired(args, metric, stats)
+        _print_table(args, names, results, signature, out)
+    else:
+        cells = [metric.score_stats(s).format(args.width, True) for s in stats]
+        signature = metric.get_signature().format(args.short)
+        _print_table(args, names, cells, signature, out)
+    return 0
+
+
+def _configure_logging(quiet: bool) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
+    logger.handlers[:] = [handler]
+    logger.propagate = False
+    logger.setLevel(logging.ERROR if quiet else logging.WARNING)
+
+
+def _fail(message: str, code: int) -> int:
+    sys.stderr.write(f"{PROG}: error: {message}\n")
+    return code
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Console-script entry point: runs the command and returns its exit status."""
+    if argv is None:
+        try:  # like sacrebleu: a closed pipe (| head) ends the program quietly
+            from signal import SIG_DFL, SIGPIPE, signal
+            signal(SIGPIPE, SIG_DFL)
+        except ImportError:  # Windows
+            pass
+    for stream in (sys.stdout, sys.stderr):
+        try:  # scores and names are written as UTF-8 whatever the locale (as sacrebleu does)
+            stream.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            pass
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    _configure_logging("-q" in args_list or "--quiet" in args_list)
+    try:
+        return run(args_list)
+    except UsageError as exc:
+        return _fail(str(exc), EXIT_USAGE)
+    except InputError as exc:
+        return _fail(str(exc), exc.exit_code)
+    except (ValueError, TypeError, MemoryError, OSError, ImportError, RuntimeError) as exc:
+        return _fail(str(exc) or type(exc).__name__, 1)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,467 @@
+"""Bootstrap confidence intervals and paired significance tests on BLEU statistics rows.
+
+The numbers are sacrebleu's (``sacrebleu.significance`` and ``corpus_score(n_bootstrap=...)``)
+for the same seed: the same NumPy ``default_rng`` calls draw the same resamples, and every score
+is computed with sacrebleu's arithmetic (float32 for bootstrap resamples, int64 rows for
+approximate randomization; see ``_batch_recipe``). What differs is the work: per-segment
+statistics are extracted once, and a resample's corpus statistics are one row of a matrix
+product (resample counts x segment rows) instead of a gather and sum per resample.
+
+Exactness of the matrix product: sacrebleu sums float32 rows; while every partial sum of a
+resample stays below 2**24 that sum is exact, so it equals the exact integer sum (computed here
+with a float32 or float64 matrix product, both exact for such integers). A resample whose sums
+could reach 2**24 is summed with sacrebleu's own NumPy call instead, so the result is the same
+either way.
+
+Seeds follow sacrebleu: ``SACREBLEU_SEED`` (default ``12345``; ``none`` means OS entropy) unless a
+seed is passed. In the paired tests every system is tested with ``default_rng(seed or None)``, so
+seed 0 means unseeded there (as in sacrebleu) while the baseline's interval uses seed 0.
+"""
+from __future__ import annotations
+
+import math
+import os
+import statistics
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _impl
+from ._batch_recipe import NEUMAIER_SUM, bleu_scores
+from .recipes import sacrebleu_from_row
+from .stats import BLEUStats
+
+SEED_ENV = "SACREBLEU_SEED"
+DEFAULT_SEED = "12345"
+FROM_ENV = "env"  # the default ``seed``: read SACREBLEU_SEED like sacrebleu does
+
+DEFAULT_BOOTSTRAP_SAMPLES = 1000
+DEFAULT_AR_TRIALS = 10000
+
+# Sums up to here are exact in float32 (every integer below 2**24 is a float32).
+_F32_EXACT = 2 ** 24
+# Resample rows per chunk: bounds the memory of index/count matrices to ~16 MB each.
+_CHUNK_ELEMENTS = 2_000_000
+# AR selector chunks (bools); see _ar_selectors for why chunking keeps NumPy's stream.
+_AR_CHUNK_ELEMENTS = 64_000_000
+
+# Progress reporting: a callable taking the number of resamples just done (a
+# ``turbobleu.progress.Progress`` works); if it has ``expect(n)``, it is told the total first.
+ProgressFn = Optional[Callable[[int], None]]
+StatsLike = Union[BLEUStats, np.ndarray, Sequence[Sequence[int]]]
+
+
+# -- seeds -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Seed:
+    """A resampling seed: ``value`` for ``numpy.random.default_rng`` (None: OS entropy) and
+    ``text``, the string sacrebleu shows for it in ``corpus_score`` signatures."""
+
+    value: Optional[int]
+    text: str
+
+    @property
+    def paired_text(self) -> str:
+        """The form paired-test signatures show (``str(int(seed)).lower()``, e.g. 012 -> 12)."""
+        return str(self.value).lower()
+
+    @property
+    def per_system(self) -> Optional[int]:
+        """The seed each paired comparison uses: sacrebleu passes ``seed or None``."""
+        return self.value if self.value else None
+
+
+def resolve_seed(seed: Union[int, str, None] = FROM_ENV) -> Seed:
+    """``FROM_ENV`` reads ``SACREBLEU_SEED`` (default 12345); a str is parsed like that variable
+    (``'none'`` in any case means unseeded); an int is used as is; None means unseeded."""
+    source = "seed"
+    if isinstance(seed, str) and seed == FROM_ENV:
+        seed, source = os.environ.get(SEED_ENV, DEFAULT_SEED), SEED_ENV
+    if seed is None:
+        return Seed(None, "none")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer, str)):
+        raise TypeError(f"seed must be an int, a str or None, got {type(seed).__name__}")
+    if isinstance(seed, str):
+        if seed.lower() == "none":
+            return Seed(None, seed.lower())
+        try:
+            value = int(seed)
+        except ValueError:
+            raise ValueError(f"{source} must be an integer or 'none', got {seed!r}") from None
+        if value < 0:
+            raise ValueError(f"{source} must be non-negative (NumPy seeds), got {seed!r}")
+        return Seed(value, seed.lower())
+    if seed < 0:
+        raise ValueError(f"seed must be non-negative (NumPy seeds), got {seed}")
+    return Seed(int(seed), str(int(seed)))
+
+
+# -- inputs ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Recipe:
+    """The BLEU options a score depends on (a ``turbobleu.BLEU`` or ``sacrebleu`` BLEU has them)."""
+
+    max_order: int = 4
+    smooth_method: str = "exp"
+    smooth_value: Optional[float] = None
+    effective_order: bool = False
+
+    @classmethod
+    def of(cls, metric: Any) -> "Recipe":
+        if isinstance(metric, Recipe):
+            return metric
+        try:
+            return cls(metric.max_ngram_order, metric.smooth_method, metric.smooth_value,
+                       bool(metric.effective_order))
+        except AttributeError:
+            raise TypeError("metric must be a turbobleu.BLEU (or a Recipe), got "
+                            f"{type(metric).__name__}") from None
+
+    def corpus_score(self, rows: np.ndarray) -> float:
+        """The score of the whole corpus, as sacrebleu's ``_aggregate_and_compute``."""
+        total = [int(x) for x in rows.sum(axis=0)]
+        return sacrebleu_from_row(total, self.max_order, self.smooth_method, self.smooth_value,
+                                  self.effective_order).score
+
+    def scores(self, sums: np.ndarray, arithmetic: str) -> np.ndarray:
+        """sacrebleu's score of every aggregated row, in its ``arithmetic`` (see _batch_recipe)."""
+        if arithmetic == "int64" and self._kernel_matches_int64():
+            # The compiled recipe computes exactly this (float64 precisions from integer rows).
+            out = np.empty(len(sums), dtype=np.float64)
+            _impl.kernel.sacrebleu_sentence_scores(
+                np.ascontiguousarray(sums, dtype=np.int64), self.max_order, self.smooth_method,
+                self.smooth_value, self.effective_order, NEUMAIER_SUM, out)
+            return out
+        return bleu_scores(sums, self.max_order, self.smooth_method, self.smooth_value,
+                           self.effective_order, arithmetic)
+
+    def _kernel_matches_int64(self) -> bool:
+        # The twin kernel is a Python loop (slower than the NumPy recipe); and in an int64 row a
+        # fractional add-k value is truncated, which the kernel (Python-int semantics) does not do.
+        if _impl.implementation != "cython":
+            return False
+        if self.smooth_method != "add-k" or self.smooth_value is None:
+            return True
+        return float(self.smooth_value).is_integer()
+
+
+def _rows(stats: StatsLike, recipe: Recipe, what: str) -> np.ndarray:
+    """Statistics rows as a C-contiguous int64 array, checked."""
+    if isinstance(stats, BLEUStats):
+        if stats.max_order != recipe.max_order:
+            raise ValueError(f"{what} has max order {stats.max_order} but the metric uses "
+                             f"{recipe.max_order}")
+        rows = stats.array
+    else:
+        rows = np.asarray(stats)
+        if rows.dtype.kind == "f":
+            if not np.array_equal(rows, np.trunc(rows)):
+                raise ValueError(f"{what} must hold integer statistics")
+        elif rows.dtype.kind not in "iu":
+            raise TypeError(f"{what} must be integer statistics rows, got dtype {rows.dtype}")
+    width = 2 + 2 * recipe.max_order
+    if rows.ndim != 2 or rows.shape[1] != width:
+        raise ValueError(f"{what} must have shape (segments, {width}), got {rows.shape}")
+    if rows.shape[0] == 0:
+        raise ValueError(f"{what} has no segments")
+    return np.ascontiguousarray(rows, dtype=np.int64)
+
+
+def _same_segments(rows: List[np.ndarray], names: List[str]) -> None:
+    for r, name in zip(rows[1:], names[1:]):
+        if len(r) != len(rows[0]):
+            raise ValueError(f"{name} has {len(r)} segments but {names[0]} has {len(rows[0])}; "
+                             "paired tests need the same segments for every system")
+
+
+def _plan(progress: ProgressFn, units: int) -> None:
+    expect = getattr(progress, "expect", None)
+    if expect is not None:
+        expect(units)
+
+
+def _positive(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{what} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+# -- results -----------------------------------------------------------------------------------
+@dataclass
+class Result:
+    """One system's numbers in a paired test (sacrebleu's ``significance.Result``)."""
+
+    score: float
+    p_value: Optional[float] = None
+    mean: Optional[float] = None
+    ci: Optional[float] = None
+
+    def as_dict(self) -> Dict[str, Optional[float]]:
+        """The fields in sacrebleu's JSON order."""
+        return {"score": self.score, "p_value": self.p_value, "mean": self.mean, "ci": self.ci}
+
+
+def numpy_mean_ci(scores: np.ndarray) -> Tuple[float, float]:
+    """(mean, 95% CI half-width) as ``sacrebleu.significance.estimate_ci`` computes them
+    (``np.mean`` of the sorted scores)."""
+    ordered = np.sort(np.asarray(scores, dtype=np.float64))
+    lo = len(ordered) // 40
+    hi = len(ordered) - lo - 1
+    return float(ordered.mean()), float(0.5 * (ordered[hi] - ordered[lo]))
+
+
+def exact_mean_ci(scores: Sequence[float]) -> Tuple[float, float]:
+    """(mean, CI) as sacrebleu's ``Score.estimate_ci`` computes them (``statistics.mean``)."""
+    ordered = sorted(float(s) for s in scores)
+    lo = len(ordered) // 40
+    hi = len(ordered) - lo - 1
+    return statistics.mean(ordered), 0.5 * (ordered[hi] - ordered[lo])
+
+
+def _p_value(statistic: np.ndarray, observed: float) -> float:
+    """multeval's p-value: (#{statistic > observed} + 1) / (n + 1)."""
+    return (int(np.count_nonzero(statistic > observed)) + 1) / (len(statistic) + 1)
+
+
+# -- bootstrap resampling -----------------------------------------------------------------------
+def _index_chunks(rng: np.random.Generator, n_segments: int, n_samples: int
+                  ) -> Iterator[np.ndarray]:
+    """sacrebleu's ``rng.choice(n, size=(n_samples, n), replace=True)``, in row chunks.
+
+    Consecutive ``choice`` calls continue the same stream, so the chunks concatenate to the
+    one big draw (tests/test_significance.py checks it).
+    """
+    per_chunk = max(1, _CHUNK_ELEMENTS // n_segments)
+    for start in range(0, n_samples, per_chunk):
+        rows = min(per_chunk, n_samples - start)
+        yield rng.choice(n_segments, size=(rows, n_segments), replace=True)
+
+
+def _counts(indices: np.ndarray, n_segments: int) -> np.ndarray:
+    """counts[b, i] = how often segment i is in resample b."""
+    k = indices.shape[0]
+    flat = (indices + (np.arange(k, dtype=np.int64) * n_segments)[:, None]).ravel()
+    return np.bincount(flat, minlength=k * n_segments).reshape(k, n_segments)
+
+
+def _float32_sums(indices: np.ndarray, counts: np.ndarray, rows: np.ndarray,
+                  rows_f32: np.ndarray, exact_in_f32: bool) -> np.ndarray:
+    """Each resample's sum of float32 rows, equal to sacrebleu's ``stats[idx].sum(0)``."""
+    if exact_in_f32:
+        # Every partial sum is an integer < 2**24: the float32 product is exact.
+        return counts.astype(np.float32) @ rows_f32
+    sums = counts.astype(np.float64) @ rows.astype(np.float64)  # exact integers (< 2**53)
+    magnitude = counts.astype(np.float64) @ np.abs(rows).astype(np.float64)
+    out = sums.astype(np.float32)
+    for b in np.flatnonzero((magnitude >= _F32_EXACT).any(axis=1)):
+        out[b] = rows_f32[indices[b]].sum(0)  # sacrebleu's own (rounding) float32 sum
+    return out
+
+
+def _bootstrap_matrix(rng: np.random.Generator, all_rows: List[np.ndarray], recipe: Recipe,
+                      n_samples: int, progress: ProgressFn) -> np.ndarray:
+    """Scores of ``n_samples`` bootstrap resamples (one index draw shared by every row set):
+    an array (len(all_rows), n_samples)."""
+    n_segments = len(all_rows[0])
+    width = all_rows[0].shape[1]
+    stacked = np.hstack(all_rows)
+    stacked_f32 = stacked.astype(np.float32)
+    # A resample's |sum| is at most n_segments * max|value| (the counts add up to n_segments).
+    bound = n_segments * int(np.abs(stacked).max(initial=0))
+    exact_in_f32 = bound < _F32_EXACT
+    scores = np.empty((len(all_rows), n_samples), dtype=np.float64)
+    done = 0
+    for indices in _index_chunks(rng, n_segments, n_samples):
+        counts = _counts(indices, n_segments)
+        sums = _float32_sums(indices, counts, stacked, stacked_f32, exact_in_f32)
+        k = len(indices)
+        for j in range(len(all_rows)):
+            scores[j, done:done + k] = recipe.scores(sums[:, j * width:(j + 1) * width],
+                                                     "float32")
+        done += k
+        if progress is not None:
+            progress(k)
+    return scores
+
+
+def bootstrap_scores(stats: StatsLike, metric: Any, n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
+                     seed: Union[int, str, None] = FROM_ENV,
+                     progress: ProgressFn = None) -> np.ndarray:
+    """The BLEU score of each bootstrap resample (float64 array), as sacrebleu's
+    ``_bootstrap_resample`` computes them with the same seed."""
+    recipe = Recipe.of(metric)
+    rows = _rows(stats, recipe, "stats")
+    n_samples = _positive(n_samples, "n_samples")
+    rng = np.random.default_rng(resolve_seed(seed).value)
+    _plan(progress, n_samples)
+    return _bootstrap_matrix(rng, [rows], recipe, n_samples, progress)[0]
+
+
+def confidence_interval(stats: StatsLike, metric: Any,
+                        n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
+                        seed: Union[int, str, None] = FROM_ENV,
+                        progress: ProgressFn = None) -> Tuple[float, float]:
+    """(mean, 95% CI half-width) of the bootstrap scores, exactly as sacrebleu's
+    ``corpus_score(n_bootstrap=n_samples)`` stores them in ``_mean`` and ``_ci``."""
+    return exact_mean_ci(bootstrap_scores(stats, metric, n_samples, seed, progress).tolist())
+
+
+# -- paired tests ------------------------------------------------------------------------------
+def _prepare(baseline: StatsLike, systems: Sequence[StatsLike], metric: Any
+             ) -> Tuple[Recipe, List[np.ndarray]]:
+    recipe = Recipe.of(metric)
+    if isinstance(systems, (BLEUStats, np.ndarray)):
+        raise TypeError("systems must be a list of statistics (one per system), not one array")
+    names = ["baseline"] + [f"systems[{i}]" for i in range(len(systems))]
+    rows = [_rows(s, recipe, name) for s, name in zip([baseline, *systems], names)]
+    if len(rows) < 2:
+        raise ValueError("systems is empty: a paired test compares at least one system with "
+                         "the baseline")
+    _same_segments(rows, names)
+    return recipe, rows
+
+
+def paired_bootstrap(baseline: StatsLike, systems: Sequence[StatsLike], metric: Any,
+                     n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
+                     seed: Union[int, str, None] = FROM_ENV,
+                     progress: ProgressFn = None) -> List[Result]:
+    """Paired bootstrap resampling (Koehn 2004; sacrebleu's ``--paired-bs``).
+
+    Returns one ``Result`` per system, the baseline first (its ``p_value`` is None). ``mean`` and
+    ``ci`` are the bootstrap mean and 95% half-width; ``p_value`` is
+    ``(#{|d_b| - mean|d| > |delta|} + 1) / (n_samples + 1)`` over resamples b.
+    """
+    recipe, rows = _prepare(baseline, systems, metric)
+    n_samples = _positive(n_samples, "n_samples")
+    seed_ = resolve_seed(seed)
+    scores = [recipe.corpus_score(r) for r in rows]
+
+    _plan(progress, n_samples * (1 if seed_.per_system is not None else len(rows)))
+    if seed_.per_system is not None:
+        # One seeded draw serves the baseline's interval and every comparison.
+        matrix = _bootstrap_matrix(np.random.default_rng(seed_.value), rows, recipe,
+                                   n_samples, progress)
+        pairs = [(matrix[0], matrix[s]) for s in range(1, len(rows))]
+        baseline_scores = matrix[0]
+    else:
+        baseline_scores = _bootstrap_matrix(np.random.default_rng(seed_.value), rows[:1],
+                                            recipe, n_samples, progress)[0]
+        pairs = []
+        for s in range(1, len(rows)):
+            m = _bootstrap_matrix(np.random.default_rng(None), [rows[0], rows[s]], recipe,
+                                  n_samples, progress)
+            pairs.append((m[0], m[1]))
+
+    mean, ci = numpy_mean_ci(baseline_scores)
+    results = [Result(scores[0], None, mean, ci)]
+    for s, (bl, sys_) in enumerate(pairs, start=1):
+        sys_mean, sys_ci = numpy_mean_ci(sys_)
+        diffs = np.abs(sys_ - bl)
+        centred = diffs - diffs.mean()
+        p = _p_value(centred, abs(scores[0] - scores[s]))
+        results.append(Result(scores[s], p, sys_mean, sys_ci))
+    return results
+
+
+def _ar_selectors(rng: np.random.Generator, n_trials: int, n_segments: int
+                  ) -> Iterator[np.ndarray]:
+    """sacrebleu's ``rng.integers(2, size=(n_trials, n_segments), dtype=bool)``, in row chunks.
+
+    NumPy fills bool arrays from 32-bit words and drops the unused bits of the last word, so
+    chunks continue the same stream only when each (but the last) holds a multiple of 32 values.
+    """
+    if n_trials * n_segments <= _AR_CHUNK_ELEMENTS:
+        yield rng.integers(2, size=(n_trials, n_segments), dtype=bool)
+        return
+    step = 32 // math.gcd(n_segments, 32)
+    per_chunk = max(step, (_AR_CHUNK_ELEMENTS // n_segments) // step * step)
+    for start in range(0, n_trials, per_chunk):
+        yield rng.integers(2, size=(min(per_chunk, n_trials - start), n_segments), dtype=bool)
+
+
+def _ar_scores(rng: np.random.Generator, baseline: np.ndarray, others: List[np.ndarray],
+               recipe: Recipe, n_trials: int, progress: ProgressFn
+               ) -> List[Tuple[np.ndarray, np.ndarray]]:
+    """For each system, the scores of the two shuffled pseudo-systems of every trial.
+
+    A = pos@bl + neg@sys = sum(sys) - pos@(sys - bl) and B = sum(bl) + pos@(sys - bl), in exact
+    integers (the product runs in float32 or float64, whichever holds every partial sum exactly).
+    """
+    n_segments, width = baseline.shape
+    deltas = np.hstack([o - baseline for o in others])
+    bound = int(np.abs(deltas).sum(axis=0).max(initial=0))
+    dtype = np.float32 if bound < _F32_EXACT else np.float64
+    if bound >= 2 ** 53:
+        raise ValueError("statistics too large for an exact approximate randomization test")
+    deltas_f = deltas.astype(dtype)
+    bl_total = baseline.sum(axis=0)
+    sys_totals = [o.sum(axis=0) for o in others]
+    parts: List[List[Tuple[np.ndarray, np.ndarray]]] = [[] for _ in others]
+    per_chunk = max(1, min(n_trials, _CHUNK_ELEMENTS // n_segments))
+    buffer = np.empty((per_chunk, n_segments), dtype=dtype)
+    for selectors in _ar_selectors(rng, n_trials, n_segments):
+        for start in range(0, len(selectors), per_chunk):
+            pos = selectors[start:start + per_chunk]
+            as_float = buffer[:len(pos)]
+            np.copyto(as_float, pos)  # 0/1 as floats, into a reused buffer
+            shifted = (as_float @ deltas_f).astype(np.int64)
+            for j, sys_total in enumerate(sys_totals):
+                moved = shifted[:, j * width:(j + 1) * width]
+                a = recipe.scores(sys_total - moved, "int64")
+                b = recipe.scores(bl_total + moved, "int64")
+                parts[j].append((a, b))
+            if progress is not None:
+                progress(len(pos))
+    return [(np.concatenate([a for a, _ in p]), np.concatenate([b for _, b in p]))
+            for p in parts]
+
+
+def paired_approximate_randomization(baseline: StatsLike, systems: Sequence[StatsLike],
+                                     metric: Any, n_samples: int = DEFAULT_AR_TRIALS,
+                                     n_ar_confidence: int = -1,
+                                     seed: Union[int, str, None] = FROM_ENV,
+                                     progress: ProgressFn = None) -> List[Result]:
+    """Paired approximate randomization (Riezler & Maxwell 2005; sacrebleu's ``--paired-ar``).
+
+    Returns one ``Result`` per system, the baseline first. ``p_value`` is
+    ``(#{|score(A_t) - score(B_t)| > |delta|} + 1) / (n_samples + 1)``, where trial t swaps each
+    segment between the two systems with probability 1/2. ``n_ar_confidence`` > 0 (0 means 1000)
+    adds bootstrap means and intervals, drawn as sacrebleu draws them; -1 leaves them out.
+    """
+    recipe, rows = _prepare(baseline, systems, metric)
+    n_samples = _positive(n_samples, "n_samples")
+    if isinstance(n_ar_confidence, bool) or not isinstance(n_ar_confidence, (int, np.integer)):
+        raise TypeError(f"n_ar_confidence must be an int, got {type(n_ar_confidence).__name__}")
+    n_conf = DEFAULT_BOOTSTRAP_SAMPLES if n_ar_confidence == 0 else int(n_ar_confidence)
+    seed_ = resolve_seed(seed)
+    scores = [recipe.corpus_score(r) for r in rows]
+
+    results = [Result(scores[0])]
+    if n_conf > 0:
+        bl = _bootstrap_matrix(np.random.default_rng(seed_.value), rows[:1], recipe, n_conf,
+                               None)[0]
+        results[0].mean, results[0].ci = numpy_mean_ci(bl)
+
+    def test(rng: np.random.Generator, members: List[int]) -> None:
+        shuffled = _ar_scores(rng, rows[0], [rows[s] for s in members], recipe, n_samples,
+                              progress)
+        for s, (a, b) in zip(members, shuffled):
+            p = _p_value(np.abs(a - b), abs(scores[0] - scores[s]))
+            results[s] = Result(scores[s], p)
+        if n_conf > 0:
+            # Drawn from the same generator after the selectors, as sacrebleu does.
+            member_rows = [rows[s] for s in members]
+            conf = _bootstrap_matrix(rng, member_rows, recipe, n_conf, None)
+            for s, sys_scores in zip(members, conf):
+                results[s].mean, results[s].ci = numpy_mean_ci(sys_scores)
+
+    results.extend(Result(s) for s in scores[1:])
+    _plan(progress, n_samples * (1 if seed_.per_system is not None else len(rows) - 1))
+    if seed_.per_system is not None:
+        # Every comparison would draw the same selectors: draw them once for all systems.
+        test(np.random.default_rng(seed_.per_system), list(range(1, len(rows))))
+    else:
+        for s in range(1, len(rows)):
+            test(np.random.default_rng(None), [s])
+    return results
