@@ -7,6 +7,7 @@ from ._impl import implementation
 from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .result import BLEUScore, BLEUSignature
 from .stats import BLEUStats
+from .batch import NLTKRecipe, ReferenceSets, SacreBLEURecipe, self_bleu, sentence_bleu_batch
 from .tokenizers import available_tokenizers, get_tokenizer
 
 __version__ = "0.1.0"
@@ -15,3 +16,4 @@ __all__ = [
     "BLEU", "BLEUScore", "BLEUSignature", "BLEUStats", "available_tokenizers", "corpus_bleu",
     "get_tokenizer", "implementation", "raw_corpus_bleu", "sentence_bleu", "__version__",
 ]
+__all__ += ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "self_bleu", "sentence_bleu_batch"]

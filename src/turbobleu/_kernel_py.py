@@ -399,10 +399,9 @@ def math_exp_bp(r: int, c: int) -> float:
 def nltk_sentence_scores(rows: Any, row_order: int, weights: Any, method: int, epsilon: Any,
                          alpha: Any, k_value: Any, auto_reweigh: bool, out: Any, status: Any,
                          zero_orders: Any, start: int = 0, end: int = -1) -> None:
-    """out[i] = NLTK's sentence_bleu of row i (the twin never needs a fallback: status = 0).
-
-    Errors that NLTK raises for a row propagate here; the compiled kernel marks such rows in
-    ``status`` and the caller runs this recipe on them."""
+    """out[i] = NLTK's sentence_bleu of row i; ``status[i]`` = 1 where NLTK raises for the row
+    (as the compiled kernel marks the rows it hands back): the caller reruns ``nltk_row_score``
+    on those to raise with context."""
     if end < 0:
         end = rows.shape[0]
     if not 0 <= method < NLTK_METHODS:
@@ -413,9 +412,12 @@ def nltk_sentence_scores(rows: Any, row_order: int, weights: Any, method: int, e
     w = [float(x) for x in weights]
     flags = [0] * K
     for i in range(start, end):
-        out[i] = nltk_row_score(rows[i].tolist(), row_order, w, method, epsilon, alpha, k_value,
-                                auto_reweigh, flags)
-        status[i] = 0
+        try:
+            out[i] = nltk_row_score(rows[i].tolist(), row_order, w, method, epsilon, alpha,
+                                    k_value, auto_reweigh, flags)
+            status[i] = 0
+        except (ArithmeticError, AssertionError, IndexError, ValueError):
+            status[i] = 1
     for i, f in enumerate(flags):
         if f:
             zero_orders[i] = 1

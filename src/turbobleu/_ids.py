@@ -1,0 +1,283 @@
+"""Input conversion for the batch API: token ids (lists, NumPy arrays, torch tensors) or text ->
+CSR buffers (int32 ids + int64 offsets) that the kernel reads.
+
+Every conversion is whole-array work (NumPy, or one pass in the compiled packer); a torch tensor,
+CPU or CUDA, is copied to the host once. Token ids must be integers in 0..2**31-1: a negative id
+(other than the pad id, which is dropped) is an error that names the argument.
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+
+import numpy as np
+
+from . import _impl
+from .tokenizers import get_tokenizer
+
+MAX_ID = 2**31 - 1
+
+# A tokenizer for text input: a registered name ("13a", "none", ...) or a callable str -> tokens.
+TokenizerArg = Union[str, Callable[[str], Sequence[str]], None]
+
+CSR = Tuple[np.ndarray, np.ndarray]
+
+
+def is_tensor(x: Any) -> bool:
+    """A torch tensor, recognised without importing torch."""
+    return type(x).__module__.startswith("torch") and hasattr(x, "detach")
+
+
+def tensor_to_numpy(x: Any) -> np.ndarray:
+    """One host copy of a tensor (CPU or CUDA)."""
+    return x.detach().cpu().numpy()
+
+
+def _int_array(arr: np.ndarray, what: str) -> np.ndarray:
+    if arr.dtype == np.bool_ or arr.dtype.kind not in "iu":
+        raise TypeError(f"{what} must hold integer token ids, got dtype {arr.dtype}")
+    return arr
+
+
+def _check_range(ids: np.ndarray, what: str) -> None:
+    if ids.size == 0:
+        return
+    low, high = int(ids.min()), int(ids.max())
+    if low < 0:
+        raise ValueError(f"{what} holds the negative id {low}: token ids must be integers in "
+                         "0..2**31-1 (negative ids are reserved; pass pad_id= to drop padding)")
+    if high > MAX_ID:
+        raise ValueError(f"{what} holds the id {high}: token ids must be integers in 0..2**31-1")
+
+
+def _lengths_array(lengths: Any, shape: Tuple[int, ...], what: str) -> np.ndarray:
+    if is_tensor(lengths):
+        lengths = tensor_to_numpy(lengths)
+    lens = np.asarray(lengths)
+    if lens.shape != shape:
+        raise ValueError(f"{what} lengths must have shape {shape}, got {lens.shape}")
+    if lens.size and (lens.dtype.kind not in "iu" or lens.dtype == np.bool_):
+        raise TypeError(f"{what} lengths must be integers, got dtype {lens.dtype}")
+    return lens.astype(np.int64, copy=False)
+
+
+def array_rows(arr: np.ndarray, what: str, pad_id: Optional[int], lengths: Any) -> CSR:
+    """CSR of the last axis of an integer array: each row keeps its first ``lengths`` ids, or
+    every id that is not ``pad_id``, or all of them."""
+    arr = _int_array(np.asarray(arr), what)
+    width = arr.shape[-1]
+    flat = arr.reshape(-1, width)
+    if lengths is not None:
+        if pad_id is not None:
+            raise ValueError(f"{what}: give pad_id or lengths, not both")
+        lens = _lengths_array(lengths, arr.shape[:-1], what).reshape(-1)
+        if lens.size and (int(lens.min()) < 0 or int(lens.max()) > width):
+            raise ValueError(f"{what} lengths must be in 0..{width} (the array's last axis)")
+        keep = np.arange(width) < lens[:, None]
+    elif pad_id is not None:
+        keep = flat != pad_id
+        lens = keep.sum(axis=1, dtype=np.int64)
+    else:
+        keep = None
+        lens = np.full(flat.shape[0], width, dtype=np.int64)
+    ids = flat[keep] if keep is not None else flat.reshape(-1)
+    _check_range(ids, what)
+    offsets = np.zeros(flat.shape[0] + 1, dtype=np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    return np.ascontiguousarray(ids, dtype=np.int32), offsets
+
+
+def _drop_pad(ids: np.ndarray, offsets: np.ndarray, pad_id: Optional[int]) -> CSR:
+    if pad_id is None:
+        return ids, offsets
+    keep = ids != pad_id
+    kept = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])
+    return np.ascontiguousarray(ids[keep]), kept[offsets]
+
+
+def _concat_vectors(rows: List[Any], what: str, pad_id: Optional[int]) -> CSR:
+    """A list of 1-D arrays or tensors: one concatenation (one host copy for tensors)."""
+    if is_tensor(rows[0]):
+        torch = sys.modules[type(rows[0]).__module__.split(".")[0]]
+        lens = np.array([int(t.numel()) for t in rows], dtype=np.int64)
+        flat = tensor_to_numpy(torch.cat([t.reshape(-1) for t in rows]))
+    else:
+        arrays = [np.asarray(a) for a in rows]
+        for i, a in enumerate(arrays):
+            if a.ndim != 1:
+                raise ValueError(f"{what}[{i}] must be 1-D, got shape {a.shape}")
+        lens = np.array([a.shape[0] for a in arrays], dtype=np.int64)
+        flat = np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
+    flat = _int_array(flat, what)
+    offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    ids, offsets = _drop_pad(flat, offsets, pad_id)
+    _check_range(ids, what)
+    return np.ascontiguousarray(ids, dtype=np.int32), offsets
+
+
+def _is_vector(x: Any) -> bool:
+    return is_tensor(x) or isinstance(x, np.ndarray)
+
+
+def _first_item(rows: Sequence) -> Any:
+    """The first token of the first non-empty row (None if every row is empty)."""
+    for row in rows:
+        if isinstance(row, str):
+            return row
+        if len(row):
+            return row[0]
+    return None
+
+
+class TextEncoder:
+    """Text or token strings -> ids, with one vocabulary shared by references and hypotheses.
+
+    ``tokenize`` is a registered tokenizer name (the compiled exact tokenizers) or a callable
+    that returns a line's tokens. Pre-tokenized input (sequences of token strings) is interned
+    as it is.
+    """
+
+    def __init__(self, tokenize: TokenizerArg, lowercase: bool) -> None:
+        self.lowercase = bool(lowercase)
+        self.callable: Optional[Callable[[str], Sequence[str]]] = None
+        self.code: Optional[int] = None
+        if callable(tokenize):
+            self.callable = tokenize
+            self.name = getattr(tokenize, "__name__", "callable")
+        else:
+            tokenizer = get_tokenizer(tokenize if tokenize is not None else "13a")
+            if not hasattr(tokenizer, "code") or tokenizer.code is None:
+                raise ValueError(f"tokenize={tokenizer.name!r} has no fast tokenizer for the "
+                                 "batch API; pass a callable tokenizer instead")
+            self.code = tokenizer.code
+            self.name = tokenizer.name
+        self.vocab = _impl.tokenize.Vocab()
+        self.words: Dict[str, int] = {}
+
+    def _intern(self, tokens_per_line: List[Sequence[str]], frozen: bool, what: str) -> CSR:
+        words = self.words
+        ids: List[int] = []
+        offsets = [0]
+        for i, tokens in enumerate(tokens_per_line):
+            for j, tok in enumerate(tokens):
+                if not isinstance(tok, str):
+                    raise TypeError(f"{what}[{i}][{j}] must be a str token, got "
+                                    f"{type(tok).__name__}")
+                if self.lowercase:
+                    tok = tok.lower()
+                tid = words.get(tok)
+                if tid is None:
+                    if frozen:
+                        tid = -1  # never in a reference: it can only miss
+                    else:
+                        tid = words[tok] = len(words)
+                ids.append(tid)
+            offsets.append(len(ids))
+        return np.array(ids, dtype=np.int32), np.array(offsets, dtype=np.int64)
+
+    def lines(self, lines: List[Any], frozen: bool, what: str) -> CSR:
+        """CSR ids of text lines (``frozen``: unknown tokens get id -1, which never matches)."""
+        for i, line in enumerate(lines):
+            if not isinstance(line, str):
+                raise TypeError(f"{what}[{i}] must be a str, got {type(line).__name__}")
+        if self.callable is not None:
+            return self._intern([self.callable(line) for line in lines], frozen, what)
+        return _impl.tokenize.tokenize(lines, self.code, self.lowercase, self.vocab, frozen, what)
+
+    def tokens(self, rows: List[Sequence[str]], frozen: bool, what: str) -> CSR:
+        """CSR ids of pre-tokenized rows (sequences of token strings)."""
+        return self._intern(rows, frozen, what)
+
+
+def looks_like_text(rows: Sequence) -> Optional[str]:
+    """"text" (rows are strings), "tokens" (rows are sequences of strings) or None (ids)."""
+    if isinstance(rows, np.ndarray) or is_tensor(rows) or not len(rows):
+        return None
+    first = _first_item(rows)
+    if isinstance(rows[0], str):
+        return "text"
+    if isinstance(first, str):
+        return "tokens"
+    return None
+
+
+def sequences(rows: Any, what: str, pad_id: Optional[int] = None, lengths: Any = None,
+              encoder: Optional[TextEncoder] = None, frozen: bool = False) -> CSR:
+    """CSR of one sequence per row: a 2-D array or tensor (with ``pad_id`` or ``lengths``), a
+    list of 1-D arrays/tensors, a list of id sequences, or text / token strings (``encoder``)."""
+    if is_tensor(rows):
+        rows = tensor_to_numpy(rows)
+    if isinstance(rows, np.ndarray):
+        if rows.ndim != 2:
+            raise ValueError(f"{what} as an array must be 2-D (rows x positions), got shape "
+                             f"{rows.shape}")
+        return array_rows(rows, what, pad_id, lengths)
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
+        raise TypeError(f"{what} must be a list of sequences, a 2-D array or a tensor, got "
+                        f"{type(rows).__name__}")
+    if lengths is not None:
+        raise ValueError(f"{what}: lengths= applies to arrays and tensors only")
+    kind = looks_like_text(rows)
+    if kind is not None:
+        if encoder is None:
+            raise TypeError(f"{what} holds text but no tokenizer is set")
+        return encoder.lines(list(rows), frozen, what) if kind == "text" \
+            else encoder.tokens(list(rows), frozen, what)
+    if rows and _is_vector(rows[0]):
+        return _concat_vectors(list(rows), what, pad_id)
+    return _impl.kernel.pack_sequences(rows, what, pad_id)
+
+
+def groups(refs: Any, what: str, pad_id: Optional[int] = None, lengths: Any = None,
+           encoder: Optional[TextEncoder] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CSR of reference groups: ``(ids, offsets, group_offsets)``.
+
+    Accepted: a 2-D array (one reference per group) or 3-D array (groups x k x positions), a list
+    whose items are each a list of references (id sequences, 1-D arrays/tensors, or strings), or
+    a list of strings (one text reference per group).
+    """
+    if is_tensor(refs):
+        refs = tensor_to_numpy(refs)
+    if isinstance(refs, np.ndarray):
+        if refs.ndim not in (2, 3):
+            raise ValueError(f"{what} as an array must be 2-D (one reference per row) or 3-D "
+                             f"(rows x references x positions), got shape {refs.shape}")
+        ids, offsets = array_rows(refs, what, pad_id, lengths)
+        k = 1 if refs.ndim == 2 else refs.shape[1]
+        return ids, offsets, np.arange(refs.shape[0] + 1, dtype=np.int64) * k
+    if isinstance(refs, (str, bytes)) or not isinstance(refs, Sequence):
+        raise TypeError(f"{what} must be a list of reference lists, an array or a tensor, got "
+                        f"{type(refs).__name__}")
+    if lengths is not None:
+        raise ValueError(f"{what}: lengths= applies to arrays and tensors only")
+    if refs and isinstance(refs[0], str):            # one text reference per group
+        ids, offsets = sequences(list(refs), what, encoder=encoder)
+        return ids, offsets, np.arange(len(refs) + 1, dtype=np.int64)
+    if not refs:
+        return (np.zeros(0, np.int32), np.zeros(1, np.int64), np.zeros(1, np.int64))
+    counts = np.empty(len(refs), dtype=np.int64)
+    flat: List[Any] = []
+    for g, grp in enumerate(refs):
+        if isinstance(grp, str) or is_tensor(grp) or isinstance(grp, np.ndarray):
+            if isinstance(grp, str):
+                raise TypeError(f"{what}[{g}] is a str but {what}[0] is not: give every group "
+                                "as a list of references")
+            arr = tensor_to_numpy(grp) if is_tensor(grp) else grp
+            if arr.ndim != 2:
+                raise ValueError(f"{what}[{g}] as an array must be 2-D (references x positions)")
+            grp = list(arr)
+        elif not isinstance(grp, Sequence):
+            raise TypeError(f"{what}[{g}] must be a list of references, got {type(grp).__name__}")
+        counts[g] = len(grp)
+        flat.extend(grp)
+    group_offsets = np.zeros(len(refs) + 1, dtype=np.int64)
+    np.cumsum(counts, out=group_offsets[1:])
+    kind = looks_like_text(flat) if flat else None
+    if kind is None and flat and not _is_vector(flat[0]):
+        # The common case (lists of id lists) in one compiled pass, with item-level messages.
+        ids, offsets, _ = _impl.kernel.pack_groups(refs, what, pad_id)
+        return ids, offsets, group_offsets
+    ids, offsets = sequences(flat, what, pad_id, encoder=encoder)
+    return ids, offsets, group_offsets

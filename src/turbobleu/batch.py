@@ -1,0 +1,537 @@
+"""Batch sentence BLEU over token ids (or text), for reward loops and diversity metrics.
+
+* ``sentence_bleu_batch(hyps, refs)`` - one score per hypothesis, each against its own 1..k
+  references, in one call: hypotheses and references may be lists of id sequences, 2-D/3-D
+  integer arrays with a pad id or lengths, torch tensors (CPU or CUDA, copied to the host once)
+  or text with a tokenizer.
+* ``ReferenceSets(refs)`` - references prepared once: per group of references, a table of every
+  n-gram with its maximum count in any one reference, plus the reference lengths. ``score(hyps,
+  group_size=G)`` scores G samples per group (GRPO) without copying the references.
+* ``self_bleu(texts)`` - each text against all the others (the diversity metric).
+
+Scores are the ones of a mirrored library's single call, bit for bit: ``SacreBLEURecipe``
+(``sacrebleu.sentence_bleu``, every smoothing, effective order) or ``NLTKRecipe``
+(``nltk.translate.bleu_score.sentence_bleu``, method0..method7, any weights). Counting and both
+recipes run in C with the GIL released, over chunks of rows on a thread pool (``threads=``, by
+default every usable core; the results do not depend on it).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _ids, _impl
+from . import _kernel_py as _python_recipes
+from .recipes import check_smoothing
+
+__all__ = ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "default_threads",
+           "self_bleu", "sentence_bleu_batch"]
+
+# sacrebleu sums log precisions with the built-in sum(): compensated from Python 3.12 on.
+_NEUMAIER_SUM = sys.version_info >= (3, 12)
+
+# Rows per chunk below which a thread is not worth its hand-off.
+_MIN_CHUNK = 128
+
+
+# -- threads ------------------------------------------------------------------------------------
+def default_threads() -> int:
+    """``TURBOBLEU_NUM_THREADS`` if set, else every core this process may use."""
+    env = os.environ.get("TURBOBLEU_NUM_THREADS", "").strip()
+    if env:
+        if not env.isdigit() or int(env) < 1:
+            raise ValueError(f"TURBOBLEU_NUM_THREADS must be a positive integer, got {env!r}")
+        return int(env)
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def _resolve_threads(threads: Optional[int]) -> int:
+    if threads is None:
+        return default_threads()
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
+    return threads
+
+
+_pool: Optional[ThreadPoolExecutor] = None
+_pool_size = 0
+_pool_lock = threading.Lock()
+
+
+def _executor(threads: int) -> ThreadPoolExecutor:
+    """A process-wide pool with at least ``threads`` workers (grown on demand, never shrunk:
+    the old pool finishes its queued work and its threads exit)."""
+    global _pool, _pool_size
+    with _pool_lock:
+        if _pool is None or _pool_size < threads:
+            old = _pool
+            _pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="turbobleu")
+            _pool_size = threads
+            if old is not None:
+                old.shutdown(wait=False)
+        return _pool
+
+
+def _run_chunks(n: int, threads: int, work: Callable[[int, int], Any]) -> List[Any]:
+    """``work(start, end)`` over consecutive chunks of range(n); results in chunk order.
+
+    Every row is computed from its own inputs only, so the chunking never changes a result.
+    """
+    if threads <= 1 or n < 2 * _MIN_CHUNK:
+        return [work(0, n)]
+    chunks = min(4 * threads, max(1, n // _MIN_CHUNK))
+    bounds = [n * c // chunks for c in range(chunks + 1)]
+    pool = _executor(threads)
+    futures = [pool.submit(work, bounds[c], bounds[c + 1]) for c in range(chunks)]
+    return [f.result() for f in futures]
+
+
+# -- recipes --------------------------------------------------------------------------------------
+class SacreBLEURecipe:
+    """sacrebleu's ``sentence_bleu`` (0-100 scale): ``smooth_method`` none | floor | add-k | exp,
+    ``smooth_value`` (None: sacrebleu's default), ``effective_order`` (sentence_bleu's default
+    True) and ``max_order`` (``max_ngram_order``)."""
+
+    def __init__(self, smooth_method: str = "exp", smooth_value: Optional[float] = None,
+                 effective_order: bool = True, max_order: int = 4) -> None:
+        check_smoothing(smooth_method, smooth_value)
+        if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
+            raise ValueError(f"max_order must be an integer >= 1, got {max_order!r}")
+        self.smooth_method = smooth_method
+        self.smooth_value = smooth_value
+        self.effective_order = bool(effective_order)
+        self.max_order = max_order
+
+    @property
+    def orders(self) -> int:
+        """How many n-gram orders the statistics rows need."""
+        return self.max_order
+
+    def score_chunk(self, rows: np.ndarray, out: np.ndarray, start: int, end: int) -> None:
+        _impl.kernel.sacrebleu_sentence_scores(rows[start:end], self.max_order,
+                                               self.smooth_method, self.smooth_value,
+                                               self.effective_order, _NEUMAIER_SUM,
+                                               out[start:end])
+
+    def finish(self, rows: np.ndarray, out: np.ndarray, states: List[Any],
+               what: str) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return (f"SacreBLEURecipe(smooth_method={self.smooth_method!r}, smooth_value="
+                f"{self.smooth_value!r}, effective_order={self.effective_order}, "
+                f"max_order={self.max_order})")
+
+
+_NLTK_MODULES = ("nltk.translate.bleu_score", "turbobleu.nltk")
+
+
+def _smoothing_method(smoothing_function: Any) -> Tuple[int, Any, Any, Any]:
+    """(method number, epsilon, alpha, k) of NLTK's smoothing argument.
+
+    Accepted: None (method0), an int 0..7 or "methodN", or a bound method of NLTK's (or
+    ``turbobleu.nltk``'s) ``SmoothingFunction``; anything else cannot run in C and is refused.
+    """
+    if smoothing_function is None or smoothing_function is False:
+        return 0, 0.1, 5, 5
+    if isinstance(smoothing_function, str) and smoothing_function.startswith("method") \
+            and smoothing_function[6:].isdigit():
+        smoothing_function = int(smoothing_function[6:])
+    if isinstance(smoothing_function, int) and not isinstance(smoothing_function, bool):
+        if not 0 <= smoothing_function <= 7:
+            raise ValueError(f"smoothing method must be 0..7, got {smoothing_function}")
+        return smoothing_function, 0.1, 5, 5
+    owner = getattr(smoothing_function, "__self__", None)
+    func = getattr(smoothing_function, "__func__", None)
+    name = getattr(smoothing_function, "__name__", "")
+    if (owner is not None and func is not None and getattr(func, "__module__", "") in _NLTK_MODULES
+            and name.startswith("method") and name[6:].isdigit() and 0 <= int(name[6:]) <= 7):
+        return int(name[6:]), owner.epsilon, owner.alpha, owner.k
+    raise TypeError("smoothing_function must be None, 0..7, 'methodN' or a method of NLTK's "
+                    "SmoothingFunction (e.g. SmoothingFunction().method1); a custom function "
+                    f"cannot run in the batch path, got {smoothing_function!r}")
+
+
+def _real(value: Any, what: str, integer_ok: bool = True) -> Any:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what} must be an int or a float, got {type(value).__name__}")
+    if isinstance(value, np.floating) and value.dtype != np.float64:
+        raise TypeError(f"{what} must be a Python or float64 number, got {value.dtype}")
+    if isinstance(value, (int, np.integer)):
+        value = int(value)
+        if abs(value) > 2**53:
+            raise ValueError(f"{what} = {value} is too large (|value| <= 2**53)")
+        return value
+    return float(value)
+
+
+class NLTKRecipe:
+    """NLTK's ``sentence_bleu(references, hypothesis, weights, smoothing_function,
+    auto_reweigh)`` (0-1 scale), with one weight vector of any length (its length is the max
+    n-gram order). ``smoothing_function``: None, NLTK's ``SmoothingFunction().methodN`` (its
+    epsilon, alpha and k are used), or a method number 0..7 with ``epsilon``/``alpha``/``k``.
+
+    Like NLTK, method0 warns once per zero precision order, method6 raises (here ValueError
+    naming the row) for a hypothesis with no trigram match, and scores of methods 5 and 7 use
+    the 5-gram precision whatever the weights.
+    """
+
+    def __init__(self, weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+                 smoothing_function: Any = None, auto_reweigh: bool = False, *,
+                 epsilon: Any = None, alpha: Any = None, k: Any = None) -> None:
+        if isinstance(weights, np.ndarray):
+            if weights.ndim != 1:
+                raise TypeError("weights must be one weight vector (a 1-D sequence)")
+            if auto_reweigh:
+                raise ValueError("auto_reweigh with array weights: NLTK raises ValueError "
+                                 "(ambiguous array truth value); pass a tuple")
+            weights = weights.tolist()
+        if isinstance(weights, (str, bytes)) or not isinstance(weights, Sequence):
+            raise TypeError(f"weights must be a sequence of numbers, got {type(weights).__name__}")
+        if len(weights) == 0:
+            raise ValueError("weights is empty: give at least one weight")
+        values = [_real(w, f"weights[{i}]") for i, w in enumerate(weights)]
+        if not all(np.isfinite(values)):
+            raise ValueError(f"weights must be finite, got {list(weights)}")
+        method, eps, alp, kk = _smoothing_method(smoothing_function)
+        self.method = method
+        self.epsilon = _real(eps if epsilon is None else epsilon, "epsilon")
+        self.alpha = _real(alp if alpha is None else alpha, "alpha")
+        self.k = _real(kk if k is None else k, "k")
+        if method == 6 and len(values) < 3:
+            raise ValueError("NLTK's method6 needs at least 3 weights (it reads p_3; NLTK "
+                             "raises IndexError)")
+        self.weights = tuple(weights)
+        self._weights = np.array(values, dtype=np.float64)
+        # NLTK reweighs only a tuple equal to its default (a list never compares equal).
+        self.auto_reweigh = bool(auto_reweigh)
+        self._reweigh = self.auto_reweigh and isinstance(weights, tuple) \
+            and tuple(weights) == (0.25, 0.25, 0.25, 0.25)
+
+    @property
+    def max_order(self) -> int:
+        return len(self._weights)
+
+    @property
+    def orders(self) -> int:
+        """Orders the rows need: method5/7 always read the 5-gram precision."""
+        return max(self.max_order, 5) if self.method in (5, 7) else self.max_order
+
+    def score_chunk(self, rows: np.ndarray, out: np.ndarray, start: int, end: int) -> Any:
+        status = np.zeros(end - start, dtype=np.uint8)
+        zero = np.zeros(self.max_order, dtype=np.uint8)
+        _impl.kernel.nltk_sentence_scores(rows[start:end], self.orders, self._weights,
+                                          self.method, float(self.epsilon), self.alpha,
+                                          float(self.k), self._reweigh, out[start:end], status,
+                                          zero)
+        return start, status, zero
+
+    def finish(self, rows: np.ndarray, out: np.ndarray, states: List[Any], what: str) -> None:
+        """Rows the C recipe handed back (big rationals, NLTK's errors) go through the Python
+        recipe; then NLTK's method0 warnings, one per zero order."""
+        flags = [0] * self.max_order
+        for start, status, zero in states:
+            for i in np.flatnonzero(zero):
+                flags[int(i)] = 1
+            for i in np.flatnonzero(status):
+                row = int(start + i)
+                try:
+                    out[row] = _python_recipes.nltk_row_score(
+                        rows[row].tolist(), self.orders, list(self.weights), self.method,
+                        self.epsilon, self.alpha, self.k, self._reweigh, flags)
+                except (ArithmeticError, AssertionError, IndexError, ValueError) as exc:
+                    raise ValueError(
+                        f"{what}[{row}]: NLTK's sentence_bleu with method{self.method} raises "
+                        f"{type(exc).__name__} for this hypothesis ({exc})") from exc
+        for order, flag in enumerate(flags, start=1):
+            if flag:
+                warnings.warn(_python_recipes._ZERO_MESSAGE.format(order), UserWarning,
+                              stacklevel=4)
+
+    def __repr__(self) -> str:
+        return (f"NLTKRecipe(weights={self.weights!r}, method={self.method}, epsilon="
+                f"{self.epsilon!r}, alpha={self.alpha!r}, k={self.k!r}, auto_reweigh="
+                f"{self.auto_reweigh})")
+
+
+Recipe = Union[SacreBLEURecipe, NLTKRecipe]
+
+
+def _recipe(recipe: Any) -> Recipe:
+    if isinstance(recipe, (SacreBLEURecipe, NLTKRecipe)):
+        return recipe
+    if recipe == "sacrebleu":
+        return SacreBLEURecipe()
+    if recipe == "nltk":
+        return NLTKRecipe()
+    raise ValueError(f"recipe must be 'sacrebleu', 'nltk', a SacreBLEURecipe or an NLTKRecipe, "
+                     f"got {recipe!r}")
+
+
+def _default_tokenize(tokenize: Any, recipe: Recipe) -> Any:
+    """sacrebleu's text default is 13a; NLTK scores whitespace-split tokens ("none")."""
+    if tokenize is not None:
+        return tokenize
+    return "13a" if isinstance(recipe, SacreBLEURecipe) else "none"
+
+
+def _score_rows(n: int, recipe: Recipe, threads: int, count: Callable[[np.ndarray, int, int],
+                Any], what: str, return_stats: bool) -> Any:
+    """Count rows and score them, chunk by chunk on the pool."""
+    rows = np.zeros((n, 2 + 2 * recipe.orders), dtype=np.int64)
+    scores = np.empty(n, dtype=np.float64)
+
+    def work(start: int, end: int) -> Any:
+        count(rows, start, end)
+        return recipe.score_chunk(rows, scores, start, end)
+
+    states = _run_chunks(n, threads, work)
+    recipe.finish(rows, scores, states, what)
+    return (scores, rows) if return_stats else scores
+
+
+def _check_groups(group_offsets: np.ndarray, what: str) -> None:
+    empty = np.flatnonzero(np.diff(group_offsets) == 0)
+    if len(empty):
+        raise ValueError(f"{what}[{int(empty[0])}] has no reference: every hypothesis needs at "
+                         "least one (NLTK and sacrebleu raise on an empty reference list)")
+
+
+# -- one call: hypotheses with their own references --------------------------------------------
+def sentence_bleu_batch(hypotheses: Any, references: Any, recipe: Any = "sacrebleu", *,
+                        pad_id: Optional[int] = None, hyp_lengths: Any = None,
+                        ref_lengths: Any = None, tokenize: Any = None, lowercase: bool = False,
+                        threads: Optional[int] = None, return_stats: bool = False) -> Any:
+    """Sentence BLEU of every hypothesis against its own references, in one call.
+
+    ``hypotheses``: a list of id sequences, a 2-D integer array or torch tensor (rows padded with
+    ``pad_id``, whose every occurrence is dropped, or cut at ``hyp_lengths``), a list of 1-D
+    arrays/tensors, or strings. ``references``: per hypothesis, a list of 1..k references in the
+    same forms; or a 2-D array (one reference per row), a 3-D array (rows x k x positions), or a
+    ``ReferenceSets`` with one group per hypothesis. Text goes through ``tokenize`` (a tokenizer
+    name, default 13a for sacrebleu and whitespace for NLTK, or any callable str -> tokens).
+
+    Returns a float64 array of scores (the recipe's scale: 0-100 for sacrebleu, 0-1 for NLTK),
+    and with ``return_stats`` also the int64 rows ``[hyp_len, ref_len, matches_1..N,
+    totals_1..N]``. ``threads``: worker threads (default: every core).
+    """
+    if isinstance(references, ReferenceSets):
+        return references.score(hypotheses, recipe, pad_id=pad_id, lengths=hyp_lengths,
+                                threads=threads, return_stats=return_stats)
+    rec = _recipe(recipe)
+    n_threads = _resolve_threads(threads)
+    encoder = _ids.TextEncoder(_default_tokenize(tokenize, rec), lowercase)
+    ref_ids, ref_off, group_off = _ids.groups(references, "references", pad_id, ref_lengths,
+                                              encoder)
+    hyp_ids, hyp_off = _ids.sequences(hypotheses, "hypotheses", pad_id, hyp_lengths, encoder,
+                                      frozen=True)
+    n = len(hyp_off) - 1
+    if len(group_off) - 1 != n:
+        raise ValueError(f"hypotheses has {n} rows but references has {len(group_off) - 1}: "
+                         "give one list of references per hypothesis (or use ReferenceSets "
+                         "with group_size= for several samples per reference set)")
+    _check_groups(group_off, "references")
+    kernel = _impl.kernel
+
+    def count(rows: np.ndarray, start: int, end: int) -> None:
+        kernel.count_stats(hyp_ids, hyp_off, ref_ids, ref_off, group_off, rec.orders, rows,
+                           start, end)
+
+    return _score_rows(n, rec, n_threads, count, "hypotheses", return_stats)
+
+
+# -- prepared references --------------------------------------------------------------------------
+class ReferenceSets:
+    """Groups of references prepared once, to score any number of hypotheses against them.
+
+    ``references[g]`` is group g's list of 1..k references (id sequences, arrays, tensors or
+    strings; or a 2-D/3-D array as in ``sentence_bleu_batch``). Building keeps, per group, every
+    n-gram of orders 1..``max_order`` with its maximum count in any one reference (about 25
+    bytes per distinct n-gram; ``nbytes`` tells) and the reference lengths. Scoring a hypothesis
+    then only looks up its own n-grams: G samples per group share one table (``group_size=G``).
+
+    Text references keep their vocabulary; text hypotheses are tokenized against it.
+    """
+
+    def __init__(self, references: Any, *, max_order: int = 4, pad_id: Optional[int] = None,
+                 lengths: Any = None, tokenize: Any = "13a", lowercase: bool = False,
+                 threads: Optional[int] = None, _hash_mask: int = 0xFFFFFFFFFFFFFFFF) -> None:
+        if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
+            raise ValueError(f"max_order must be an integer >= 1, got {max_order!r}")
+        n_threads = _resolve_threads(threads)
+        self.max_order = max_order
+        self._encoder = _ids.TextEncoder(tokenize, lowercase)
+        self._encoder_lock = threading.Lock()
+        self._hash_mask = _hash_mask
+        ids, offsets, group_off = _ids.groups(references, "references", pad_id, lengths,
+                                              self._encoder)
+        if len(group_off) < 2:
+            raise ValueError("references is empty: give at least one group of references")
+        _check_groups(group_off, "references")
+        self.num_groups = len(group_off) - 1
+        self._group_off = group_off
+        self._ref_lens = np.diff(offsets).astype(np.int64)
+        kernel = _impl.kernel
+
+        def build(start: int, end: int) -> Tuple[np.ndarray, np.ndarray]:
+            return kernel.build_ref_tables(ids, offsets, group_off, max_order, start, end,
+                                           _hash_mask)
+
+        parts = _run_chunks(self.num_groups, n_threads, build)
+        self._table = parts[0][0] if len(parts) == 1 else np.concatenate([p[0] for p in parts])
+        self._caps = parts[0][1] if len(parts) == 1 else np.concatenate([p[1] for p in parts])
+        self._bases = np.zeros(self.num_groups, dtype=np.int64)
+        np.cumsum(self._caps[:-1], out=self._bases[1:])
+
+    def __len__(self) -> int:
+        return self.num_groups
+
+    @property
+    def num_references(self) -> np.ndarray:
+        """References per group."""
+        return np.diff(self._group_off)
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the tables and lengths."""
+        return int(self._table.nbytes + self._caps.nbytes + self._bases.nbytes
+                   + self._ref_lens.nbytes + self._group_off.nbytes)
+
+    def __repr__(self) -> str:
+        return (f"ReferenceSets(groups={self.num_groups}, max_order={self.max_order}, "
+                f"nbytes={self.nbytes})")
+
+    def _groups_of(self, n: int, group: Any, group_size: Optional[int]) -> np.ndarray:
+        if group is not None and group_size is not None:
+            raise ValueError("give group or group_size, not both")
+        if group_size is not None:
+            if isinstance(group_size, bool) or not isinstance(group_size, int) or group_size < 1:
+                raise ValueError(f"group_size must be a positive integer, got {group_size!r}")
+            if n > group_size * self.num_groups:
+                raise ValueError(f"{n} hypotheses with group_size={group_size} need "
+                                 f"{-(-n // group_size)} groups; these references have "
+                                 f"{self.num_groups}")
+            return np.arange(n, dtype=np.int64) // group_size
+        if group is None:
+            if n != self.num_groups:
+                raise ValueError(f"hypotheses has {n} rows but there are {self.num_groups} "
+                                 "reference groups: pass group= (a group index per hypothesis) "
+                                 "or group_size= (consecutive samples per group)")
+            return np.arange(n, dtype=np.int64)
+        if _ids.is_tensor(group):
+            group = _ids.tensor_to_numpy(group)
+        idx = np.asarray(group)
+        if idx.shape != (n,):
+            raise ValueError(f"group must have one entry per hypothesis (shape ({n},)), got "
+                             f"shape {idx.shape}")
+        if n and (idx.dtype.kind not in "iu" or idx.dtype == np.bool_):
+            raise TypeError(f"group must hold integer group indices, got dtype {idx.dtype}")
+        if n and (int(idx.min()) < 0 or int(idx.max()) >= self.num_groups):
+            bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
+            raise ValueError(f"group holds {bad}: group indices must be in "
+                             f"0..{self.num_groups - 1}")
+        return np.ascontiguousarray(idx, dtype=np.int64)
+
+    def _hypotheses(self, hypotheses: Any, pad_id: Optional[int], lengths: Any) -> _ids.CSR:
+        kind = None if isinstance(hypotheses, np.ndarray) or _ids.is_tensor(hypotheses) \
+            else (_ids.looks_like_text(hypotheses) if isinstance(hypotheses, Sequence) else None)
+        if kind is None:
+            return _ids.sequences(hypotheses, "hypotheses", pad_id, lengths)
+        with self._encoder_lock:   # the shared vocabulary is read by one thread at a time
+            return _ids.sequences(hypotheses, "hypotheses", pad_id, lengths, self._encoder,
+                                  frozen=True)
+
+    def stats(self, hypotheses: Any, *, group: Any = None, group_size: Optional[int] = None,
+              max_order: Optional[int] = None, pad_id: Optional[int] = None, lengths: Any = None,
+              threads: Optional[int] = None) -> np.ndarray:
+        """The int64 statistics rows ``[hyp_len, ref_len, matches_1..N, totals_1..N]``."""
+        order = self.max_order if max_order is None else max_order
+        rec = SacreBLEURecipe(max_order=order)
+        _, rows = self.score(hypotheses, rec, group=group, group_size=group_size, pad_id=pad_id,
+                             lengths=lengths, threads=threads, return_stats=True)
+        return rows
+
+    def score(self, hypotheses: Any, recipe: Any = "sacrebleu", *, group: Any = None,
+              group_size: Optional[int] = None, pad_id: Optional[int] = None,
+              lengths: Any = None, threads: Optional[int] = None,
+              return_stats: bool = False) -> Any:
+        """Sentence BLEU of each hypothesis against its group's references.
+
+        Hypothesis i belongs to group ``group[i]``, or ``i // group_size``, or i. The recipe's
+        orders must not exceed ``max_order`` (NLTK's method5/7 read 5-grams: prepare with
+        ``max_order >= 5`` for them). Returns scores, and the rows with ``return_stats``.
+        """
+        rec = _recipe(recipe)
+        if rec.orders > self.max_order:
+            raise ValueError(f"the recipe needs n-grams up to order {rec.orders} but these "
+                             f"references were prepared with max_order={self.max_order}")
+        n_threads = _resolve_threads(threads)
+        hyp_ids, hyp_off = self._hypotheses(hypotheses, pad_id, lengths)
+        n = len(hyp_off) - 1
+        hyp_group = self._groups_of(n, group, group_size)
+        kernel = _impl.kernel
+        table, bases, caps = self._table, self._bases, self._caps
+        group_off, ref_lens, mask = self._group_off, self._ref_lens, self._hash_mask
+
+        def count(rows: np.ndarray, start: int, end: int) -> None:
+            kernel.score_ref_tables(table, bases, caps, group_off, ref_lens, self.max_order,
+                                    hyp_ids, hyp_off, hyp_group, rec.orders, rows, start, end,
+                                    mask)
+
+        return _score_rows(n, rec, n_threads, count, "hypotheses", return_stats)
+
+
+# -- self-BLEU ------------------------------------------------------------------------------------
+def _closest_other_lengths(lengths: np.ndarray) -> np.ndarray:
+    """For each text, the length nearest its own among all the other texts (shorter on a tie)."""
+    values, counts = np.unique(lengths, return_counts=True)
+    pos = np.searchsorted(values, lengths)
+    best = lengths.copy()
+    alone = counts[pos] == 1          # no other text of the same length
+    below = np.where(pos > 0, values[np.maximum(pos - 1, 0)], -1)
+    above = np.where(pos + 1 < len(values), values[np.minimum(pos + 1, len(values) - 1)], -1)
+    use_below = alone & (below >= 0) & ((above < 0) | (lengths - below <= above - lengths))
+    use_above = alone & ~use_below
+    best[use_below] = below[use_below]
+    best[use_above] = above[use_above]
+    return best
+
+
+def self_bleu(texts: Any, recipe: Any = "sacrebleu", *, pad_id: Optional[int] = None,
+              lengths: Any = None, tokenize: Any = None, lowercase: bool = False,
+              threads: Optional[int] = None, return_stats: bool = False,
+              _hash_mask: int = 0xFFFFFFFFFFFFFFFF) -> Any:
+    """Self-BLEU: each text scored against all the other texts as its references.
+
+    Returns the float64 array of per-text scores (their mean is the corpus' Self-BLEU); each
+    equals the mirrored library's ``sentence_bleu(others, text)``. ``texts``: strings (with
+    ``tokenize``), token-string lists, id sequences, a 2-D array or tensor (``pad_id`` /
+    ``lengths``). One n-gram table over all texts keeps each n-gram's two largest per-text
+    counts, so the cost grows with the number of n-grams, not with its square.
+    """
+    rec = _recipe(recipe)
+    n_threads = _resolve_threads(threads)
+    encoder = _ids.TextEncoder(_default_tokenize(tokenize, rec), lowercase)
+    ids, offsets = _ids.sequences(texts, "texts", pad_id, lengths, encoder)
+    n = len(offsets) - 1
+    if n < 2:
+        raise ValueError(f"self_bleu needs at least 2 texts (each is scored against the "
+                         f"others), got {n}")
+    kernel = _impl.kernel
+    table, cap = kernel.build_self_table(ids, offsets, rec.orders, _hash_mask)
+    ref_lens = _closest_other_lengths(np.diff(offsets).astype(np.int64))
+
+    def count(rows: np.ndarray, start: int, end: int) -> None:
+        kernel.score_self_table(table, cap, rec.orders, ids, offsets, rec.orders, rows, start,
+                                end, _hash_mask)
+        rows[start:end, 1] = ref_lens[start:end]
+
+    return _score_rows(n, rec, n_threads, count, "texts", return_stats)
