@@ -1,0 +1,220 @@
+"""``turbobleu.patch("sacrebleu")``: make the real sacrebleu compute BLEU with turbobleu.
+
+For code one does not own (a training framework's evaluation loop) that calls sacrebleu. After
+``patch()``:
+
+* ``sacrebleu.corpus_bleu``, ``sentence_bleu`` and ``raw_corpus_bleu`` (in ``sacrebleu`` and
+  ``sacrebleu.compat``) are turbobleu's functions. They return ``turbobleu.BLEUScore`` objects,
+  which have the same attributes, text and JSON as sacrebleu's.
+* sacrebleu's own ``BLEU`` class (``sacrebleu.BLEU`` = ``sacrebleu.metrics.BLEU`` =
+  ``sacrebleu.metrics.bleu.BLEU``) stays in place, so ``isinstance`` checks, subclasses and
+  references imported earlier keep working; its statistics engine is replaced. Every BLEU
+  object, including ones created before the patch, tokenizes and counts in turbobleu, and
+  sacrebleu's own code turns the statistics into scores (its ``BLEUScore``). This also covers
+  ``corpus_score``, ``sentence_score``, references cached with ``BLEU(references=...)`` and
+  sacrebleu's significance tests, which all go through ``_extract_corpus_statistics``.
+
+Limits: a function imported by name before the patch (``from sacrebleu import corpus_bleu``)
+keeps the original function object; it still builds a (patched) BLEU object, so it gets
+turbobleu's statistics but not the faster sentence path. BLEU objects whose tokenizer is not one
+of sacrebleu's own classes (a custom or subclassed tokenizer) keep sacrebleu's code. Hypotheses
+and references of different lengths raise ValueError instead of being truncated.
+``unpatch()`` restores everything.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import logging
+import weakref
+from typing import Any, Callable, List, Optional, Tuple
+
+from . import _impl, bleu as turbo_bleu
+from .references import PreparedReferences
+from .tokenizers import LibraryTokenizer, SentencePieceTokenizer, Tokenizer, get_tokenizer
+
+_SACRE_LOG = logging.getLogger("sacrebleu")
+
+# (owner, attribute, original value or _MISSING) for everything replaced, while patched.
+_saved: List[Tuple[Any, str, Any]] = []
+_MISSING = object()
+
+_FUNCTIONS = {"corpus_bleu": turbo_bleu.corpus_bleu, "sentence_bleu": turbo_bleu.sentence_bleu,
+              "raw_corpus_bleu": turbo_bleu.raw_corpus_bleu}
+
+# sacrebleu's tokenizer classes (module, class name) -> turbobleu's tokenizer name.
+_TOKENIZER_CLASSES = {
+    ("sacrebleu.tokenizers.tokenizer_none", "NoneTokenizer"): "none",
+    ("sacrebleu.tokenizers.tokenizer_13a", "Tokenizer13a"): "13a",
+    ("sacrebleu.tokenizers.tokenizer_intl", "TokenizerV14International"): "intl",
+    ("sacrebleu.tokenizers.tokenizer_zh", "TokenizerZh"): "zh",
+    ("sacrebleu.tokenizers.tokenizer_char", "TokenizerChar"): "char",
+    ("sacrebleu.tokenizers.tokenizer_ja_mecab", "TokenizerJaMecab"): "ja-mecab",
+    ("sacrebleu.tokenizers.tokenizer_ko_mecab", "TokenizerKoMecab"): "ko-mecab",
+}
+_SPM_CLASSES = {"TokenizerSPM", "Flores101Tokenizer", "Flores200Tokenizer", "spBLEU1KTokenizer"}
+_SPM_MODULE = "sacrebleu.tokenizers.tokenizer_spm"
+
+# SentencePiece wrappers around a sacrebleu tokenizer's own loaded model, per tokenizer object.
+_spm_wrappers: "weakref.WeakKeyDictionary[Any, Tokenizer]" = weakref.WeakKeyDictionary()
+
+
+def is_patched() -> bool:
+    return bool(_saved)
+
+
+def _sacrebleu() -> Any:
+    try:
+        return importlib.import_module("sacrebleu")
+    except ImportError as exc:
+        raise ImportError(f"patch('sacrebleu'): sacrebleu is not importable ({exc}); there is "
+                          "nothing to patch") from None
+
+
+def _set(owner: Any, name: str, value: Any) -> None:
+    """Replace ``owner.name`` (a module or class attribute), remembering the original."""
+    _saved.append((owner, name, owner.__dict__.get(name, _MISSING)))
+    setattr(owner, name, value)
+
+
+def patch() -> None:
+    """Make sacrebleu (importing it now if needed) compute BLEU with turbobleu. Idempotent."""
+    if _saved:
+        return
+    sacrebleu = _sacrebleu()
+    compat = importlib.import_module("sacrebleu.compat")
+    bleu_module = importlib.import_module("sacrebleu.metrics.bleu")
+    base_module = importlib.import_module("sacrebleu.metrics.base")
+    for module in (sacrebleu, compat):
+        for name, function in _FUNCTIONS.items():
+            if hasattr(module, name):
+                _set(module, name, function)
+    cls = bleu_module.BLEU
+    original_init = cls.__init__
+    original_extract = base_module.Metric._extract_corpus_statistics
+    original_cache = base_module.Metric._cache_references
+    signature = inspect.signature(original_init)
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        bound = signature.bind(self, *args, **kwargs)
+        references = bound.arguments.pop("references", None)  # cached by turbobleu instead
+        original_init(*bound.args, **bound.kwargs)
+        if references is not None:
+            _cache_in_turbobleu(self, references, original_cache)
+
+    def _extract_corpus_statistics(self: Any, hypotheses: Any, references: Any) -> Any:
+        tokenizer = _turbo_tokenizer(self.tokenizer)
+        if tokenizer is None or (not references and not isinstance(self._ref_cache, _RefCache)):
+            return original_extract(self, hypotheses, references)
+        return _turbo_statistics(self, tokenizer, hypotheses, references)
+
+    __init__.__wrapped__ = original_init  # type: ignore[attr-defined]
+    __init__.__doc__ = original_init.__doc__
+    _extract_corpus_statistics.__doc__ = original_extract.__doc__
+    _set(cls, "__init__", __init__)
+    _set(cls, "_extract_corpus_statistics", _extract_corpus_statistics)
+
+
+def unpatch() -> None:
+    """Undo ``patch()`` (nothing happens when sacrebleu is not patched)."""
+    while _saved:
+        owner, name, value = _saved.pop()
+        if value is _MISSING:
+            delattr(owner, name)
+        else:
+            setattr(owner, name, value)
+
+
+class _RefCache(list):
+    """Stands in for sacrebleu's reference cache of a BLEU object created while patched.
+
+    It holds turbobleu's prepared references; if sacrebleu's own code ever reads it (after
+    ``unpatch()``), it turns into sacrebleu's cache, built from the original references.
+    """
+
+    def __init__(self, prepared: PreparedReferences, build: Callable[[], List[Any]]) -> None:
+        super().__init__()
+        self.prepared = prepared
+        self._build = build
+        self._built = False
+
+    def _materialize(self) -> None:
+        if not self._built:
+            self._built = True
+            self.extend(self._build())
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __iter__(self):  # type: ignore[override]
+        self._materialize()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._materialize()
+        return super().__len__()
+
+    def __getitem__(self, index: Any) -> Any:  # type: ignore[override]
+        self._materialize()
+        return super().__getitem__(index)
+
+
+def _cache_in_turbobleu(metric: Any, references: Any, original_cache: Callable) -> None:
+    tokenizer = _turbo_tokenizer(metric.tokenizer)
+    if tokenizer is None:
+        metric._ref_cache = original_cache(metric, references)
+        return
+    prepared = PreparedReferences(references, tokenizer, metric.lowercase)
+    metric._ref_cache = _RefCache(prepared, lambda: original_cache(metric, references))
+    metric.num_refs = prepared.num_refs
+
+
+def _turbo_tokenizer(sacre_tokenizer: Any) -> Optional[Tokenizer]:
+    """turbobleu's tokenizer for a sacrebleu tokenizer object, or None (keep sacrebleu's)."""
+    cls = type(sacre_tokenizer)
+    name = _TOKENIZER_CLASSES.get((cls.__module__, cls.__name__))
+    if name is not None:
+        return get_tokenizer(name)
+    if cls.__module__ == _SPM_MODULE and cls.__name__ in _SPM_CLASSES:
+        wrapper = _spm_wrappers.get(sacre_tokenizer)
+        if wrapper is None:
+            wrapper = _LoadedSentencePiece(sacre_tokenizer.name, sacre_tokenizer.sp)
+            _spm_wrappers[sacre_tokenizer] = wrapper
+        return wrapper
+    return None
+
+
+class _LoadedSentencePiece(SentencePieceTokenizer):
+    """turbobleu's SentencePiece tokenizer on the model a sacrebleu tokenizer already loaded."""
+
+    def __init__(self, signature_name: str, processor: Any) -> None:
+        LibraryTokenizer.__init__(self, signature_name)
+        self.explicit_path = True
+        self.model_path = "<sacrebleu's loaded model>"
+        self._processor = processor
+
+
+def _turbo_statistics(metric: Any, tokenizer: Tokenizer, hypotheses: Any,
+                      references: Any) -> List[List[int]]:
+    """sacrebleu's ``_extract_corpus_statistics`` computed by turbobleu."""
+    hyps = list(hypotheses)
+    order = metric.max_ngram_order
+    if not metric._force and sum(1 for h in hyps if h.endswith(" .")) >= 100:
+        _SACRE_LOG.warning("That's 100 lines that end in a tokenized period ('.')")
+        _SACRE_LOG.warning("It looks like you forgot to detokenize your test data, which may "
+                           "hurt your score.")
+        _SACRE_LOG.warning("If you insist your data is detokenized, or don't care, you can "
+                           "suppress this message with the `force` parameter.")
+    if references:
+        streams = list(references)
+        if len(hyps) == 1 and all(len(stream) == 1 for stream in streams):
+            # One segment (sentence_score): the fused sentence path.
+            refs = [stream[0] for stream in streams]
+            hyp, refs, code, lower = tokenizer.prepare_sentence(hyps[0], refs, metric.lowercase)
+            metric.num_refs = len(refs) - refs.count(None)
+            return [_impl.tokenize.sentence_row(hyp, refs, code, lower, order)]
+        prepared = PreparedReferences(streams, tokenizer, metric.lowercase, len(hyps))
+        metric.num_refs = prepared.num_refs
+    else:
+        prepared = metric._ref_cache.prepared
+    return prepared.stats(hyps, order).rows()

@@ -1,0 +1,52 @@
+"""A stand-in for ``sacrebleu``'s BLEU API: ``import turbobleu.sacrebleu as sacrebleu``.
+
+Provides what code that computes BLEU with sacrebleu 2.x uses: ``corpus_bleu``,
+``sentence_bleu``, ``raw_corpus_bleu``, ``BLEU`` (also as ``metrics.BLEU`` and
+``metrics.bleu.BLEU``), ``BLEUScore``, ``compat``, ``__version__`` and the ``BLEU`` class
+constants. Scores, statistics, signatures and formatting are sacrebleu's, computed by turbobleu.
+
+Deliberate differences (see ``turbobleu.sacrebleu.DIFFERENCES``): hypotheses and reference
+streams of different lengths raise ValueError instead of being silently truncated, and bad
+arguments raise TypeError/ValueError messages that name the argument. chrF, TER, test-set
+downloads and the command line are not part of this module: import sacrebleu for those.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..result import SACREBLEU_VERSION
+from . import compat, metrics
+from .compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
+from .metrics import BLEU, BLEUScore
+
+# The sacrebleu release whose BLEU this module reproduces.
+__version__ = SACREBLEU_VERSION
+
+DIFFERENCES = (
+    "Length mismatches between hypotheses and reference streams raise ValueError (sacrebleu "
+    "silently truncates to the shorter one).",
+    "Invalid arguments raise TypeError or ValueError naming the argument (sacrebleu raises "
+    "TypeError('BLEU: ...'), AssertionError for an unknown smooth_method, KeyError for an unknown "
+    "tokenizer, IndexError for empty inputs, RuntimeError when no references are cached).",
+    "Library tokenizers (ja-mecab, ko-mecab, spm, flores101, flores200, spBLEU-1K) never "
+    "download: SentencePiece models are read from sacrebleu's cache or a given path.",
+    "Only BLEU: CHRF, TER, DATASETS, significance testing and the CLI stay in sacrebleu.",
+)
+
+__all__ = ["BLEU", "BLEUScore", "compat", "corpus_bleu", "metrics", "raw_corpus_bleu",
+           "sentence_bleu", "__version__"]
+
+_NOT_HERE = {"CHRF", "TER", "corpus_chrf", "sentence_chrf", "corpus_ter", "sentence_ter",
+             "DATASETS", "download_test_set", "get_source_file", "get_reference_files",
+             "get_available_testsets", "get_langpairs_for_testset", "smart_open",
+             "SACREBLEU_DIR", "extract_word_ngrams", "extract_char_ngrams", "significance",
+             "utils", "dataset", "tokenizers"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _NOT_HERE:
+        raise AttributeError(
+            f"turbobleu.sacrebleu provides sacrebleu's BLEU API only; {name!r} is not part of "
+            f"it. Use the real sacrebleu for it (import sacrebleu), or turbobleu.patch('sacrebleu') "
+            f"to keep sacrebleu and make its BLEU fast.")
+    raise AttributeError(f"module 'turbobleu.sacrebleu' has no attribute {name!r}")

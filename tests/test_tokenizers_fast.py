@@ -1,0 +1,234 @@
+"""Tokenizers intl, zh and char against sacrebleu's own, token for token.
+
+The oracle is sacrebleu's BLEU preprocessing itself (``BLEU(tokenize=...)._preprocess_segment``:
+lowercase if asked, rstrip, tokenize), split on whitespace. Checked on every line of every WMT23
+file (when ../shared is present) and the fixture, lowercase off and on; on hand-picked edge cases;
+and on generated text drawn from all of Unicode, biased toward what each tokenizer treats
+specially (punctuation, symbols and numbers of every script, combining marks, zero-width and
+unusual whitespace characters, zh's quirky ranges).
+
+The real-data sweep runs the active implementation (TURBOBLEU_IMPL); with the pure-Python twins it
+reads every 5th line unless TURBOBLEU_TEST_FULL=1. Edge cases and generated text run both the
+compiled module and the twin in every run.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics import BLEU as SacreBLEU
+
+import sacrebleu
+import turbobleu
+from conftest import FIXTURE_DATA, FULL_MATRIX, SHARED_DATA, compiled_tokenize, data_files, \
+    read_lines
+from turbobleu import _impl, _tokenize_py
+
+COMPILED = compiled_tokenize()
+MODULES = [pytest.param(_tokenize_py, id="twin"),
+           pytest.param(COMPILED, id="compiled",
+                        marks=pytest.mark.skipif(COMPILED is None,
+                                                 reason="compiled extension not built"))]
+NAMES = ("intl", "zh", "char")
+CODES = {"intl": _impl.tokenize.TOK_INTL, "zh": _impl.tokenize.TOK_ZH,
+         "char": _impl.tokenize.TOK_CHAR}
+TWIN_STRIDE = 5  # with the twins, the real-data sweep reads every 5th line
+
+
+@lru_cache(maxsize=None)
+def sacre_metric(name: str, lowercase: bool) -> SacreBLEU:
+    return SacreBLEU(tokenize=name, lowercase=lowercase)
+
+
+def sacre_tokens(lines: List[str], name: str, lowercase: bool) -> List[List[str]]:
+    metric = sacre_metric(name, lowercase)
+    return [metric._preprocess_segment(line).split() for line in lines]
+
+
+def sacre_tokens_both(lines: List[str], name: str) -> Tuple[List[List[str]], List[List[str]]]:
+    """sacrebleu's tokens with lowercase off and on. A line that lowercasing leaves unchanged
+    has the same tokens either way (sacrebleu's only lowercase step is ``line.lower()``), so
+    sacrebleu runs once for it: the oracle is the slow part of this test."""
+    cased = sacre_tokens(lines, name, False)
+    changed = [i for i, line in enumerate(lines) if line.lower() != line]
+    lowered = list(cased)
+    for i, tokens in zip(changed, sacre_tokens([lines[i] for i in changed], name, True)):
+        lowered[i] = tokens
+    return cased, lowered
+
+
+def first_difference(got: List[List[str]], want: List[List[str]], lines: List[str]) -> str:
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            return f"line {i} {lines[i]!r}:\n  turbobleu {g!r}\n  sacrebleu {w!r}"
+    return f"{len(got)} lines tokenized, {len(want)} expected"
+
+
+# -- real text -------------------------------------------------------------------------------
+def _unique_files(root: Path) -> List:
+    """Every data file, once per distinct content (several pairs share the English source)."""
+    seen, params = set(), []
+    for path in data_files(root):
+        content = path.read_bytes()
+        if content not in seen:
+            seen.add(content)
+            params.append(pytest.param(path, id=f"{root.name}/{path.parent.name}/{path.name}"))
+    return params
+
+
+REAL_FILES = _unique_files(FIXTURE_DATA) + _unique_files(SHARED_DATA)
+
+
+@pytest.mark.parametrize("path", REAL_FILES)
+@pytest.mark.parametrize("name", NAMES)
+def test_real_lines_tokenize_like_sacrebleu(path: Path, name: str) -> None:
+    lines = read_lines(path)
+    if not FULL_MATRIX and SHARED_DATA in path.parents:
+        lines = lines[::TWIN_STRIDE]
+    cased, lowered = sacre_tokens_both(lines, name)
+    for lowercase, want in ((False, cased), (True, lowered)):
+        got = _impl.tokenize.tokenize_strings(lines, CODES[name], lowercase)
+        assert got == want, f"{path} {name} lowercase={lowercase}: " + first_difference(
+            got, want, lines)
+
+
+@pytest.mark.skipif(not SHARED_DATA.is_dir(), reason=f"{SHARED_DATA} is absent")
+def test_every_shared_file_is_swept() -> None:
+    assert len(data_files(SHARED_DATA)) == 50  # 8 pairs: sources, references, 4 systems each
+    assert sum(1 for p in REAL_FILES if "wmt23/" in p.id) >= 40
+
+
+# -- edge cases ------------------------------------------------------------------------------
+EDGE_LINES = [
+    "", " ", "\n", "\t \t", "a", "  leading", "trailing  ", " both ",
+    # intl: punctuation beside numbers and non-numbers, symbols, line start/end (no padding)
+    "2019.", "2019. ", "2019. Next", ".5", " .5", "a .5", "5.", "5.a", "1,000", "3.14", "10:30",
+    "1-2", "-5", "5-", "it's", "e.g.", "U.S.A.", "...", "a...b", "?!", "(a)", "[1]", "{x}",
+    "$5+3=8", "a^b", "x|y", "~tilde", "`tick`", "<tag>", "50%", "#1", "@user", "a_b", "a/b\\c",
+    "«Bonjour», dit-il.", "„Hallo“, sagte er.", "“quoted” — …", "¿Qué? ¡Sí!", "١٢٣.٤", "٣,٥",
+    "½ + ¾", "x² ≥ 3", "€5 £3 ¥2", "©2023 ®", "→ ← ↑", "√2 ∞", "°C", "§3 ¶2", "a·b", "a•b",
+    "日本語の文。", "東京、大阪", "「引用」", "（括弧）", "中文，测试。2019年", "中.5 x,y",
+    "한국어 문장입니다.", "Ελληνικά; ναι", "עברית, כן.", "हिन्दी।", "ไทย", "ᠮᠣᠩᠭᠣᠯ",
+    # zh's ranges: around U+2000, U+2A6D, Extension A/B ends, compatibility ideographs
+    "\u2000a\u2001b", "x\u2a6dy\u2a6ez", "\u4db5\u4db6\u4dbf", "\u9fbb\u9fbc\u9fff",
+    "\U00020000\U0002a6d6", "\uf900\ufa2d\ufa2e", "\uff01\uffef\ufff0", "\u3040\u30ff",
+    "\u2e80\u2fdf\u2fe0\u2ff0", "\u3100\u31a0\u31f0\u3200", "\ufe10\ufe30\ufe50",
+    # whitespace, zero-width, combining marks, case changes, controls, astral symbols/numbers
+    "x\u00a0y", "x\u2028y", "x\u3000y", "x\x85y", "x\x1cy", "x\u1680y", "x\u205fy",
+    "x\u200by", "x\u200c\u200dy", "x\ufeffy", "x\u2060y", "e\u0301.", ".\u0301", "a\u20dd",
+    "İstanbul ΑΣ1", "ǅ ß ﬁ", "\x00\x01\x7f", "\U0001F600 emoji.", "\U0001D7CE.5",
+    "\U0001F600\U0001F601", "a" * 3000 + ".", ". " * 500,
+]
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("lowercase", [False, True])
+@pytest.mark.parametrize("name", NAMES)
+def test_edge_cases(module, name: str, lowercase: bool) -> None:
+    got = module.tokenize_strings(EDGE_LINES, CODES[name], lowercase)
+    want = sacre_tokens(EDGE_LINES, name, lowercase)
+    assert got == want, first_difference(got, want, EDGE_LINES)
+
+
+# -- generated text --------------------------------------------------------------------------
+def _class_samples() -> List[str]:
+    """A few code points of each intl class, spread over the whole table (every script)."""
+    from turbobleu._unicode_classes import intl_classes
+
+    picks = []
+    for ranges in intl_classes().by_code().values():
+        for first, last in ranges[:: max(1, len(ranges) // 40)]:
+            picks.extend({chr(first), chr(last)})
+    return picks
+
+
+WHITESPACE = [chr(cp) for cp in range(0x3001) if chr(cp).isspace()]
+ZERO_WIDTH = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u180e"]
+COMBINING = ["\u0300", "\u0301", "\u0308", "\u0327", "\u05b4", "\u093f", "\u20dd", "\u3099"]
+ZH_EDGES = ["\u2000", "\u2001", "\u2026", "\u20ac", "\u2a6d", "\u2a6e", "\u4db5", "\u4db6",
+            "\u4e00", "\u9fbb", "\u9fbc", "\U00020000", "\U0002a6d6", "\uff0c", "\u3002"]
+SPECIAL_PIECES = (list(".,-'\"()[]{}!?:;/\\$%&*+<=>@^_`|~#0123456789") + WHITESPACE + ZERO_WIDTH
+                  + COMBINING + ZH_EDGES + _class_samples()
+                  + ["a", "Z", "İ", "Σ", "ß", "ǅ", "  ", ". ", "5.", ".5", "a.b", "1,5", "x-"])
+any_char = st.characters(blacklist_categories=("Cs",))  # all of Unicode but surrogates
+pieces = st.one_of(st.sampled_from(SPECIAL_PIECES), any_char, st.text(any_char, max_size=4))
+lines_text = st.lists(pieces, max_size=30).map("".join)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("name", NAMES)
+@given(lines=st.lists(lines_text, min_size=1, max_size=6), lowercase=st.booleans())
+@settings(max_examples=200)
+def test_generated_text(module, name: str, lines: List[str], lowercase: bool) -> None:
+    got = module.tokenize_strings(lines, CODES[name], lowercase)
+    assert got == sacre_tokens(lines, name, lowercase)
+
+
+@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+@given(lines=st.lists(lines_text, min_size=0, max_size=8), lowercase=st.booleans(),
+       name=st.sampled_from(NAMES))
+def test_compiled_ids_equal_twin_ids(lines: List[str], lowercase: bool, name: str) -> None:
+    """Both interners give ids 0, 1, 2, ... in order of first appearance, so the arrays agree."""
+    kind = CODES[name]
+    compiled = COMPILED.tokenize(lines, kind, lowercase, COMPILED.Vocab())
+    twin = _tokenize_py.tokenize(lines, kind, lowercase, _tokenize_py.Vocab())
+    for c, t, dtype in zip(compiled, twin, (np.int32, np.int64)):
+        assert c.dtype == t.dtype == dtype
+        assert c.tolist() == t.tolist()
+
+
+@given(hyp=lines_text, refs=st.lists(lines_text, min_size=1, max_size=3),
+       name=st.sampled_from(NAMES), lowercase=st.booleans())
+def test_sentence_bleu_on_generated_text(hyp: str, refs: List[str], name: str,
+                                         lowercase: bool) -> None:
+    """The fused one-sentence path (tokenize + count) with each tokenizer, score for score."""
+    got = turbobleu.sentence_bleu(hyp, refs, tokenize=name, lowercase=lowercase)
+    want = sacrebleu.sentence_bleu(hyp, refs, tokenize=name, lowercase=lowercase)
+    assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == (
+        want.score, want.counts, want.totals, want.sys_len, want.ref_len)
+
+
+# -- the tokenizer objects -------------------------------------------------------------------
+TOKENIZER_LINES = ["Hello, world. 2019. ", "a-\nb ", "中文，测试。 ", "x\u3000y\t", "5. ", "  "]
+
+
+@pytest.mark.parametrize("name", NAMES + ("13a", "none"))
+def test_calling_a_tokenizer_is_sacrebleus_call(name: str) -> None:
+    """``tokenizer(line)`` equals sacrebleu's tokenizer object on the line as given (trailing
+    whitespace included, where intl and 13a can differ from the right-stripped line)."""
+    ours = turbobleu.get_tokenizer(name)
+    theirs = sacre_metric(name, False).tokenizer
+    for line in TOKENIZER_LINES + EDGE_LINES[:40]:
+        assert ours(line) == " ".join(theirs(line).split()), repr(line)
+        assert ours.split(line) == theirs(line.rstrip()).split(), repr(line)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_unknown_tokenizer_code_is_refused(module) -> None:
+    with pytest.raises(ValueError, match="unknown tokenizer code 99"):
+        module.tokenize(["a"], 99, False, module.Vocab())
+    with pytest.raises(ValueError, match="unknown tokenizer code -1"):
+        module.sentence_row("a", ["a"], -1, False, 4)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("name", NAMES)
+def test_sentence_row_equals_batch_statistics(module, name: str) -> None:
+    """sentence_row and tokenize+count agree for every tokenizer (lines with every feature)."""
+    from turbobleu import _kernel_py
+    kernel = _impl.kernel if module is not _tokenize_py else _kernel_py
+    refs = EDGE_LINES[8:55]
+    hyps = EDGE_LINES[55:102]
+    vocab = module.Vocab()
+    ref_ids, ref_off = module.tokenize(refs, CODES[name], True, vocab)
+    hyp_ids, hyp_off = module.tokenize(hyps, CODES[name], True, vocab, True)
+    rows = np.zeros((len(hyps), 10), dtype=np.int64)
+    kernel.count_stats(hyp_ids, hyp_off, ref_ids, ref_off, np.arange(len(hyps) + 1, dtype=np.int64), 4,
+                       rows)
+    for i, (hyp, ref) in enumerate(zip(hyps, refs)):
+        assert module.sentence_row(hyp, [ref], CODES[name], True, 4) == rows[i].tolist()
