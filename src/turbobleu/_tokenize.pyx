@@ -8,7 +8,7 @@ spans). No Python object is made per token; the GIL is released while lines are 
 """
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free, calloc
-from libc.string cimport memcmp, memcpy, memmove, memset
+from libc.string cimport memchr, memcmp, memcpy, memmove, memset
 from cpython.unicode cimport PyUnicode_Check
 import numpy as np
 
@@ -30,14 +30,36 @@ cdef int LAST_KIND = 4
 cdef int32_t UNKNOWN_ID = -1  # the id of a token missing from a frozen vocabulary
 
 
+cdef enum:
+    LAST_SPACE = 0x3000     # no code point above U+3000 is whitespace
+
+# Bit c of SPACE_BITS says whether code point c <= LAST_SPACE is Python whitespace.
+cdef uint64_t SPACE_BITS[193]   # LAST_SPACE // 64 + 1
+
+
+cdef inline bint py_space_slow(uint32_t c) noexcept nogil:
+    if c <= 0x20:
+        return c == 0x20 or (0x09 <= c <= 0x0D) or (0x1C <= c <= 0x1F)
+    return (c == 0x85 or c == 0xA0 or c == 0x1680 or (0x2000 <= c <= 0x200A) or c == 0x2028
+            or c == 0x2029 or c == 0x202F or c == 0x205F or c == 0x3000)
+
+
+def _init_space_bits():
+    cdef uint32_t c
+    for c in range(LAST_SPACE + 1):
+        if py_space_slow(c):
+            SPACE_BITS[c >> 6] |= (<uint64_t>1) << (c & 63)
+
+_init_space_bits()
+
+
 cdef inline bint py_space(uint32_t c) noexcept nogil:
     """Python's str.isspace() (what str.split() splits on); tests check it on every code point."""
     if c <= 0x20:
         return c == 0x20 or (0x09 <= c <= 0x0D) or (0x1C <= c <= 0x1F)
     if c < 0x85:
         return False
-    return (c == 0x85 or c == 0xA0 or c == 0x1680 or (0x2000 <= c <= 0x200A) or c == 0x2028
-            or c == 0x2029 or c == 0x202F or c == 0x205F or c == 0x3000)
+    return c <= LAST_SPACE and (SPACE_BITS[c >> 6] >> (c & 63)) & 1
 
 
 def is_python_space(uint32_t c):
@@ -74,14 +96,26 @@ cdef struct TokenInfo:
     int64_t length
 
 
-cdef inline uint64_t span_hash(const uint32_t* s, Py_ssize_t n) noexcept nogil:
-    cdef uint64_t h = 0xCBF29CE484222325ULL ^ <uint64_t>n
-    cdef Py_ssize_t i
-    for i in range(n):
-        h = (h ^ s[i]) * 0x100000001B3ULL
+cdef enum:
+    HASH_BASIS = 0xCBF29CE484222325ULL   # FNV-1a over code points, then a final mix
+
+cdef inline uint64_t hash_step(uint64_t h, uint32_t c) noexcept nogil:
+    return (h ^ c) * 0x100000001B3ULL
+
+
+cdef inline uint64_t hash_finish(uint64_t h, Py_ssize_t n) noexcept nogil:
+    h ^= <uint64_t>n
     h ^= h >> 32               # FNV-1a's low bits are weak: mix before masking
     h *= 0x9E3779B97F4A7C15ULL
     return h ^ (h >> 29)
+
+
+cdef inline uint64_t span_hash(const uint32_t* s, Py_ssize_t n) noexcept nogil:
+    cdef uint64_t h = HASH_BASIS
+    cdef Py_ssize_t i
+    for i in range(n):
+        h = hash_step(h, s[i])
+    return hash_finish(h, n)
 
 
 cdef inline bint same_span(const uint32_t* a, const uint32_t* b, Py_ssize_t n) noexcept nogil:
@@ -170,7 +204,11 @@ cdef class Vocab:
 
     cdef int32_t intern(self, const uint32_t* s, Py_ssize_t n, bint frozen) noexcept nogil:
         """Id of the token s[:n]; new tokens get the next id, or -1 when frozen; -2 on no memory."""
-        cdef uint64_t h = span_hash(s, n)
+        return self.intern_hashed(s, n, span_hash(s, n), frozen)
+
+    cdef int32_t intern_hashed(self, const uint32_t* s, Py_ssize_t n, uint64_t h,
+                               bint frozen) noexcept nogil:
+        """intern() with h == span_hash(s, n) already computed."""
         cdef uint64_t tag = h & 0xFFFFFFFF00000000ULL, v
         cdef Py_ssize_t j = <Py_ssize_t>(h & <uint64_t>(self.cap - 1)), tid
         cdef TokenInfo* t
@@ -306,6 +344,16 @@ cdef inline void emit_span(Pipe* p, const uint32_t* tok, Py_ssize_t n) noexcept 
     p.ids.size += 1
 
 
+cdef inline void emit_span_hashed(Pipe* p, const uint32_t* tok, Py_ssize_t n,
+                                  uint64_t h) noexcept nogil:
+    cdef int32_t tid = (<Vocab>p.vocab).intern_hashed(tok, n, h, p.frozen)
+    if tid == -2 or buf_reserve(p.ids, p.ids.size + 1) < 0:
+        p.failed = 1
+        return
+    p.ids.data[p.ids.size] = <uint32_t>tid
+    p.ids.size += 1
+
+
 cdef inline void end_token(Pipe* p) noexcept nogil:
     if p.tok_len == 0:
         return
@@ -406,6 +454,7 @@ cdef void feed_13a(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
     """
     cdef Py_ssize_t i = 0, start, k
     cdef int cls, seen
+    cdef uint64_t h
     while i < n:
         cls = char_class(s[i])
         if cls == WHITE:
@@ -417,14 +466,16 @@ cdef void feed_13a(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
             continue
         start = i
         seen = 0
+        h = HASH_BASIS
         while i < n:
             cls = char_class(s[i])
             if cls == WHITE or cls == SYMBOL:
                 break
             seen |= cls
+            h = hash_step(h, s[i])
             i += 1
         if seen == 0:
-            emit_span(p, s + start, i - start)
+            emit_span_hashed(p, s + start, i - start, hash_finish(h, i - start))
         else:
             rule2(p, SPACE)
             for k in range(start, i):
@@ -727,9 +778,13 @@ cdef int tokenize_line(int kind, Pipe* p, int pykind, const void* data, Py_ssize
         feed_char(p, work.data, n)
         return -1 if p.failed else 0
     # 13a: lines with '<', '&' or a newline need the replacement passes first (rare).
-    for i in range(n):
-        c = work.data[i]
-        special |= (c == 0x3C or c == 0x26 or c == 0x0A)
+    if pykind == 1:
+        special = (memchr(data, 0x3C, n) != NULL or memchr(data, 0x26, n) != NULL
+                   or memchr(data, 0x0A, n) != NULL)
+    else:
+        for i in range(n):
+            c = work.data[i]
+            special |= (c == 0x3C or c == 0x26 or c == 0x0A)
     if special:
         n = preprocess_13a(work.data, n)
     feed_13a(p, work.data, n)
