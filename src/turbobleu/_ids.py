@@ -155,6 +155,15 @@ class TextEncoder:
             self.name = tokenizer.name
         self.vocab = _impl.tokenize.Vocab()
         self.words: Dict[str, int] = {}
+        # "text" or "tokens" once something was encoded: hypotheses must come in the same form
+        # as their references (ids from one vocabulary mean nothing in another).
+        self.used: Optional[str] = None
+
+    def _use(self, kind: str, what: str) -> None:
+        if self.used is not None and self.used != kind:
+            raise TypeError(f"{what} are {_FORMS[kind]} but the references are "
+                            f"{_FORMS[self.used]}: give both in the same form")
+        self.used = kind
 
     def _intern(self, tokens_per_line: List[Sequence[str]], frozen: bool, what: str) -> CSR:
         words = self.words
@@ -182,13 +191,18 @@ class TextEncoder:
         for i, line in enumerate(lines):
             if not isinstance(line, str):
                 raise TypeError(f"{what}[{i}] must be a str, got {type(line).__name__}")
+        self._use("text", what)
         if self.callable is not None:
             return self._intern([self.callable(line) for line in lines], frozen, what)
         return _impl.tokenize.tokenize(lines, self.code, self.lowercase, self.vocab, frozen, what)
 
     def tokens(self, rows: List[Sequence[str]], frozen: bool, what: str) -> CSR:
         """CSR ids of pre-tokenized rows (sequences of token strings)."""
+        self._use("tokens", what)
         return self._intern(rows, frozen, what)
+
+
+_FORMS = {"text": "strings", "tokens": "lists of token strings", None: "token ids"}
 
 
 def looks_like_text(rows: Sequence) -> Optional[str]:
@@ -220,6 +234,13 @@ def sequences(rows: Any, what: str, pad_id: Optional[int] = None, lengths: Any =
     if lengths is not None:
         raise ValueError(f"{what}: lengths= applies to arrays and tensors only")
     kind = looks_like_text(rows)
+    if frozen and encoder is not None and kind != encoder.used and kind is None \
+            and _first_item(rows) is not None:
+        raise TypeError(f"{what} are token ids but the references are "
+                        f"{_FORMS[encoder.used]}: give both in the same form")
+    if frozen and encoder is not None and kind is not None and encoder.used is None:
+        raise TypeError(f"{what} are {_FORMS[kind]} but the references are token ids: give "
+                        "both in the same form")
     if kind is not None:
         if encoder is None:
             raise TypeError(f"{what} holds text but no tokenizer is set")
@@ -228,6 +249,20 @@ def sequences(rows: Any, what: str, pad_id: Optional[int] = None, lengths: Any =
     if rows and _is_vector(rows[0]):
         return _concat_vectors(list(rows), what, pad_id)
     return _impl.kernel.pack_sequences(rows, what, pad_id)
+
+
+def _plain_id_groups(refs: Sequence) -> bool:
+    """Whether ``refs`` looks like lists of id sequences (checked on its first items only; the
+    compiled packer checks every item)."""
+    for grp in refs[:1]:
+        if not isinstance(grp, (list, tuple)):
+            return False
+        for ref in grp[:1]:
+            if isinstance(ref, str) or _is_vector(ref):
+                return False
+            if isinstance(ref, (list, tuple)) and ref and isinstance(ref[0], str):
+                return False
+    return True
 
 
 def groups(refs: Any, what: str, pad_id: Optional[int] = None, lengths: Any = None,
@@ -257,6 +292,9 @@ def groups(refs: Any, what: str, pad_id: Optional[int] = None, lengths: Any = No
         return ids, offsets, np.arange(len(refs) + 1, dtype=np.int64)
     if not refs:
         return (np.zeros(0, np.int32), np.zeros(1, np.int64), np.zeros(1, np.int64))
+    if _plain_id_groups(refs):
+        # The common case (lists of id lists) in one compiled pass, with item-level messages.
+        return _impl.kernel.pack_groups(refs, what, pad_id)
     counts = np.empty(len(refs), dtype=np.int64)
     flat: List[Any] = []
     for g, grp in enumerate(refs):

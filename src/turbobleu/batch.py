@@ -441,10 +441,9 @@ class ReferenceSets:
         return np.ascontiguousarray(idx, dtype=np.int64)
 
     def _hypotheses(self, hypotheses: Any, pad_id: Optional[int], lengths: Any) -> _ids.CSR:
-        kind = None if isinstance(hypotheses, np.ndarray) or _ids.is_tensor(hypotheses) \
-            else (_ids.looks_like_text(hypotheses) if isinstance(hypotheses, Sequence) else None)
-        if kind is None:
-            return _ids.sequences(hypotheses, "hypotheses", pad_id, lengths)
+        if self._encoder.used is None:       # id references: no vocabulary to share
+            return _ids.sequences(hypotheses, "hypotheses", pad_id, lengths, self._encoder,
+                                  frozen=True)
         with self._encoder_lock:   # the shared vocabulary is read by one thread at a time
             return _ids.sequences(hypotheses, "hypotheses", pad_id, lengths, self._encoder,
                                   frozen=True)
