@@ -1,0 +1,87 @@
+"""Threads: results do not depend on ``threads=``, and concurrent calls from several Python
+threads give what serial calls give (the kernels release the GIL and share nothing mutable)."""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from turbobleu import NLTKRecipe, ReferenceSets, self_bleu, sentence_bleu_batch
+from turbobleu import batch as batch_module
+from turbobleu.batch import default_threads
+
+
+def workload(seed: int, prompts: int = 40, samples: int = 16, length: int = 24):
+    rng = np.random.default_rng(seed)
+    refs = rng.integers(0, 40, size=(prompts, 4, length))
+    hyps = np.repeat(refs[:, 0, :], samples, axis=0)
+    hyps = np.where(rng.random(hyps.shape) < 0.35, rng.integers(0, 40, size=hyps.shape), hyps)
+    return hyps, refs
+
+
+def test_thread_count_does_not_change_results():
+    hyps, refs = workload(0)
+    expanded = np.repeat(refs, 16, axis=0)
+    prepared = ReferenceSets(refs, max_order=5, threads=1)
+    rec = NLTKRecipe(smoothing_function=7)
+    base = [sentence_bleu_batch(hyps, expanded, threads=1, return_stats=True),
+            sentence_bleu_batch(hyps, expanded, rec, threads=1),
+            prepared.score(hyps, rec, group_size=16, threads=1),
+            self_bleu(hyps[:300], threads=1)]
+    assert len(hyps) >= 4 * batch_module._MIN_CHUNK   # several chunks really run
+    for threads in (2, 3, 8):
+        again = ReferenceSets(refs, max_order=5, threads=threads)   # chunked build
+        assert np.array_equal(again._table, prepared._table)
+        scores, rows = sentence_bleu_batch(hyps, expanded, threads=threads, return_stats=True)
+        assert np.array_equal(rows, base[0][1]) and scores.tolist() == base[0][0].tolist()
+        assert sentence_bleu_batch(hyps, expanded, rec, threads=threads).tolist() == \
+            base[1].tolist()
+        assert again.score(hyps, rec, group_size=16, threads=threads).tolist() == \
+            base[2].tolist()
+        assert self_bleu(hyps[:300], threads=threads).tolist() == base[3].tolist()
+
+
+def test_concurrent_python_threads_equal_serial():
+    jobs = [workload(seed, prompts=12) for seed in range(8)]
+    prepared = [ReferenceSets(refs, threads=1) for _, refs in jobs]
+    serial = [(sentence_bleu_batch(h, np.repeat(r, 16, axis=0), threads=2),
+               prepared[i].score(h, group_size=16, threads=2)) for i, (h, r) in enumerate(jobs)]
+    results = [None] * len(jobs)
+    errors = []
+    barrier = threading.Barrier(len(jobs))
+
+    def run(i: int) -> None:
+        try:
+            hyps, refs = jobs[i]
+            barrier.wait()
+            out = []
+            for _ in range(3):
+                out.append((sentence_bleu_batch(hyps, np.repeat(refs, 16, axis=0), threads=2),
+                            prepared[i].score(hyps, group_size=16, threads=2),
+                            prepared[0].score(jobs[0][0], group_size=16, threads=2)))
+            results[i] = out
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for i, out in enumerate(results):
+        for flat, grouped, shared in out:
+            assert flat.tolist() == serial[i][0].tolist()
+            assert grouped.tolist() == serial[i][1].tolist()
+            assert shared.tolist() == serial[0][1].tolist()
+
+
+def test_default_threads(monkeypatch):
+    monkeypatch.setenv("TURBOBLEU_NUM_THREADS", "3")
+    assert default_threads() == 3
+    monkeypatch.setenv("TURBOBLEU_NUM_THREADS", "zero")
+    with pytest.raises(ValueError, match="TURBOBLEU_NUM_THREADS"):
+        default_threads()
+    monkeypatch.delenv("TURBOBLEU_NUM_THREADS")
+    assert default_threads() >= 1
