@@ -1,0 +1,180 @@
+"""Shared test helpers: where the real data lives, how to read it, and the Hypothesis profiles.
+
+Test modules import the helpers with ``from conftest import ...`` (pytest puts ``tests/`` on
+``sys.path`` for its rootdir conftest, so this is the module pytest itself loaded).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+import turbobleu
+
+TESTS_DIR = Path(__file__).resolve().parent
+REPO_ROOT = TESTS_DIR.parent
+# Real WMT23 system outputs, shared next to the repository; optional.
+SHARED_DATA = REPO_ROOT.parent / "shared" / "data" / "wmt23"
+# A small excerpt of SHARED_DATA in the same layout, always present
+# (made by tests/fixtures/make_fixtures.py).
+FIXTURE_DATA = TESTS_DIR / "fixtures" / "wmt23-mini"
+
+HAVE_SHARED_DATA = SHARED_DATA.is_dir()
+requires_wmt23 = pytest.mark.skipif(not HAVE_SHARED_DATA,
+                                    reason=f"shared WMT23 data not found at {SHARED_DATA}")
+
+IMPLEMENTATION = turbobleu.implementation
+# The pure-Python twins are ~100x slower than the compiled path; on the full WMT23 matrix they run
+# a documented subset unless TURBOBLEU_TEST_FULL=1 asks for everything.
+FULL_MATRIX = (IMPLEMENTATION == "cython"
+               or os.environ.get("TURBOBLEU_TEST_FULL", "").strip() not in ("", "0"))
+
+# -- Hypothesis ------------------------------------------------------------------------------
+# "ci" (the default) is derandomized so that every run checks the same examples; "thorough" is for
+# a long local hunt (HYPOTHESIS_PROFILE=thorough).
+settings.register_profile(
+    "ci", derandomize=True, database=None, deadline=None, max_examples=100, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.filter_too_much])
+settings.register_profile(
+    "thorough", derandomize=False, deadline=None, max_examples=3000,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.filter_too_much])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# -- reading line files ----------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def _read_lines_cached(path: str) -> Tuple[str, ...]:
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the file's final newline ends the last line; it does not start a new one
+    return tuple(lines)
+
+
+def read_lines(path: os.PathLike) -> List[str]:
+    """The lines of a text file as ``open(path).read().split('\\n')`` gives them, minus the empty
+    string after the final newline. Lines are not stripped (the API tests use them as they are)."""
+    return list(_read_lines_cached(str(path)))
+
+
+# -- corpora: <root>/<pair>/hyp.<system>.<lang> and ref.<name>.<lang> ------------------------
+@dataclass(frozen=True)
+class Corpus:
+    """One language pair: its systems' outputs and its references (file names, loaded lazily)."""
+
+    source: str              # "wmt23" or "fixture"
+    directory: Path
+    systems: Tuple[str, ...]
+    references: Tuple[str, ...]
+    lang: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.source}/{self.directory.name}"
+
+    def hypotheses(self, system: str) -> List[str]:
+        return read_lines(self.directory / f"hyp.{system}.{self.lang}")
+
+    def reference_streams(self, names: Tuple[str, ...]) -> List[List[str]]:
+        return [read_lines(self.directory / f"ref.{name}.{self.lang}") for name in names]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _middle(file_name: str) -> str:
+    return file_name.split(".", 1)[1].rsplit(".", 1)[0]
+
+
+def discover_corpora(root: Path, source: str) -> List[Corpus]:
+    """Every pair directory under ``root`` that has at least one system and a reference."""
+    corpora = []
+    if not root.is_dir():
+        return corpora
+    for directory in sorted(p for p in root.iterdir() if p.is_dir()):
+        hyps = sorted(p.name for p in directory.glob("hyp.*"))
+        refs = sorted(p.name for p in directory.glob("ref.*"))
+        if not hyps or not refs:
+            continue
+        lang = hyps[0].rsplit(".", 1)[1]
+        corpora.append(Corpus(source, directory, tuple(_middle(h) for h in hyps),
+                              tuple(_middle(r) for r in refs), lang))
+    return corpora
+
+
+def all_corpora() -> List[Corpus]:
+    """The fixture pairs (always) followed by the WMT23 pairs (when the shared data is present)."""
+    return discover_corpora(FIXTURE_DATA, "fixture") + discover_corpora(SHARED_DATA, "wmt23")
+
+
+def data_files(root: Path) -> List[Path]:
+    """Every text file of every pair under ``root`` (sources, hypotheses and references)."""
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.glob("*/*") if p.is_file())
+
+
+# -- implementations -------------------------------------------------------------------------
+def compiled_kernel() -> Optional[object]:
+    """``turbobleu._kernel``, or None when the extension was not built."""
+    try:
+        from turbobleu import _kernel
+    except ImportError:
+        return None
+    return _kernel
+
+
+def compiled_tokenize() -> Optional[object]:
+    """``turbobleu._tokenize``, or None when the extension was not built."""
+    try:
+        from turbobleu import _tokenize
+    except ImportError:
+        return None
+    return _tokenize
+
+
+def pytest_report_header(config: pytest.Config) -> List[str]:
+    return [f"turbobleu implementation: {IMPLEMENTATION} "
+            f"(full WMT23 matrix: {FULL_MATRIX}; shared data: "
+            f"{SHARED_DATA if HAVE_SHARED_DATA else 'absent'})"]
+
+
+# -- comparing scores ------------------------------------------------------------------------
+SCORE_FIELDS = ("score", "counts", "totals", "precisions", "bp", "sys_len", "ref_len")
+
+
+def score_key(score: object) -> tuple:
+    """Every compared field of a score, for a fast exact equality check (floats compare with ==)."""
+    return tuple(list(v) if isinstance(v, list) else v
+                 for v in (getattr(score, name) for name in SCORE_FIELDS))
+
+
+def score_differences(got: object, want: object) -> List[str]:
+    """The fields (and the rendering) where a turbobleu score differs from a sacrebleu score.
+
+    Every comparison is exact: floats with ``==``, lists element by element.
+    """
+    diffs = []
+    for name in SCORE_FIELDS:
+        g, w = getattr(got, name), getattr(want, name)
+        if isinstance(w, list):
+            same = isinstance(g, list) and len(g) == len(w) and all(a == b for a, b in zip(g, w))
+        else:
+            same = g == w
+        if not same:
+            diffs.append(f"{name}: turbobleu {g!r} != sacrebleu {w!r}")
+    if not diffs and str(got) != str(want):
+        diffs.append(f"str: turbobleu {str(got)!r} != sacrebleu {str(want)!r}")
+    return diffs
+
+
+def assert_same_score(got: object, want: object, context: str = "") -> None:
+    diffs = score_differences(got, want)
+    assert not diffs, f"{context}: " + "; ".join(diffs)
