@@ -85,3 +85,36 @@ def test_default_threads(monkeypatch):
         default_threads()
     monkeypatch.delenv("TURBOBLEU_NUM_THREADS")
     assert default_threads() >= 1
+
+
+def test_errors_name_the_global_row_when_chunked():
+    """Lists are packed chunk by chunk: a bad item in a later chunk is still named by its row."""
+    hyps, refs = workload(1)
+    hyp_list = hyps.tolist()
+    ref_list = np.repeat(refs, 16, axis=0).tolist()
+    hyp_list[600][3] = -7
+    with pytest.raises(ValueError, match=r"hypotheses\[600\]\[3\] = -7"):
+        sentence_bleu_batch(hyp_list, ref_list, threads=2)
+    hyp_list[600][3] = 1
+    ref_list[601][2][0] = 2**31
+    with pytest.raises(ValueError, match=r"references\[601\]\[2\]\[0\] = 2147483648"):
+        sentence_bleu_batch(hyp_list, ref_list, threads=2)
+    ref_list[601] = []
+    with pytest.raises(ValueError, match=r"references\[601\] has no reference"):
+        sentence_bleu_batch(hyp_list, ref_list, threads=2)
+    prepared = ReferenceSets(refs, threads=2)
+    hyp_list[599] = [1, "x"]
+    with pytest.raises(TypeError, match=r"hypotheses\[599\]\[1\] must be an integer"):
+        prepared.score(hyp_list, group_size=16, threads=2)
+
+
+def test_list_input_equals_array_input_across_threads():
+    hyps, refs = workload(2)
+    want = ReferenceSets(refs, threads=1).score(hyps, group_size=16, threads=1)
+    for threads in (1, 2, 5):
+        prepared = ReferenceSets(refs.tolist(), threads=threads)
+        assert prepared.score(hyps.tolist(), group_size=16, threads=threads).tolist() == \
+            want.tolist()
+        flat = sentence_bleu_batch(hyps.tolist(), np.repeat(refs, 16, axis=0).tolist(),
+                                   threads=threads)
+        assert flat.tolist() == want.tolist()

@@ -417,11 +417,11 @@ cdef int32_t _as_id(PyObject* item, str what, Py_ssize_t i, Py_ssize_t j, bint h
     return <int32_t>v
 
 
-def pack_sequences(rows, str what, pad=None):
+def pack_sequences(rows, str what, pad=None, Py_ssize_t first=0):
     """Pack a sequence of integer sequences into ``(ids int32, offsets int64)`` (CSR).
 
     Every id must be an integer in 0..2**31-1; a bad item raises naming ``what[i][j]``. Items
-    equal to ``pad`` (an int, or None) are left out.
+    equal to ``pad`` (an int, or None) are left out. Messages count rows from ``first``.
     """
     cdef Py_ssize_t n, i, j, m, total = 0, pos = 0
     cdef list fast = []
@@ -436,12 +436,12 @@ def pack_sequences(rows, str what, pad=None):
     for i in range(n):
         row = <object>PySequence_Fast_GET_ITEM(rows, i)
         if isinstance(row, (str, bytes)):
-            raise TypeError(f"{what}[{i}] is a {type(row).__name__}: give token ids, or pass "
+            raise TypeError(f"{what}[{i + first}] is a {type(row).__name__}: give token ids, or pass "
                             "text with a tokenizer (tokenize=...)")
         try:
             seq = PySequence_Fast(row, b"not a sequence")
         except TypeError:
-            raise TypeError(f"{what}[{i}] must be a sequence of token ids, got "
+            raise TypeError(f"{what}[{i + first}] must be a sequence of token ids, got "
                             f"{type(row).__name__}") from None
         fast.append(seq)
         total += PySequence_Fast_GET_SIZE(seq)
@@ -454,7 +454,8 @@ def pack_sequences(rows, str what, pad=None):
         seq = fast[i]
         m = PySequence_Fast_GET_SIZE(seq)
         for j in range(m):
-            v = _as_id(PySequence_Fast_GET_ITEM(seq, j), what, i, j, has_pad, padv, &skip)
+            v = _as_id(PySequence_Fast_GET_ITEM(seq, j), what, i + first, j, has_pad, padv,
+                      &skip)
             if not skip:
                 idv[pos] = v
                 pos += 1
@@ -462,11 +463,11 @@ def pack_sequences(rows, str what, pad=None):
     return (ids if pos == total else ids[:pos].copy()), off
 
 
-def pack_groups(groups, str what, pad=None):
+def pack_groups(groups, str what, pad=None, Py_ssize_t first=0):
     """Pack a sequence of groups (each a sequence of integer sequences) into
     ``(ids int32, offsets int64, group_offsets int64)``: group g is the sequences
     ``group_offsets[g]..group_offsets[g+1]``. Bad items raise naming ``what[g][k][j]``; items
-    equal to ``pad`` are left out."""
+    equal to ``pad`` are left out. Messages count groups from ``first``."""
     cdef Py_ssize_t n, g, k
     cdef list flat = []
     cdef object grp, seq
@@ -480,17 +481,18 @@ def pack_groups(groups, str what, pad=None):
     for g in range(n):
         grp = <object>PySequence_Fast_GET_ITEM(groups, g)
         if isinstance(grp, (str, bytes)):
-            raise TypeError(f"{what}[{g}] is a {type(grp).__name__}: give a list of token-id "
+            raise TypeError(f"{what}[{g + first}] is a {type(grp).__name__}: give a list of token-id "
                             "references, or pass text with a tokenizer (tokenize=...)")
         try:
             seq = PySequence_Fast(grp, b"not a sequence")
         except TypeError:
-            raise TypeError(f"{what}[{g}] must be a list of references (token-id sequences), "
+            raise TypeError(f"{what}[{g + first}] must be a list of references (token-id sequences), "
                             f"got {type(grp).__name__}") from None
         for k in range(PySequence_Fast_GET_SIZE(seq)):
             item = <object>PySequence_Fast_GET_ITEM(seq, k)
             if PyLong_Check(<PyObject*>item) or PyIndex_Check(<PyObject*>item):
-                raise TypeError(f"{what}[{g}][{k}] is an integer: {what}[{g}] must be a list of "
+                raise TypeError(f"{what}[{g + first}][{k}] is an integer: {what}[{g + first}] must "
+                                f"be a list of "
                                 f"references, each a sequence of ids (for one reference per "
                                 f"row, wrap it: [[ref] for ref in refs])")
             flat.append(item)
@@ -498,11 +500,11 @@ def pack_groups(groups, str what, pad=None):
     try:
         ids, off = pack_sequences(flat, what, pad)
     except (TypeError, ValueError) as exc:
-        raise type(exc)(_regroup_message(str(exc), what, goff)) from None
+        raise type(exc)(_regroup_message(str(exc), what, goff, first)) from None
     return ids, off, goff
 
 
-cdef str _regroup_message(str message, str what, object goff):
+cdef str _regroup_message(str message, str what, object goff, Py_ssize_t first):
     """Rewrite 'what[r][j]' (r a flat reference index) as 'what[g][k][j]'."""
     import re
     found = re.match(re.escape(what) + r"\[(\d+)\]", message)
@@ -510,7 +512,7 @@ cdef str _regroup_message(str message, str what, object goff):
         return message
     r = int(found.group(1))
     g = int(_np.searchsorted(goff, r, side="right")) - 1
-    return f"{what}[{g}][{r - int(goff[g])}]" + message[found.end():]
+    return f"{what}[{g + first}][{r - int(goff[g])}]" + message[found.end():]
 
 
 # -- scratch tables ----------------------------------------------------------------------------

@@ -133,14 +133,14 @@ def _is_pad(item: Any, pad: Any) -> bool:
         return False
 
 
-def pack_sequences(rows: Any, what: str, pad: Any = None):
+def pack_sequences(rows: Any, what: str, pad: Any = None, first: int = 0):
     """Pack a sequence of integer sequences into ``(ids int32, offsets int64)`` (CSR); items
-    equal to ``pad`` are left out."""
+    equal to ``pad`` are left out. Messages count rows from ``first``."""
     if isinstance(rows, (str, bytes)):
         raise TypeError(f"{what} must be a sequence of token-id sequences, got {type(rows).__name__}")
     flat: list = []
     offsets = [0]
-    for i, row in enumerate(rows):
+    for i, row in enumerate(rows, start=first):
         if isinstance(row, (str, bytes)):
             raise TypeError(f"{what}[{i}] is a {type(row).__name__}: give token ids, or pass "
                             "text with a tokenizer (tokenize=...)")
@@ -155,14 +155,15 @@ def pack_sequences(rows: Any, what: str, pad: Any = None):
     return _np.array(flat, dtype=_np.int32), _np.array(offsets, dtype=_np.int64)
 
 
-def pack_groups(groups: Any, what: str, pad: Any = None):
-    """``(ids, offsets, group_offsets)`` of a sequence of groups of integer sequences."""
+def pack_groups(groups: Any, what: str, pad: Any = None, first: int = 0):
+    """``(ids, offsets, group_offsets)`` of a sequence of groups of integer sequences; messages
+    count groups from ``first``."""
     if isinstance(groups, (str, bytes)):
         raise TypeError(f"{what} must be a sequence of reference lists, got {type(groups).__name__}")
     ids: list = []
     offsets = [0]
     group_offsets = [0]
-    for g, grp in enumerate(groups):
+    for g, grp in enumerate(groups, start=first):
         if isinstance(grp, (str, bytes)):
             raise TypeError(f"{what}[{g}] is a {type(grp).__name__}: give a list of token-id "
                             "references, or pass text with a tokenizer (tokenize=...)")

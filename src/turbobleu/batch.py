@@ -283,26 +283,94 @@ def _default_tokenize(tokenize: Any, recipe: Recipe) -> Any:
     return "13a" if isinstance(recipe, SacreBLEURecipe) else "none"
 
 
-def _score_rows(n: int, recipe: Recipe, threads: int, count: Callable[[np.ndarray, int, int],
-                Any], what: str, return_stats: bool) -> Any:
-    """Count rows and score them, chunk by chunk on the pool."""
+def _score_rows(n: int, recipe: Recipe, threads: int, count: Callable[..., Any], what: str,
+                return_stats: bool, prepare: Optional[Callable[[int, int], Any]] = None) -> Any:
+    """Count rows and score them, chunk by chunk on the pool. With ``prepare``, each chunk's
+    input is made (holding the GIL) while the pool works, and ``count`` gets it last."""
     rows = np.zeros((n, 2 + 2 * recipe.orders), dtype=np.int64)
     scores = np.empty(n, dtype=np.float64)
 
-    def work(start: int, end: int) -> Any:
-        count(rows, start, end)
-        return recipe.score_chunk(rows, scores, start, end)
+    if prepare is None:
+        def work(start: int, end: int) -> Any:
+            count(rows, start, end)
+            return recipe.score_chunk(rows, scores, start, end)
 
-    states = _run_chunks(n, threads, work)
+        states = _run_chunks(n, threads, work)
+    else:
+        def work_on(ctx: Any, start: int, end: int) -> Any:
+            count(rows, start, end, ctx)
+            return recipe.score_chunk(rows, scores, start, end)
+
+        states = _run_pipelined(n, threads, prepare, work_on)
     recipe.finish(rows, scores, states, what)
     return (scores, rows) if return_stats else scores
 
 
-def _check_groups(group_offsets: np.ndarray, what: str) -> None:
+def _check_groups(group_offsets: np.ndarray, what: str, first: int = 0) -> None:
     empty = np.flatnonzero(np.diff(group_offsets) == 0)
     if len(empty):
-        raise ValueError(f"{what}[{int(empty[0])}] has no reference: every hypothesis needs at "
-                         "least one (NLTK and sacrebleu raise on an empty reference list)")
+        raise ValueError(f"{what}[{int(empty[0]) + first}] has no reference: every hypothesis "
+                         "needs at least one (NLTK and sacrebleu raise on an empty reference "
+                         "list)")
+
+
+def _run_pipelined(n: int, threads: int, prepare: Callable[[int, int], Any],
+                   work: Callable[[Any, int, int], Any]) -> List[Any]:
+    """Like _run_chunks, with a GIL-bound ``prepare(start, end)`` per chunk done here while the
+    pool works on the chunks prepared before (Python lists are packed chunk by chunk)."""
+    if threads <= 1 or n < 2 * _MIN_CHUNK:
+        return [work(prepare(0, n), 0, n)]
+    chunks = min(4 * threads, max(1, n // _MIN_CHUNK))
+    bounds = [n * c // chunks for c in range(chunks + 1)]
+    pool = _executor(threads)
+    futures = []
+    try:
+        for c in range(chunks):
+            ctx = prepare(bounds[c], bounds[c + 1])
+            futures.append(pool.submit(work, ctx, bounds[c], bounds[c + 1]))
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        raise
+    return [f.result() for f in futures]
+
+
+def _id_lists(hypotheses: Any, references: Any) -> bool:
+    """Both plain Python lists of id lists (the form packed chunk by chunk)."""
+    return (isinstance(hypotheses, list) and isinstance(references, list) and bool(hypotheses)
+            and isinstance(hypotheses[0], (list, tuple))
+            and not (hypotheses[0] and isinstance(hypotheses[0][0], str))
+            and _ids._plain_id_groups(references))
+
+
+def _score_id_lists(hypotheses: list, references: list, rec: Recipe, threads: int,
+                    pad_id: Optional[int], return_stats: bool) -> Any:
+    """sentence_bleu_batch for lists of id lists: each chunk is packed (holding the GIL) while
+    the pool counts and scores the chunks packed before it."""
+    n = len(hypotheses)
+    if len(references) != n:
+        raise ValueError(f"hypotheses has {n} rows but references has {len(references)}: "
+                         "give one list of references per hypothesis (or use ReferenceSets "
+                         "with group_size= for several samples per reference set)")
+    kernel = _impl.kernel
+    rows = np.zeros((n, 2 + 2 * rec.orders), dtype=np.int64)
+    scores = np.empty(n, dtype=np.float64)
+
+    def prepare(start: int, end: int) -> Any:
+        hyp = kernel.pack_sequences(hypotheses[start:end], "hypotheses", pad_id, start)
+        ref = kernel.pack_groups(references[start:end], "references", pad_id, start)
+        _check_groups(ref[2], "references", start)
+        return hyp, ref
+
+    def work(ctx: Any, start: int, end: int) -> Any:
+        (hyp_ids, hyp_off), (ref_ids, ref_off, group_off) = ctx
+        kernel.count_stats(hyp_ids, hyp_off, ref_ids, ref_off, group_off, rec.orders,
+                           rows[start:end])
+        return rec.score_chunk(rows, scores, start, end)
+
+    states = _run_pipelined(n, threads, prepare, work)
+    rec.finish(rows, scores, states, "hypotheses")
+    return (scores, rows) if return_stats else scores
 
 
 # -- one call: hypotheses with their own references --------------------------------------------
@@ -328,6 +396,8 @@ def sentence_bleu_batch(hypotheses: Any, references: Any, recipe: Any = "sacrebl
                                 threads=threads, return_stats=return_stats)
     rec = _recipe(recipe)
     n_threads = _resolve_threads(threads)
+    if hyp_lengths is None and ref_lengths is None and _id_lists(hypotheses, references):
+        return _score_id_lists(hypotheses, references, rec, n_threads, pad_id, return_stats)
     encoder = _ids.TextEncoder(_default_tokenize(tokenize, rec), lowercase)
     ref_ids, ref_off, group_off = _ids.groups(references, "references", pad_id, ref_lengths,
                                               encoder)
@@ -473,12 +543,29 @@ class ReferenceSets:
             raise ValueError(f"the recipe needs n-grams up to order {rec.orders} but these "
                              f"references were prepared with max_order={self.max_order}")
         n_threads = _resolve_threads(threads)
-        hyp_ids, hyp_off = self._hypotheses(hypotheses, pad_id, lengths)
-        n = len(hyp_off) - 1
-        hyp_group = self._groups_of(n, group, group_size)
         kernel = _impl.kernel
         table, bases, caps = self._table, self._bases, self._caps
         group_off, ref_lens, mask = self._group_off, self._ref_lens, self._hash_mask
+        if (self._encoder.used is None and lengths is None and isinstance(hypotheses, list)
+                and hypotheses and isinstance(hypotheses[0], (list, tuple))
+                and not (hypotheses[0] and isinstance(hypotheses[0][0], str))):
+            # Lists of id lists: packed chunk by chunk while the pool scores.
+            n = len(hypotheses)
+            hyp_group = self._groups_of(n, group, group_size)
+
+            def prepare(start: int, end: int) -> Any:
+                return kernel.pack_sequences(hypotheses[start:end], "hypotheses", pad_id, start)
+
+            def count_chunk(rows: np.ndarray, start: int, end: int, ctx: Any) -> None:
+                kernel.score_ref_tables(table, bases, caps, group_off, ref_lens, self.max_order,
+                                        ctx[0], ctx[1], hyp_group[start:end], rec.orders,
+                                        rows[start:end], 0, -1, mask)
+
+            return _score_rows(n, rec, n_threads, count_chunk, "hypotheses", return_stats,
+                               prepare)
+        hyp_ids, hyp_off = self._hypotheses(hypotheses, pad_id, lengths)
+        n = len(hyp_off) - 1
+        hyp_group = self._groups_of(n, group, group_size)
 
         def count(rows: np.ndarray, start: int, end: int) -> None:
             kernel.score_ref_tables(table, bases, caps, group_off, ref_lens, self.max_order,
