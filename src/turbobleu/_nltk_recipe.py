@@ -1,0 +1,301 @@
+"""NLTK's float recipe for BLEU, computed from integer n-gram statistics.
+
+``nltk.translate.bleu_score.corpus_bleu`` sums, per order n, the numerators and (unreduced)
+denominators of every sentence's ``modified_precision``, wraps each pair in an unreduced
+``Fraction``, lets a smoothing function rewrite the list, and ends with::
+
+    bp * exp(fsum(w_i * log(p_i) for w_i, p_i in zip(weight, p_n) if p_i > 0))
+
+``log(Fraction)`` converts with ``numerator / denominator`` (int true division, correctly rounded),
+so a precision only has to be *valued* like NLTK's, not be a Fraction. This module reproduces the
+eight built-in smoothing methods on plain ints and floats:
+
+- methods 0 to 4 only divide integers (or NLTK's own float expressions, evaluated the same way);
+- methods 5, 6 and 7 need exact rational arithmetic. They run on ``(numerator, denominator)``
+  integer pairs that follow Python's numeric tower the way ``Fraction`` does (rational op int stays
+  rational, rational op float turns into ``float(rational) op float``), without gcd reductions.
+
+Anything outside the common case (smoothing parameters that are not plain ints or floats, a
+precision whose float conversion would under- or overflow, a division by zero, a zero that NLTK
+would compare with ``== 0``, where the answer depends on the Python version's Fraction internals)
+raises :class:`NeedsExactPath`; the caller then runs the real smoothing function on ``Fraction``
+objects, which raises or returns exactly what NLTK would.
+"""
+from __future__ import annotations
+
+import math
+import sys
+import warnings
+from typing import Any, List, Optional, Sequence, Tuple, Union
+
+# NLTK's text, word for word (users filter on it); "{}" is the 1-based n-gram order.
+ZERO_ORDER_MESSAGE = (
+    "\nThe hypothesis contains 0 counts of {}-gram overlaps.\n"
+    "Therefore the BLEU score evaluates to 0, independently of\n"
+    "how many N-gram overlaps of lower order it contains.\n"
+    "Consider using lower n-gram order or use SmoothingFunction()"
+)
+
+# What method0 puts in place of a zero precision: log() of it is about -708.4, not -inf.
+TINY = sys.float_info.min
+
+# On Python < 3.12 an unreduced Fraction(0, 5) is not == 0 (its stored denominator is not 1);
+# on 3.12+ Fraction stores reduced values and the comparison is True.
+UNREDUCED_ZERO_EQUALS_ZERO = sys.version_info >= (3, 12)
+
+# An exact rational as an unreduced (numerator, denominator) pair; floats and ints stay themselves.
+Value = Union[Tuple[int, int], float, int]
+
+
+class NeedsExactPath(Exception):
+    """The fast recipe cannot promise NLTK's result here; run the smoothing on Fractions."""
+
+
+def warn_zero_order(order: int) -> None:
+    """method0's warning. The only place it is issued, so that Python's default "once per
+    location" filter shows each distinct message once, as it does for NLTK's single call site."""
+    warnings.warn(ZERO_ORDER_MESSAGE.format(order))
+
+
+def brevity_penalty(closest_ref_len: Any, hyp_len: Any) -> Any:
+    """NLTK's brevity penalty (reference length first): int 1 when the hypothesis is longer, int 0
+    when it is empty, else ``exp(1 - r / c)`` (which is 1.0 when they are equal)."""
+    if hyp_len > closest_ref_len:
+        return 1
+    if hyp_len == 0:
+        return 0
+    return math.exp(1 - closest_ref_len / hyp_len)
+
+
+def final_scores(weights: Sequence[Any], p_n: Sequence[Any], bp: Any, hyp_lengths: int,
+                 auto_reweigh: Any) -> Any:
+    """The last step of ``corpus_bleu``: one score per weight vector, in NLTK's operation order.
+
+    ``p_n`` holds what the smoothing produced (floats on the fast path, any numbers otherwise);
+    the expressions below are the ones NLTK evaluates, so every type behaves as it would there.
+    """
+    scores = []
+    for weight in weights:
+        if auto_reweigh:
+            # Tuple equality on purpose: a list never matches, a NumPy array raises ValueError.
+            if hyp_lengths < 4 and weight == (0.25, 0.25, 0.25, 0.25):
+                weight = (1 / hyp_lengths,) * hyp_lengths
+        log_sum = math.fsum(w_i * math.log(p_i) for w_i, p_i in zip(weight, p_n) if p_i > 0)
+        scores.append(bp * math.exp(log_sum))
+    return scores[0] if len(weights) == 1 else scores
+
+
+# -- exact rationals as integer pairs ----------------------------------------------------------
+
+def _to_float(x: Value) -> float:
+    """``float(x)`` as Fraction computes it (correctly rounded ``n / d``)."""
+    return x[0] / x[1] if type(x) is tuple else x  # type: ignore[index,return-value]
+
+
+def _add(a: Value, b: Value) -> Value:
+    if type(a) is tuple:
+        if type(b) is tuple:
+            return (a[0] * b[1] + b[0] * a[1], a[1] * b[1])  # type: ignore[index]
+        if type(b) is int:
+            return (a[0] + b * a[1], a[1])  # type: ignore[index,operator]
+        return a[0] / a[1] + b  # type: ignore[index,operator]
+    if type(b) is tuple:
+        if type(a) is int:
+            return (a * b[1] + b[0], b[1])  # type: ignore[index,operator]
+        return a + b[0] / b[1]  # type: ignore[index,operator]
+    return a + b  # type: ignore[operator]
+
+
+def _mul(a: Value, b: Value) -> Value:
+    if type(a) is tuple:
+        if type(b) is tuple:
+            return (a[0] * b[0], a[1] * b[1])  # type: ignore[index]
+        if type(b) is int:
+            return (a[0] * b, a[1])  # type: ignore[index,operator]
+        return a[0] / a[1] * b  # type: ignore[index,operator]
+    if type(b) is tuple:
+        if type(a) is int:
+            return (a * b[0], b[1])  # type: ignore[index,operator]
+        return a * (b[0] / b[1])  # type: ignore[index,operator]
+    return a * b  # type: ignore[operator]
+
+
+def _exact(n: int, d: int) -> Tuple[int, int]:
+    """A rational with a positive denominator (Fraction raises ZeroDivisionError for d == 0, with
+    its own message, so that case goes to the exact path)."""
+    if d == 0:
+        raise NeedsExactPath
+    return (-n, -d) if d < 0 else (n, d)
+
+
+def _div(a: Value, b: Value) -> Value:
+    if type(a) is tuple:
+        if type(b) is tuple:
+            return _exact(a[0] * b[1], a[1] * b[0])  # type: ignore[index]
+        if type(b) is int:
+            return _exact(a[0], a[1] * b)  # type: ignore[index,operator]
+        return a[0] / a[1] / b  # type: ignore[index,operator]
+    if type(b) is tuple:
+        if type(a) is int:
+            return _exact(a * b[1], b[0])  # type: ignore[index,operator]
+        return a / (b[0] / b[1])  # type: ignore[index,operator]
+    return a / b  # type: ignore[operator]
+
+
+def _square(a: Value) -> Value:
+    if type(a) is tuple:
+        return (a[0] * a[0], a[1] * a[1])  # type: ignore[index]
+    return a ** 2  # type: ignore[operator]
+
+
+def _equals_zero(a: Value) -> bool:
+    """``a == 0`` for a smoothed value. A zero rational is ambiguous (its answer depends on how the
+    Fraction happens to be stored), so it leaves the fast path."""
+    if type(a) is tuple:
+        if a[0] == 0:  # type: ignore[index]
+            raise NeedsExactPath
+        return False
+    return a == 0
+
+
+def _as_float(value: Value) -> float:
+    """The float NLTK's ``math.log`` would see. A positive rational too small for a float would
+    pass NLTK's ``p > 0`` test and then fail in ``log``; one too large fails in the conversion; both
+    are left to the exact path so that the same exception comes out at the same step."""
+    if type(value) is not tuple:
+        return value  # type: ignore[return-value]
+    n, d = value  # type: ignore[misc]
+    try:
+        f = n / d
+    except OverflowError:
+        raise NeedsExactPath from None
+    if f == 0.0 and n != 0:
+        raise NeedsExactPath
+    return f
+
+
+def _plain(x: Any) -> bool:
+    return type(x) is int or type(x) is float
+
+
+# -- the eight methods -------------------------------------------------------------------------
+
+def _method0(nums: Sequence[int], dens: Sequence[int]) -> List[float]:
+    out = []
+    for i, (n, d) in enumerate(zip(nums, dens)):
+        if n != 0:
+            out.append(n / d)
+        else:
+            warn_zero_order(i + 1)
+            out.append(TINY)
+    return out
+
+
+def _method1(nums: Sequence[int], dens: Sequence[int], epsilon: Any) -> List[float]:
+    return [(0 + epsilon) / d if n == 0 else n / d for n, d in zip(nums, dens)]
+
+
+def _method2(nums: Sequence[int], dens: Sequence[int]) -> List[float]:
+    return [nums[0] / dens[0]] + [(n + 1) / (d + 1) for n, d in zip(nums[1:], dens[1:])]
+
+
+def _method3(nums: Sequence[int], dens: Sequence[int]) -> List[float]:
+    out = []
+    halvings = 1
+    for n, d in zip(nums, dens):
+        if n == 0:
+            out.append(1 / (2 ** halvings * d))
+            halvings += 1
+        else:
+            out.append(n / d)
+    return out
+
+
+def _method4_values(nums: Sequence[int], dens: Sequence[int], hyp_len: int,
+                    k: Any) -> List[Value]:
+    """method4 with the untouched precisions kept exact (method7 goes on from here)."""
+    out: List[Value] = []
+    step = 1
+    for n, d in zip(nums, dens):
+        if n == 0 and hyp_len > 1:
+            # NLTK's expression, evaluated left to right as written there.
+            numerator = 1 / (2 ** step * k / math.log(hyp_len))
+            out.append(numerator / d)
+            step += 1
+        else:
+            out.append((n, d))
+    return out
+
+
+def _method5_values(p_n: List[Value], fifth: Tuple[int, int]) -> List[Value]:
+    """method5: each order becomes the mean of the previous smoothed value, itself and the next
+    order's *unsmoothed* value; the order after the last is the last sentence's 5-gram precision."""
+    following = p_n + [fifth]
+    previous = _add(p_n[0], 1)
+    out: List[Value] = []
+    for i, p_i in enumerate(p_n):
+        total = _add(_add(previous, p_i), following[i + 1])
+        previous = _div(total, 3)
+        out.append(previous)
+    return out
+
+
+def _method6_values(nums: Sequence[int], dens: Sequence[int], last_hyp_len: int,
+                    alpha: Any) -> List[Value]:
+    """method6: from the trigram on, interpolate with the prior p_{i-1}^2 / p_{i-2}."""
+    if len(nums) < 3 or nums[2] == 0:
+        raise NeedsExactPath  # IndexError or NLTK's assertion, raised by the real method
+    p_n: List[Value] = [(n, d) for n, d in zip(nums, dens)]
+    for i in range(2, len(p_n)):
+        prior: Value = 0 if _equals_zero(p_n[i - 2]) else _div(_square(p_n[i - 1]), p_n[i - 2])
+        grams = max(0, last_hyp_len - i)  # (i+1)-grams in the last hypothesis
+        p_n[i] = _div(_add(nums[i], _mul(alpha, prior)), grams + alpha)
+    return p_n
+
+
+def smoothed_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequence[int],
+                        hyp_lengths: int, last_hyp_len: int,
+                        fifth: Optional[Tuple[int, int]]) -> List[float]:
+    """The precisions ``SmoothingFunction().method<method>`` would give, as the floats NLTK's final
+    step reads from them.
+
+    ``nums``/``dens`` are the corpus sums (``nums[0] != 0``), ``hyp_lengths`` the corpus
+    hypothesis length, ``last_hyp_len`` the length of the last hypothesis and ``fifth`` the last
+    sentence's 5-gram ``(numerator, denominator)`` (methods 5 and 7 only). Raises
+    :class:`NeedsExactPath` where only the real method on Fractions is sure to agree with NLTK.
+    """
+    if method == 0:
+        return _method0(nums, dens)
+    if method == 1:
+        epsilon = owner.epsilon
+        if not _plain(epsilon):
+            raise NeedsExactPath
+        return _method1(nums, dens, epsilon)
+    if method == 2:
+        return _method2(nums, dens)
+    if method == 3:
+        return _method3(nums, dens)
+    if method in (4, 7):
+        k = owner.k
+        if not _plain(k) or not hyp_lengths:
+            raise NeedsExactPath
+        try:
+            values = _method4_values(nums, dens, hyp_lengths, k)
+        except (ArithmeticError, ValueError):
+            raise NeedsExactPath from None
+        if method == 7:
+            values = _method5_values(values, fifth)  # type: ignore[arg-type]
+        return [_as_float(v) for v in values]
+    if method == 5:
+        values = _method5_values([(n, d) for n, d in zip(nums, dens)], fifth)  # type: ignore
+        return [_as_float(v) for v in values]
+    if method == 6:
+        alpha = owner.alpha
+        if not _plain(alpha):
+            raise NeedsExactPath
+        try:
+            values = _method6_values(nums, dens, last_hyp_len, alpha)
+        except (ArithmeticError, ValueError):
+            raise NeedsExactPath from None
+        return [_as_float(v) for v in values]
+    raise ValueError(f"unknown smoothing method {method}")

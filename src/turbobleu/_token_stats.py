@@ -1,0 +1,99 @@
+"""Kernel statistics for already-tokenized input: sequences of any hashable tokens.
+
+The NLTK, evaluate and MATLAB front ends score token sequences, not strings. Here the tokens of one
+call are interned into int32 ids with a dict, packed as CSR arrays and counted by
+``_impl.kernel.count_stats``. Only hypothesis tokens get their own ids: a reference token that no
+hypothesis contains can never be part of a matching n-gram, so all of them share the id -1 (which
+no hypothesis token has), and only the hypothesis vocabulary is built.
+
+Token identity is dict identity (``hash`` and ``==``), which is what tuple-keyed ``Counter``s in
+the mirrored libraries use too.
+
+Both functions return None instead of raising when the input is unusual (a length that disagrees
+with iteration, an unhashable token, a segment without references, ...): the callers then run
+their library's own order of operations, which raises that library's exception from the same
+place.
+"""
+from __future__ import annotations
+
+from itertools import accumulate, chain, count, repeat
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+
+from . import _impl
+
+_MAX_TOKENS = 2 ** 31 - 2  # ids are int32 positions
+_SPANS: Dict[int, np.ndarray] = {}
+
+
+def _one_segment(n_refs: int) -> np.ndarray:
+    """``[0, n_refs]``: one segment whose references are the first n_refs spans (cached)."""
+    spans = _SPANS.get(n_refs)
+    if spans is None:
+        spans = np.array([0, n_refs], dtype=np.int64)
+        spans.setflags(write=False)
+        if n_refs < 64:
+            _SPANS[n_refs] = spans
+    return spans
+
+
+def sentence_row(references: Any, hypothesis: Any, orders: int) -> Optional[List[int]]:
+    """``[hyp_len, closest_ref_len, matches_1..N, totals_1..N]`` for one hypothesis, or None."""
+    try:
+        hyp_len = len(hypothesis)
+        ref_lens = list(map(len, references))
+        if not ref_lens or orders < 1:
+            return None
+        vocab: Dict[Any, int] = {}
+        ids = list(map(vocab.setdefault, hypothesis, count()))
+        if len(ids) != hyp_len:
+            return None
+        ids += map(vocab.get, chain.from_iterable(references), repeat(-1))
+        if len(ids) != hyp_len + sum(ref_lens):
+            return None
+        # One buffer holds the hypothesis and then the references.
+        buffer = np.array(ids, dtype=np.int32)
+        offsets = np.array(list(accumulate(ref_lens, initial=hyp_len)), dtype=np.int64)
+        row = np.zeros((1, 2 + 2 * orders), dtype=np.int64)
+        _impl.kernel.count_stats(buffer, np.array([0, hyp_len], dtype=np.int64), buffer, offsets,
+                                 _one_segment(len(ref_lens)), orders, row)
+        return row[0].tolist()
+    except Exception:
+        return None
+
+
+def corpus_rows(reference_lists: Any, hypotheses: Any, orders: int) -> Optional[np.ndarray]:
+    """One kernel row per segment (an int64 array), or None. Segments pair up in order."""
+    try:
+        hyp_lens = list(map(len, hypotheses))
+        ref_counts = list(map(len, reference_lists))
+        if len(hyp_lens) != len(ref_counts) or not hyp_lens or 0 in ref_counts or orders < 1:
+            return None
+        refs = list(chain.from_iterable(reference_lists))
+        if len(refs) != sum(ref_counts):
+            return None
+        ref_lens = list(map(len, refs))
+        hyp_tokens = list(chain.from_iterable(hypotheses))
+        if len(hyp_tokens) != sum(hyp_lens) or len(hyp_tokens) > _MAX_TOKENS:
+            return None
+        vocab: Dict[Any, int] = {}
+        hyp_ids = np.array(list(map(vocab.setdefault, hyp_tokens, count())), dtype=np.int32)
+        del hyp_tokens
+        ref_ids = np.array(list(map(vocab.get, chain.from_iterable(refs), repeat(-1))),
+                           dtype=np.int32)
+        del vocab, refs
+        if len(ref_ids) != sum(ref_lens):
+            return None
+        rows = np.zeros((len(hyp_lens), 2 + 2 * orders), dtype=np.int64)
+        _impl.kernel.count_stats(hyp_ids, _offsets(hyp_lens), ref_ids, _offsets(ref_lens),
+                                 _offsets(ref_counts), orders, rows)
+        return rows
+    except Exception:
+        return None
+
+
+def _offsets(lengths: List[int]) -> np.ndarray:
+    out = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=out[1:])
+    return out

@@ -1,0 +1,322 @@
+"""The computation behind Hugging Face ``evaluate.load("bleu")``, without the ``evaluate`` package.
+
+``evaluate``'s BLEU metric tokenizes with its copy of sacrebleu's 13a tokenizer (followed by
+``str.split()``, and without sacrebleu's ``rstrip``) and scores with tensorflow/nmt's
+``compute_bleu``. Both are reproduced here, with identical results:
+
+- the brevity penalty uses the **shortest** reference of each segment (not the closest), and
+  ``1 - 1/ratio`` with ``ratio = c / r`` (so ``r / c`` is rounded twice);
+- precisions are ``matches / possible`` (0.0 when nothing is possible); with ``smooth=True`` every
+  order, unigrams included, is ``(matches + 1) / (possible + 1)``;
+- the log-precisions are summed with the built-in ``sum`` (not ``fsum``), each weighted by
+  ``1. / max_order``; a zero precision makes the geometric mean the int 0;
+- an empty corpus or empty shortest references raise ``ZeroDivisionError``, as there.
+
+Use :func:`load` for a one-line migration (``bleu = turbobleu.evaluate.load("bleu")``), or
+:func:`compute` / :func:`compute_bleu` directly. Counting runs in turbobleu's compiled kernel;
+the default tokenizer runs in turbobleu's compiled 13a tokenizer.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _impl
+from ._token_stats import corpus_rows
+
+__all__ = ["BleuMetric", "Tokenizer13a", "compute", "compute_bleu", "load"]
+
+# -- the 13a tokenizer, as evaluate runs it ------------------------------------------------------
+
+_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
+# mteval-v13a's rules after the language-independent part (the same four rules as sacrebleu).
+_SYMBOLS = re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])")
+_PAIR_RULES = (
+    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),   # period or comma not after a digit
+    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),   # period or comma not before a digit
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),        # dash after a digit
+)
+
+
+def _language_independent(line: str) -> str:
+    """13a's first steps: drop ``<skipped>`` and ``-\\n``, newlines to spaces, unescape."""
+    line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in line:
+        for entity, char in _ENTITIES:
+            line = line.replace(entity, char)
+    return line
+
+
+def _rules_13a(prepared: str) -> List[str]:
+    line = _SYMBOLS.sub(r" \1 ", f" {prepared} ")
+    for pattern, replacement in _PAIR_RULES:
+        line = pattern.sub(replacement, line)
+    return line.split()
+
+
+def _compiled_agrees(prepared: str) -> bool:
+    """turbobleu's compiled 13a runs the language-independent steps again, after an ``rstrip``.
+    The rstrip never changes the tokens, and the repeated steps change nothing unless the first
+    pass *created* a ``<skipped>`` or an entity (``&amp;lt;`` gives ``&lt;``); such lines are
+    tokenized in Python."""
+    if "<skipped>" in prepared:
+        return False
+    return "&" not in prepared or not any(entity in prepared for entity, _ in _ENTITIES)
+
+
+class Tokenizer13a:
+    """evaluate's default tokenizer: a line in, its list of 13a tokens out."""
+
+    def signature(self) -> str:
+        return "13a"
+
+    def __call__(self, line: str) -> List[str]:
+        if not isinstance(line, str):
+            raise TypeError(f"Tokenizer13a takes a str, got {type(line).__name__}")
+        prepared = _language_independent(line)
+        if _compiled_agrees(prepared):
+            return _impl.tokenize.tokenize_strings([prepared], _impl.tokenize.TOK_13A, False)[0]
+        return _rules_13a(prepared)
+
+
+_DEFAULT_TOKENIZER = Tokenizer13a()
+
+
+def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.ndarray]]:
+    """Ids and offsets of each group of lines, tokenized with the default tokenizer into one
+    shared vocabulary. The compiled tokenizer does all lines but the rare ones it would get wrong;
+    those are tokenized in Python afterwards, so that every token they share with another line
+    already has its id (tokens found only there get negative ids, which the vocabulary never
+    hands out)."""
+    vocab = _impl.tokenize.Vocab()
+    done = []
+    odd_lines: List[Tuple[int, int]] = []
+    for g, lines in enumerate(groups):
+        prepared = [_language_independent(line) for line in lines]
+        for i, line in enumerate(prepared):
+            if not _compiled_agrees(line):
+                odd_lines.append((g, i))
+                prepared[i] = ""
+        done.append(_impl.tokenize.tokenize(prepared, _impl.tokenize.TOK_13A, False, vocab))
+    if not odd_lines:
+        return done
+    if isinstance(vocab, dict):  # the pure-Python twin's vocabulary is a dict already
+        known: Dict[str, int] = dict(vocab)
+    else:
+        known = {vocab.token(i): i for i in range(len(vocab))}
+
+    def token_id(token: str) -> int:
+        found = known.get(token)
+        if found is None:
+            found = known[token] = -2 - len(known)
+        return found
+
+    for g, i in odd_lines:
+        toks = _rules_13a(_language_independent(groups[g][i]))
+        ids, offsets = done[g]
+        lengths = np.diff(offsets)
+        lengths[i] = len(toks)
+        new_ids = np.concatenate([ids[:offsets[i]], np.array([token_id(t) for t in toks],
+                                                              dtype=np.int32), ids[offsets[i]:]])
+        new_offsets = np.zeros(len(offsets), dtype=np.int64)
+        np.cumsum(lengths, out=new_offsets[1:])
+        done[g] = (new_ids.astype(np.int32, copy=False), new_offsets)
+    return done
+
+
+# -- tensorflow/nmt compute_bleu -----------------------------------------------------------------
+
+def _nmt_score(matches: Sequence[int], possible: Sequence[int], translation_length: int,
+               reference_length: int, max_order: int, smooth: Any) -> tuple:
+    """nmt's float recipe on the corpus counts, operation for operation."""
+    precisions: List[Any] = [0] * max_order
+    for i in range(max_order):
+        if smooth:
+            precisions[i] = (matches[i] + 1.) / (possible[i] + 1.)
+        elif possible[i] > 0:
+            precisions[i] = float(matches[i]) / possible[i]
+        else:
+            precisions[i] = 0.0
+    if min(precisions) > 0:
+        # The built-in sum on purpose: that is what nmt uses (and its rounding is Python's).
+        log_sum = sum((1. / max_order) * math.log(p) for p in precisions)
+        geo_mean: Any = math.exp(log_sum)
+    else:
+        geo_mean = 0
+    ratio = float(translation_length) / reference_length
+    bp = 1. if ratio > 1.0 else math.exp(1 - 1. / ratio)
+    return (geo_mean * bp, precisions, bp, ratio, translation_length, reference_length)
+
+
+def _ngram_counts(segment: Any, max_order: int) -> Dict[tuple, int]:
+    counts: Dict[tuple, int] = {}
+    for order in range(1, max_order + 1):
+        for i in range(0, len(segment) - order + 1):
+            gram = tuple(segment[i:i + order])
+            counts[gram] = counts.get(gram, 0) + 1
+    return counts
+
+
+def _counts_nmt_order(reference_corpus: Any, translation_corpus: Any,
+                      max_order: Any) -> Tuple[List[int], List[int], int, int]:
+    """nmt's counting loop, in its order (for the inputs the fast path leaves alone, so that its
+    exceptions come out the same way)."""
+    matches = [0] * max_order
+    possible = [0] * max_order
+    reference_length = translation_length = 0
+    for references, translation in zip(reference_corpus, translation_corpus):
+        reference_length += min(len(r) for r in references)
+        translation_length += len(translation)
+        best: Dict[tuple, int] = {}
+        for reference in references:
+            for gram, c in _ngram_counts(reference, max_order).items():
+                if c > best.get(gram, 0):
+                    best[gram] = c
+        for gram, c in _ngram_counts(translation, max_order).items():
+            clipped = min(c, best.get(gram, 0))
+            if clipped > 0:
+                matches[len(gram) - 1] += clipped
+        for order in range(1, max_order + 1):
+            grams = len(translation) - order + 1
+            if grams > 0:
+                possible[order - 1] += grams
+    return matches, possible, translation_length, reference_length
+
+
+def _score_rows(rows: np.ndarray, reference_length: int, max_order: int, smooth: Any) -> tuple:
+    sums = rows.sum(axis=0).tolist()
+    return _nmt_score(sums[2:2 + max_order], sums[2 + max_order:2 + 2 * max_order], sums[0],
+                      reference_length, max_order, smooth)
+
+
+def compute_bleu(reference_corpus: Any, translation_corpus: Any, max_order: Any = 4,
+                 smooth: Any = False) -> tuple:
+    """tensorflow/nmt's ``compute_bleu`` on tokenized input.
+
+    ``reference_corpus`` holds, per segment, a list of references (token sequences);
+    ``translation_corpus`` the translations. Returns ``(bleu, precisions, bp, ratio,
+    translation_length, reference_length)``. Segments pair up as ``zip`` pairs them.
+    """
+    rows = None
+    if type(max_order) is int and max_order >= 1:
+        rows = corpus_rows(reference_corpus, translation_corpus, max_order)
+    if rows is None:
+        counts = _counts_nmt_order(reference_corpus, translation_corpus, max_order)
+        return _nmt_score(*counts, max_order, smooth)
+    shortest = sum(min(map(len, refs)) for refs in reference_corpus)
+    return _score_rows(rows, shortest, max_order, smooth)
+
+
+def _result(score: tuple) -> Dict[str, Any]:
+    bleu, precisions, bp, ratio, translation_length, reference_length = score
+    return {"bleu": bleu, "precisions": precisions, "brevity_penalty": bp,
+            "length_ratio": ratio, "translation_length": translation_length,
+            "reference_length": reference_length}
+
+
+def compute(predictions: Sequence[str], references: Sequence[Any],
+            tokenizer: Optional[Callable[[str], Sequence[Any]]] = None, max_order: int = 4,
+            smooth: bool = False) -> Dict[str, Any]:
+    """``evaluate.load("bleu").compute(predictions=..., references=..., ...)``.
+
+    ``references`` holds one list of reference strings per prediction, or one string per
+    prediction. ``tokenizer`` is any callable from a string to a token list (default: 13a).
+    Returns evaluate's dict: ``bleu``, ``precisions``, ``brevity_penalty``, ``length_ratio``,
+    ``translation_length``, ``reference_length``.
+    """
+    predictions = _check_strings(predictions, "predictions")
+    if isinstance(references, str) or not hasattr(references, "__len__"):
+        raise TypeError("references must be a list (of strings, or of lists of strings), "
+                        f"got {type(references).__name__}")
+    if len(references) != len(predictions):
+        raise ValueError(f"predictions has {len(predictions)} items but references has "
+                         f"{len(references)}; evaluate requires one entry per prediction")
+    if len(predictions) == 0:
+        raise ValueError("predictions and references are empty; there is nothing to score")
+    if isinstance(references[0], str):
+        references = [[ref] for ref in references]
+    reference_lists = []
+    for i, refs in enumerate(references):
+        if isinstance(refs, str) or not hasattr(refs, "__iter__"):
+            raise TypeError(f"references[{i}] must be a list of strings, got "
+                            f"{type(refs).__name__}")
+        reference_lists.append(_check_strings(refs, f"references[{i}]"))
+    if tokenizer is None or tokenizer is _DEFAULT_TOKENIZER:
+        if type(max_order) is int and max_order >= 1:
+            return _result(_compute_13a(predictions, reference_lists, max_order, smooth))
+        tokenizer = _DEFAULT_TOKENIZER
+    tokenized_refs = [[tokenizer(r) for r in refs] for refs in reference_lists]
+    tokenized_preds = [tokenizer(p) for p in predictions]
+    return _result(compute_bleu(tokenized_refs, tokenized_preds, max_order, smooth))
+
+
+def _check_strings(items: Any, what: str) -> List[str]:
+    if isinstance(items, str) or not hasattr(items, "__iter__"):
+        raise TypeError(f"{what} must be a list of strings, got {type(items).__name__}")
+    items = list(items)
+    for i, item in enumerate(items):
+        if not isinstance(item, str):
+            raise TypeError(f"{what}[{i}] must be a str, got {type(item).__name__}")
+    return items
+
+
+def _compute_13a(predictions: List[str], reference_lists: List[List[str]], max_order: int,
+                 smooth: Any) -> tuple:
+    """The default-tokenizer path: strings to ids in compiled code, then the kernel."""
+    flat_refs = [r for refs in reference_lists for r in refs]
+    (ref_ids, ref_off), (hyp_ids, hyp_off) = _tokenize_13a_groups([flat_refs, predictions])
+    ref_counts = [len(refs) for refs in reference_lists]
+    if 0 in ref_counts:
+        raise ValueError(f"references[{ref_counts.index(0)}] is empty; every prediction needs at "
+                         "least one reference (nmt's compute_bleu raises on min() of nothing)")
+    seg_ref_off = np.zeros(len(ref_counts) + 1, dtype=np.int64)
+    np.cumsum(ref_counts, out=seg_ref_off[1:])
+    rows = np.zeros((len(predictions), 2 + 2 * max_order), dtype=np.int64)
+    _impl.kernel.count_stats(hyp_ids, hyp_off, ref_ids, ref_off, seg_ref_off, max_order, rows)
+    ref_lens = np.diff(ref_off)
+    shortest = int(np.minimum.reduceat(ref_lens, seg_ref_off[:-1]).sum()) if len(ref_lens) else 0
+    return _score_rows(rows, shortest, max_order, smooth)
+
+
+class BleuMetric:
+    """A stand-in for the object ``evaluate.load("bleu")`` returns: ``compute``, ``add`` and
+    ``add_batch`` with evaluate's keyword arguments."""
+
+    name = "bleu"
+
+    def __init__(self) -> None:
+        self._predictions: List[str] = []
+        self._references: List[Any] = []
+
+    def add(self, *, prediction: str, reference: Any) -> None:
+        self._predictions.append(prediction)
+        self._references.append(reference)
+
+    def add_batch(self, *, predictions: Sequence[str], references: Sequence[Any]) -> None:
+        predictions, references = list(predictions), list(references)
+        if len(predictions) != len(references):
+            raise ValueError(f"predictions has {len(predictions)} items but references has "
+                             f"{len(references)}")
+        self._predictions.extend(predictions)
+        self._references.extend(references)
+
+    def compute(self, *, predictions: Optional[Sequence[str]] = None,
+                references: Optional[Sequence[Any]] = None, **kwargs: Any) -> Dict[str, Any]:
+        """Scores the given inputs, or everything added so far (which is then cleared)."""
+        if (predictions is None) != (references is None):
+            raise ValueError("give both predictions and references, or neither (to score what "
+                             "add/add_batch collected)")
+        if predictions is None:
+            predictions, references = self._predictions, self._references
+            self._predictions, self._references = [], []
+        return compute(predictions, references, **kwargs)  # type: ignore[arg-type]
+
+
+def load(path: str = "bleu", **kwargs: Any) -> BleuMetric:
+    """``evaluate.load("bleu")`` without the Hub: only the BLEU metric is available."""
+    if path not in ("bleu", "evaluate-metric/bleu"):
+        raise ValueError(f"turbobleu.evaluate only provides the 'bleu' metric, not {path!r}")
+    return BleuMetric()
