@@ -47,12 +47,12 @@ def sacrebleu_sentence_scores(
     """``out[i]`` = sacrebleu's sentence score of statistics row ``i``."""
 
 def pack_sequences(
-    rows: Sequence[Sequence[int]], what: str, pad: int | None = None
+    rows: Sequence[Sequence[int]], what: str, pad: int | None = None, first: int = 0
 ) -> tuple[_I32, _I64]:
     """``(ids, offsets)`` of integer sequences (CSR); items equal to ``pad`` are left out."""
 
 def pack_groups(
-    groups: Sequence[Sequence[Sequence[int]]], what: str, pad: int | None = None
+    groups: Sequence[Sequence[Sequence[int]]], what: str, pad: int | None = None, first: int = 0
 ) -> tuple[_I32, _I64, _I64]:
     """``(ids, offsets, group_offsets)`` of groups of integer sequences."""
 
