@@ -135,9 +135,13 @@ def check_lengths(systems: List[List[str]], system_names: List[str],
             raise _mismatch(reference_names[0], expected, name, len(stream))
 
 
+def _lines(n: int) -> str:
+    return f"{n} line" if n == 1 else f"{n} lines"
+
+
 def _mismatch(ref_name: str, ref_lines: int, name: str, lines: int) -> InputError:
     longer, shorter = (ref_name, name) if ref_lines > lines else (name, ref_name)
     first_extra = min(ref_lines, lines) + 1
-    return InputError(f"{name} has {lines} lines but {ref_name} has {ref_lines}: line "
+    return InputError(f"{name} has {_lines(lines)} but {ref_name} has {ref_lines}: line "
                       f"{first_extra} of {longer} has no counterpart in {shorter} (system and "
                       "reference streams must have the same number of lines)")

@@ -330,7 +330,9 @@ def _print_table(args: argparse.Namespace, names: List[str], results: List[Any],
     out.print()
     paired = args.paired_bs or args.paired_ar
     if paired:
-        _print_paired_notes(args, names[0], out)
+        # sacrebleu names the baseline only when it is called "Baseline: <file>" (not on stdin).
+        baseline = names[0] if names[0].startswith("Baseline:") else ""
+        _print_paired_notes(args, baseline, out)
     out.print("-----------------")
     out.print("Metric signatures")
     out.print("-----------------")
