@@ -74,6 +74,8 @@ def _unique_files(root: Path) -> List:
     """Every data file, once per distinct content (several pairs share the English source)."""
     seen, params = set(), []
     for path in data_files(root):
+        if not path.name.startswith(("source.", "ref.", "hyp.")):
+            continue  # not part of the data set's layout (e.g. a stray file)
         content = path.read_bytes()
         if content not in seen:
             seen.add(content)

@@ -96,8 +96,14 @@ class LibraryTokenizer(Tokenizer):
         """sacrebleu's ``tokenizer(line)`` for one line."""
         raise NotImplementedError
 
-    def rewrite_many(self, lines: List[str]) -> List[str]:
-        return [self.rewrite(line) for line in lines]
+    def rewrite_many(self, lines: List[str], what: str = "lines") -> List[str]:
+        out = []
+        for i, line in enumerate(lines):
+            try:
+                out.append(self.rewrite(line))
+            except ValueError as exc:
+                raise ValueError(f"{what}[{i}]: {exc}") from None
+        return out
 
     def missing(self, exc: ImportError) -> MissingExtraError:
         return MissingExtraError(
@@ -114,7 +120,7 @@ class LibraryTokenizer(Tokenizer):
             ready.append((line.lower() if lowercase else line).rstrip())
         # Lowercasing is done: the rewritten text must not be lowercased again (a library may
         # output capitals, e.g. SentencePiece's NFKC turns '℡' into 'TEL').
-        return self.rewrite_many(ready), _impl.tokenize.TOK_NONE, False
+        return self.rewrite_many(ready, what), _impl.tokenize.TOK_NONE, False
 
     def prepare_sentence(self, hypothesis: Any, references: list,
                          lowercase: bool) -> Tuple[Any, list, int, bool]:
@@ -124,11 +130,18 @@ class LibraryTokenizer(Tokenizer):
             if ref is not None and not isinstance(ref, str):
                 raise TypeError(f"references[{k}] must be a str or None, got "
                                 f"{type(ref).__name__}")
-        present = [ref for ref in references if ref is not None]
-        ready, code, lower = self.prepare([hypothesis] + present, lowercase)
-        rewritten = iter(ready[1:])
-        refs = [None if ref is None else next(rewritten) for ref in references]
-        return ready[0], refs, code, lower
+        self.load()
+
+        def ready(line: str, what: str) -> str:
+            line = (line.lower() if lowercase else line).rstrip()
+            try:
+                return self.rewrite(line)
+            except ValueError as exc:
+                raise ValueError(f"{what}: {exc}") from None
+
+        refs = [None if ref is None else ready(ref, f"references[{k}]")
+                for k, ref in enumerate(references)]
+        return ready(hypothesis, "hypothesis"), refs, _impl.tokenize.TOK_NONE, False
 
     def __call__(self, line: str) -> str:
         if not isinstance(line, str):
@@ -174,7 +187,12 @@ class MecabTokenizer(LibraryTokenizer):
         return self
 
     def rewrite(self, line: str) -> str:
-        return self._tagger.parse(line.strip()).strip()
+        parsed = self._tagger.parse(line.strip())
+        if parsed is None:  # MeCab gives up on some inputs, e.g. very long ones
+            reason = self._tagger.what() if hasattr(self._tagger, "what") else "no reason given"
+            raise ValueError(f"{self.name}: MeCab could not analyse a line of {len(line)} "
+                             f"characters ({reason!r}); sacrebleu fails on it too")
+        return parsed.strip()
 
     def signature(self) -> str:
         self.load()
@@ -244,7 +262,7 @@ class SentencePieceTokenizer(LibraryTokenizer):
     def rewrite(self, line: str) -> str:
         return " ".join(self._processor.EncodeAsPieces(line))
 
-    def rewrite_many(self, lines: List[str]) -> List[str]:
+    def rewrite_many(self, lines: List[str], what: str = "lines") -> List[str]:
         return [" ".join(pieces) for pieces in self._processor.EncodeAsPieces(lines)]
 
     def signature(self) -> str:
