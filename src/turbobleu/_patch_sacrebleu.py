@@ -218,3 +218,13 @@ def _turbo_statistics(metric: Any, tokenizer: Tokenizer, hypotheses: Any,
     else:
         prepared = metric._ref_cache.prepared
     return prepared.stats(hyps, order).rows()
+
+
+def _register() -> None:
+    """Make ``turbobleu.patching.patch("sacrebleu")`` use this module."""
+    from . import patching
+    if "sacrebleu" not in patching.available_patches():
+        patching.register_patch("sacrebleu", patch, unpatch, is_patched)
+
+
+_register()
