@@ -823,26 +823,42 @@ def score_ref_tables(const uint64_t[::1] table, const int64_t[::1] tab_base,
         raise ValueError("score_ref_tables: inconsistent group arrays")
     if n_seg > 0 and hyp_off[n_seg] > hyp_ids.shape[0]:
         raise ValueError("score_ref_tables: offsets point past the id buffer")
-    cdef int64_t seg, longest = 0, g
+    cdef int64_t seg, longest = 0, g, widest = 0
     for seg in range(seg_start, seg_end):
         g = hyp_group[seg]
         if g < 0 or g >= n_grp:
             raise ValueError(f"score_ref_tables: group {g} of hypothesis {seg} out of range")
         if hyp_off[seg + 1] - hyp_off[seg] > longest:
             longest = hyp_off[seg + 1] - hyp_off[seg]
+        if tab_cap[g] > widest:
+            widest = tab_cap[g]
+    cdef uint64_t hmask = hash_mask & 0xFFFFFFFFULL
     cdef BTable used
+    cdef Direct direct
+    cdef Direct* use_direct = NULL
     bt_init(&used)
-    if bt_reserve(&used, max_order * longest) < 0:
+    memset(&direct, 0, sizeof(Direct))
+    # Matches used per region slot: direct arrays when the groups are small enough (the usual
+    # case); a hash map keyed by slot otherwise, and always under a test hash_mask.
+    if widest <= DIRECT_LIMIT and hmask == 0xFFFFFFFFULL:
+        direct.gen = <uint32_t*>calloc(widest + 1, sizeof(uint32_t))
+        direct.cnt = <uint32_t*>malloc((widest + 1) * sizeof(uint32_t))
+        direct.size = widest + 1
+        use_direct = &direct
+        if direct.gen == NULL or direct.cnt == NULL:
+            free(direct.gen)
+            free(direct.cnt)
+            raise MemoryError("score_ref_tables: cannot allocate the scratch counts")
+    elif bt_reserve(&used, max_order * longest) < 0:
         bt_release(&used)
         raise MemoryError("score_ref_tables: cannot allocate the scratch table")
     cdef const uint64_t* tab = &table[0] if table.shape[0] > 0 else NULL
     cdef const int32_t* hyp_base = &hyp_ids[0] if hyp_ids.shape[0] > 0 else NULL
-    cdef uint64_t hmask = hash_mask & 0xFFFFFFFFULL
     try:
         with nogil:
             for seg in range(seg_start, seg_end):
                 g = hyp_group[seg]
-                score_one(&used, &out[seg, 0], max_order, hmask,
+                score_one(&used, use_direct, &out[seg, 0], max_order, hmask,
                           hyp_base + hyp_off[seg] if hyp_base != NULL else NULL,
                           hyp_off[seg + 1] - hyp_off[seg],
                           tab + 2 * tab_base[g] if tab != NULL else NULL, tab_cap[g])
@@ -851,16 +867,28 @@ def score_ref_tables(const uint64_t[::1] table, const int64_t[::1] tab_base,
                     else -1
     finally:
         bt_release(&used)
+        free(direct.gen)
+        free(direct.cnt)
 
 
-cdef void score_one(BTable* used, int64_t* row, int max_order, uint64_t hmask,
+cdef int64_t DIRECT_LIMIT = 1 << 18     # region slots: 2 MiB of direct counters per call
+
+cdef struct Direct:
+    uint32_t* gen       # counts are live when gen[slot] == cur
+    uint32_t* cnt
+    uint32_t cur
+    int64_t size
+
+
+cdef void score_one(BTable* used, Direct* direct, int64_t* row, int max_order, uint64_t hmask,
                     const int32_t* hyp, int64_t hyp_len, const uint64_t* region,
                     int64_t cap) noexcept nogil:
     """Row of one hypothesis against one group region (ref_len is left to the caller).
 
     Each n-gram occurrence of the hypothesis is looked up along the prefix chain (a miss ends the
     chain: no extension of an absent n-gram is present); an occurrence matches while fewer than
-    the reference maximum of its n-gram have matched (``used`` counts them per region slot)."""
+    the reference maximum of its n-gram have matched, counted per region slot in ``direct``
+    (when given) or in the hash map ``used``."""
     cdef int64_t i, pos, prefix, idx
     cdef int n, top
     cdef uint64_t key, refmax
@@ -873,7 +901,13 @@ cdef void score_one(BTable* used, int64_t* row, int max_order, uint64_t hmask,
     row[0] = hyp_len
     if cap == 0 or hyp_len == 0:
         return
-    bt_next_generation(used)
+    if direct != NULL:
+        direct.cur += 1
+        if direct.cur == 0:              # wrapped: really forget the old counts
+            memset(direct.gen, 0, direct.size * sizeof(uint32_t))
+            direct.cur = 1
+    else:
+        bt_next_generation(used)
     for i in range(hyp_len):
         prefix = -1
         top = max_order if hyp_len - i >= max_order else <int>(hyp_len - i)
@@ -883,15 +917,23 @@ cdef void score_one(BTable* used, int64_t* row, int max_order, uint64_t hmask,
             if region[2 * pos] != key:
                 break
             refmax = region[2 * pos + 1]
-            idx = bt_probe(used, wrap, wrap, <uint64_t>pos)
-            s = &used.slots[idx]
-            if s.gen != used.gen:
-                s.gen = used.gen
-                s.key = <uint64_t>pos
-                s.count = 0
-            if <uint64_t>s.count < refmax:
-                s.count += 1
-                row[1 + n] += 1
+            if direct != NULL:
+                if direct.gen[pos] != direct.cur:
+                    direct.gen[pos] = direct.cur
+                    direct.cnt[pos] = 0
+                if direct.cnt[pos] < refmax:
+                    direct.cnt[pos] += 1
+                    row[1 + n] += 1
+            else:
+                idx = bt_probe(used, wrap, wrap, <uint64_t>pos)
+                s = &used.slots[idx]
+                if s.gen != used.gen:
+                    s.gen = used.gen
+                    s.key = <uint64_t>pos
+                    s.count = 0
+                if <uint64_t>s.count < refmax:
+                    s.count += 1
+                    row[1 + n] += 1
             prefix = pos
 
 
