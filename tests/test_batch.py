@@ -325,3 +325,21 @@ def test_torch_tensors():
     lengths = torch.tensor([10, 3, 0, 10, 7, 1])
     assert sentence_bleu_batch(torch.tensor(hyps), np.repeat(refs, 2, axis=0),
                                hyp_lengths=lengths, threads=1).tolist() == want_cut.tolist()
+
+
+def test_grpo_reward_example():
+    """The README's reward function: rewards equal sacrebleu's sentence_bleu / 100."""
+    def bleu_rewards(completions, prompt_refs, group_size, pad_id=0):
+        refs = ReferenceSets(prompt_refs, pad_id=pad_id, threads=1)
+        return refs.score(completions, group_size=group_size, pad_id=pad_id, threads=1) / 100.0
+
+    prompt_refs = [[[5, 6, 7, 8, 9], [5, 6, 7, 10]], [[11, 12, 13, 14], [11, 12, 15, 14, 16]]]
+    completions = np.array([[5, 6, 7, 8, 9, 0], [5, 6, 7, 10, 0, 0], [5, 9, 0, 0, 0, 0],
+                            [6, 7, 8, 9, 5, 6], [11, 12, 13, 14, 0, 0], [11, 12, 15, 0, 0, 0],
+                            [14, 13, 12, 11, 0, 0], [11, 12, 15, 14, 16, 0]])
+    rewards = bleu_rewards(completions, prompt_refs, group_size=4)
+    want = [sacrebleu.sentence_bleu(as_text([t for t in row if t]),
+                                    [as_text(r) for r in prompt_refs[i // 4]]).score / 100.0
+            for i, row in enumerate(completions.tolist())]
+    assert rewards.tolist() == want
+    assert np.round(rewards, 4).tolist() == [1.0, 1.0, 0.2601, 0.5774, 1.0, 0.7165, 0.2259, 1.0]
