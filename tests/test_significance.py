@@ -1,0 +1,398 @@
+"""turbobleu.significance against sacrebleu.significance: same seed, same numbers (floats ==).
+
+* Real text: the fixture excerpt always; the 4 systems of WMT23 de-en at the issue's sizes
+  (paired bootstrap 1000, approximate randomization 10000) when ../shared/data is present.
+* Synthetic statistics (Hypothesis): sacrebleu's own paired-test functions run on the same rows
+  through a sacrebleu BLEU whose statistics extraction returns them, so any row matrix can be
+  compared, including sums beyond 2**24 where float32 bootstrap sums round.
+* The vectorised recipe against sacrebleu's ``_compute_score_from_stats`` on float32 and int64
+  rows, and the interpreter's ``sum()`` (left to right, or Neumaier from Python 3.12).
+"""
+from __future__ import annotations
+
+import math
+from typing import Dict, List, Optional, Sequence
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics import BLEU as SacreBLEU
+from sacrebleu.significance import PairedTest, _bootstrap_resample, estimate_ci
+
+import turbobleu
+from turbobleu import _batch_recipe, significance
+from turbobleu.significance import (Recipe, Result, bootstrap_scores, confidence_interval,
+                                    paired_approximate_randomization, paired_bootstrap,
+                                    resolve_seed)
+from conftest import FIXTURE_DATA, SHARED_DATA, read_lines, requires_wmt23
+
+SMOOTHINGS = (("exp", None), ("none", None), ("floor", None), ("floor", 0.37), ("add-k", None),
+              ("add-k", 2), ("add-k", 0.3))
+
+
+# -- sacrebleu on given statistics ---------------------------------------------------------------
+class StatsBLEU(SacreBLEU):
+    """A sacrebleu BLEU whose 'hypotheses' are a key into precomputed statistics rows, so that
+    sacrebleu's significance code runs unchanged on any statistics."""
+
+    def __init__(self, table: Dict[str, List[List[int]]], **options) -> None:
+        super().__init__(tokenize="none", **options)
+        self.table = table
+        self.num_refs = 1
+
+    def _extract_corpus_statistics(self, hypotheses, references):
+        return [list(r) for r in self.table[hypotheses[0]]]
+
+
+def sacrebleu_paired(rows: Sequence[np.ndarray], test: str, n: int, options: dict,
+                     n_ar_confidence: int = -1) -> List[Result]:
+    table = {f"s{i}": r.tolist() for i, r in enumerate(rows)}
+    metric = StatsBLEU(table, **options)
+    systems = [(name, [name] * len(rows[0])) for name in table]
+    _, scores = PairedTest(systems, {"BLEU": metric}, None, test, n, n_ar_confidence)()
+    return [Result(r.score, r.p_value, r.mean, r.ci) for r in scores["BLEU"]]
+
+
+def sacrebleu_paired_on_text(systems: List[List[str]], refs: List[List[str]], test: str, n: int,
+                             options: dict) -> List[Result]:
+    metric = SacreBLEU(references=refs, **options)
+    named = [(f"s{i}", hyps) for i, hyps in enumerate(systems)]
+    _, scores = PairedTest(named, {"BLEU": metric}, None, test, n)()
+    return [Result(r.score, r.p_value, r.mean, r.ci) for r in scores["BLEU"]]
+
+
+def assert_same_results(ours: List[Result], theirs: List[Result]) -> None:
+    assert len(ours) == len(theirs)
+    for k, (a, b) in enumerate(zip(ours, theirs)):
+        assert a.as_dict() == b.as_dict(), f"system {k}: {a} != {b}"
+
+
+def options_of(method: str, value: Optional[float], eff: bool = False) -> dict:
+    return {"smooth_method": method, "smooth_value": value, "effective_order": eff}
+
+
+# -- real text -------------------------------------------------------------------------------------
+def _corpus(directory, lang: str, systems: Sequence[str], ref: str = "refA"):
+    hyps = [read_lines(directory / f"hyp.{s}.{lang}") for s in systems]
+    return hyps, [read_lines(directory / f"ref.{ref}.{lang}")]
+
+
+FIXTURE_HE = FIXTURE_DATA / "he-en"
+FIXTURE_SYSTEMS = ("GPT4-5shot", "NLLB_Greedy")
+
+
+@pytest.mark.parametrize("method,value", SMOOTHINGS)
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_fixture_pairs_match_sacrebleu(test: str, method: str, value: Optional[float]) -> None:
+    hyps, refs = _corpus(FIXTURE_HE, "en", FIXTURE_SYSTEMS)
+    options = options_of(method, value)
+    metric = turbobleu.BLEU(references=refs, **options)
+    stats = [metric.corpus_stats(h) for h in hyps]
+    n = 300 if test == "bs" else 700
+    run = paired_bootstrap if test == "bs" else paired_approximate_randomization
+    ours = run(stats[0], stats[1:], metric, n)
+    assert_same_results(ours, sacrebleu_paired_on_text(hyps, refs, test, n, options))
+
+
+def test_fixture_effective_order_lowercase_two_refs() -> None:
+    hyps, _ = _corpus(FIXTURE_HE, "en", FIXTURE_SYSTEMS)
+    refs = [read_lines(FIXTURE_HE / f"ref.{r}.en") for r in ("refA", "refB")]
+    options = {"smooth_method": "floor", "effective_order": True, "lowercase": True}
+    metric = turbobleu.BLEU(references=refs, **options)
+    stats = [metric.corpus_stats(h) for h in hyps]
+    for test, run in (("bs", paired_bootstrap), ("ar", paired_approximate_randomization)):
+        ours = run(stats[0], stats[1:], metric, 257)
+        assert_same_results(ours, sacrebleu_paired_on_text(hyps, refs, test, 257, options))
+
+
+@requires_wmt23
+def test_wmt23_four_systems_paired_bootstrap_1000_and_ar_10000() -> None:
+    """The issue's check: 4 systems of a pair, 1000 resamples and 10000 trials, default seed."""
+    directory = SHARED_DATA / "de-en"
+    systems = sorted(p.name.split(".")[1] for p in directory.glob("hyp.*.en"))
+    assert len(systems) == 4
+    hyps, refs = _corpus(directory, "en", systems)
+    metric = turbobleu.BLEU(references=refs)
+    stats = [metric.corpus_stats(h) for h in hyps]
+    assert_same_results(paired_bootstrap(stats[0], stats[1:], metric, 1000),
+                        sacrebleu_paired_on_text(hyps, refs, "bs", 1000, {}))
+    assert_same_results(paired_approximate_randomization(stats[0], stats[1:], metric, 10000),
+                        sacrebleu_paired_on_text(hyps, refs, "ar", 10000, {}))
+
+
+@pytest.mark.parametrize("source", ["fixture", "wmt23"])
+def test_confidence_interval_matches_corpus_score(source: str) -> None:
+    """``confidence_interval`` == sacrebleu's corpus_score(n_bootstrap=1000) mean and CI."""
+    if source == "fixture":
+        directory, lang, system = FIXTURE_HE, "en", "NLLB_Greedy"
+    else:
+        if not SHARED_DATA.is_dir():
+            pytest.skip("shared WMT23 data not found")
+        directory, lang, system = SHARED_DATA / "en-de", "de", "AIRC"
+    hyps, refs = _corpus(directory, lang, [system])
+    theirs = SacreBLEU().corpus_score(hyps[0], refs, n_bootstrap=1000)
+    metric = turbobleu.BLEU()
+    stats = metric.corpus_stats(hyps[0], refs)
+    assert confidence_interval(stats, metric, 1000) == (theirs._mean, theirs._ci)
+    _, samples = _bootstrap_resample(SacreBLEU(references=refs)._extract_corpus_statistics(
+        hyps[0], None), SacreBLEU(), 1000)
+    assert bootstrap_scores(stats, metric, 1000).tolist() == [s.score for s in samples]
+
+
+# -- synthetic statistics ----------------------------------------------------------------------------
+@st.composite
+def stats_matrices(draw, max_systems: int = 3, large: bool = False):
+    """Statistics rows of 2..3 systems over the same segments: lengths, matches <= totals."""
+    order = draw(st.integers(1, 5))
+    segments = draw(st.integers(1, 12))
+    n_systems = draw(st.integers(2, max_systems))
+    top = 3_000_000 if large else 40
+    systems = []
+    for _ in range(n_systems):
+        rows = []
+        for _ in range(segments):
+            hyp_len = draw(st.integers(0, top))
+            ref_len = draw(st.integers(0, top))
+            totals = [max(0, hyp_len - n) for n in range(order)]
+            matches = [draw(st.integers(0, t)) if t and draw(st.booleans()) else 0
+                       for t in totals]
+            rows.append([hyp_len, ref_len] + matches + totals)
+        systems.append(np.array(rows, dtype=np.int64))
+    return order, systems
+
+
+smoothing_choices = st.sampled_from(SMOOTHINGS)
+
+
+@settings(max_examples=40)
+@given(data=stats_matrices(), smoothing=smoothing_choices, eff=st.booleans(),
+       test=st.sampled_from(["bs", "ar"]), n=st.integers(1, 60))
+def test_synthetic_paired_tests_match_sacrebleu(data, smoothing, eff, test, n) -> None:
+    order, rows = data
+    options = dict(options_of(*smoothing, eff), max_ngram_order=order)
+    recipe = Recipe(order, smoothing[0], smoothing[1], eff)
+    if test == "bs":
+        ours = paired_bootstrap(rows[0], rows[1:], recipe, n)
+    else:
+        ours = paired_approximate_randomization(rows[0], rows[1:], recipe, n, n_ar_confidence=7)
+    assert_same_results(ours, sacrebleu_paired(rows, test, n, options,
+                                               n_ar_confidence=7 if test == "ar" else -1))
+
+
+@settings(max_examples=25)
+@given(data=stats_matrices(max_systems=2, large=True), smoothing=smoothing_choices,
+       n=st.integers(1, 30))
+def test_float32_rounding_regime(data, smoothing, n) -> None:
+    """Sums past 2**24 round in sacrebleu's float32 bootstrap; turbobleu rounds the same way."""
+    order, rows = data
+    rows[0][:, 0] += 20_000_000  # at least one column well past 2**24
+    options = dict(options_of(*smoothing), max_ngram_order=order)
+    recipe = Recipe(order, smoothing[0], smoothing[1], False)
+    metric = StatsBLEU({}, **options)
+    _, theirs = _bootstrap_resample(rows[0].tolist(), metric, n)
+    assert bootstrap_scores(rows[0], recipe, n).tolist() == [s.score for s in theirs]
+    assert_same_results(paired_bootstrap(rows[0], rows[1:], recipe, n),
+                        sacrebleu_paired(rows, "bs", n, options))
+
+
+def test_chunked_draws_equal_one_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resamples drawn in many chunks (small memory) are NumPy's one big draw."""
+    rng = np.random.default_rng(3)
+    rows = [np.column_stack([rng.integers(1, 30, (37, 2)), rng.integers(0, 5, (37, 4)),
+                             rng.integers(5, 30, (37, 4))]) for _ in range(3)]
+    recipe = Recipe()
+    whole_bs = paired_bootstrap(rows[0], rows[1:], recipe, 101)
+    whole_ar = paired_approximate_randomization(rows[0], rows[1:], recipe, 333, 0)
+    monkeypatch.setattr(significance, "_CHUNK_ELEMENTS", 37 * 5)
+    monkeypatch.setattr(significance, "_AR_CHUNK_ELEMENTS", 37 * 40)
+    assert_same_results(paired_bootstrap(rows[0], rows[1:], recipe, 101), whole_bs)
+    assert_same_results(paired_approximate_randomization(rows[0], rows[1:], recipe, 333, 0),
+                        whole_ar)
+    assert_same_results(whole_bs, sacrebleu_paired(rows, "bs", 101, {}))
+    assert_same_results(whole_ar, sacrebleu_paired(rows, "ar", 333, {}, n_ar_confidence=0))
+
+
+# -- seeds -------------------------------------------------------------------------------------------
+def _small_rows() -> List[np.ndarray]:
+    rng = np.random.default_rng(11)
+    return [np.column_stack([rng.integers(5, 30, (25, 2)), rng.integers(0, 5, (25, 4)),
+                             rng.integers(5, 30, (25, 4))]) for _ in range(3)]
+
+
+@pytest.mark.parametrize("seed", ["12345", "7", "012"])
+def test_env_seed_like_sacrebleu(monkeypatch: pytest.MonkeyPatch, seed: str) -> None:
+    monkeypatch.setenv("SACREBLEU_SEED", seed)
+    rows = _small_rows()
+    assert_same_results(paired_bootstrap(rows[0], rows[1:], Recipe(), 50),
+                        sacrebleu_paired(rows, "bs", 50, {}))
+    assert_same_results(paired_approximate_randomization(rows[0], rows[1:], Recipe(), 50),
+                        sacrebleu_paired(rows, "ar", 50, {}))
+    # an explicit seed is the same as the variable
+    monkeypatch.delenv("SACREBLEU_SEED")
+    assert_same_results(paired_bootstrap(rows[0], rows[1:], Recipe(), 50, seed=seed),
+                        sacrebleu_paired_env(rows, seed, monkeypatch))
+
+
+def sacrebleu_paired_env(rows, seed: str, monkeypatch: pytest.MonkeyPatch) -> List[Result]:
+    monkeypatch.setenv("SACREBLEU_SEED", seed)
+    try:
+        return sacrebleu_paired(rows, "bs", 50, {})
+    finally:
+        monkeypatch.delenv("SACREBLEU_SEED")
+
+
+def test_seed_zero_and_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 0: the baseline's interval uses seed 0, the comparisons are unseeded (sacrebleu's
+    ``seed or None``); 'none': everything unseeded."""
+    rows = _small_rows()
+    monkeypatch.setenv("SACREBLEU_SEED", "0")
+    ours = paired_bootstrap(rows[0], rows[1:], Recipe(), 200)
+    theirs = sacrebleu_paired(rows, "bs", 200, {})
+    assert (ours[0].mean, ours[0].ci) == (theirs[0].mean, theirs[0].ci)
+    for seed in ("0", "None"):
+        monkeypatch.setenv("SACREBLEU_SEED", seed)
+        for run in (paired_bootstrap, paired_approximate_randomization):
+            results = run(rows[0], rows[1:], Recipe(), 200)
+            assert [r.score for r in results] == [r.score for r in theirs]
+            assert all(0 < r.p_value <= 1 for r in results[1:])
+
+
+def test_resolve_seed() -> None:
+    assert resolve_seed("012") == significance.Seed(12, "012")
+    assert resolve_seed("012").paired_text == "12"
+    assert resolve_seed("NONE") == significance.Seed(None, "none")
+    assert resolve_seed("NONE").paired_text == "none"
+    assert resolve_seed(None).value is None
+    assert resolve_seed(5) == significance.Seed(5, "5")
+    assert resolve_seed(0).per_system is None and resolve_seed(0).value == 0
+    with pytest.raises(ValueError, match="SACREBLEU_SEED"):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("SACREBLEU_SEED", "abc")
+            resolve_seed()
+    with pytest.raises(ValueError, match="non-negative"):
+        resolve_seed(-3)
+    with pytest.raises(TypeError):
+        resolve_seed(True)
+
+
+# -- the vectorised recipe -----------------------------------------------------------------------------
+@st.composite
+def score_rows(draw, large: bool = False):
+    order = draw(st.integers(1, 6))
+    count = draw(st.integers(1, 30))
+    top = 2 ** 31 if large else 60
+    rows = []
+    for _ in range(count):
+        sys_len = draw(st.integers(0, top))
+        ref_len = draw(st.integers(0, top))
+        totals = [draw(st.integers(0, top)) for _ in range(order)]
+        matches = [draw(st.integers(0, t)) if draw(st.booleans()) else 0 for t in totals]
+        rows.append([sys_len, ref_len] + matches + totals)
+    return order, rows
+
+
+@settings(max_examples=150)
+@given(data=score_rows(), large=score_rows(large=True), smoothing=smoothing_choices,
+       eff=st.booleans())
+def test_batch_recipe_is_sacrebleus_per_row_recipe(data, large, smoothing, eff) -> None:
+    for order, rows in (data, large):
+        sb = SacreBLEU(tokenize="none", max_ngram_order=order, effective_order=eff,
+                       smooth_method=smoothing[0], smooth_value=smoothing[1])
+        as_f32 = np.array(rows, dtype=np.float32)
+        as_i64 = np.array(rows, dtype=np.int64)
+        want_f32 = [sb._compute_score_from_stats(r.copy()).score for r in as_f32]
+        want_i64 = [sb._aggregate_and_compute(r[None, :].copy()).score for r in as_i64]
+        args = (order, smoothing[0], smoothing[1], eff)
+        assert _batch_recipe.bleu_scores(as_f32, *args, "float32").tolist() == want_f32
+        assert _batch_recipe.bleu_scores(as_i64, *args, "int64").tolist() == want_i64
+        assert Recipe(*args).scores(as_i64, "int64").tolist() == want_i64  # kernel or NumPy
+
+
+def _cpython312_sum(values: Sequence[float]) -> float:
+    """CPython 3.12's sum() of floats (start 0, then Neumaier compensation)."""
+    total, comp = 0.0 + values[0], 0.0
+    for x in values[1:]:
+        t = total + x
+        if abs(total) >= abs(x):
+            comp += (total - t) + x
+        else:
+            comp += (x - t) + total
+        total = t
+    if comp and math.isfinite(comp):
+        total += comp
+    return total
+
+
+@settings(max_examples=200)
+@given(st.lists(st.lists(st.floats(-50, 50, allow_nan=False) | st.sampled_from(
+    [0.0, 1e-300, 4.605170185988092, -9999999999.0]), min_size=4, max_size=4),
+    min_size=1, max_size=20))
+def test_python_sum_both_ways(terms) -> None:
+    array = np.array(terms, dtype=np.float64)
+    assert _batch_recipe.python_sum_rows(array, neumaier=True).tolist() == \
+        [_cpython312_sum(t) for t in terms]
+    left_to_right = []
+    for t in terms:
+        total = t[0]
+        for x in t[1:]:
+            total += x
+        left_to_right.append(total)
+    assert _batch_recipe.python_sum_rows(array, neumaier=False).tolist() == left_to_right
+    # the running interpreter's own sum() is one of the two
+    assert _batch_recipe.python_sum_rows(array).tolist() == [sum(t) for t in terms]
+
+
+def test_estimates_match_sacrebleu_helpers() -> None:
+    scores = np.random.default_rng(5).normal(30, 2, 999)
+    assert significance.numpy_mean_ci(scores) == tuple(float(x) for x in estimate_ci(scores))
+    assert Result(1.0, 0.5, 2.0, 0.1).as_dict() == {"score": 1.0, "p_value": 0.5,
+                                                   "mean": 2.0, "ci": 0.1}
+
+
+# -- argument checks ---------------------------------------------------------------------------------
+def test_bad_arguments() -> None:
+    rows = _small_rows()
+    recipe = Recipe()
+    with pytest.raises(ValueError, match="segments"):
+        paired_bootstrap(rows[0], [rows[1][:-1]], recipe)
+    with pytest.raises(ValueError, match="systems is empty"):
+        paired_bootstrap(rows[0], [], recipe)
+    with pytest.raises(TypeError, match="list of statistics"):
+        paired_bootstrap(rows[0], rows[1], recipe)
+    with pytest.raises(ValueError, match="shape"):
+        paired_bootstrap(rows[0][:, :8], [rows[1][:, :8]], recipe)
+    with pytest.raises(ValueError, match="n_samples"):
+        paired_approximate_randomization(rows[0], rows[1:], recipe, 0)
+    with pytest.raises(ValueError, match="integer statistics"):
+        bootstrap_scores(rows[0] + 0.5, recipe)
+    with pytest.raises(ValueError, match="no segments"):
+        bootstrap_scores(rows[0][:0], recipe)
+    with pytest.raises(TypeError, match="turbobleu.BLEU"):
+        bootstrap_scores(rows[0], "exp")
+    with pytest.raises(ValueError, match="max order"):
+        bootstrap_scores(turbobleu.BLEUStats(rows[0][:, :6], 2), recipe)
+    with pytest.raises(ValueError, match="arithmetic"):
+        _batch_recipe.bleu_scores(rows[0], 4, "exp", None, False, "float16")
+
+
+def test_progress_callback_counts_every_resample() -> None:
+    rows = _small_rows()
+    seen: List[int] = []
+
+    class Counter:
+        total = 0
+
+        def expect(self, n: int) -> None:
+            self.total += n
+
+        def __call__(self, n: int) -> None:
+            seen.append(n)
+
+    counter = Counter()
+    paired_bootstrap(rows[0], rows[1:], Recipe(), 120, seed=None, progress=counter)
+    assert counter.total == sum(seen) == 120 * 3  # unseeded: baseline CI + one draw per system
+    seen.clear()
+    counter.total = 0
+    paired_approximate_randomization(rows[0], rows[1:], Recipe(), 90, progress=counter)
+    assert counter.total == sum(seen) == 90
