@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
@@ -328,6 +329,9 @@ def _run_pipelined(n: int, threads: int, prepare: Callable[[int, int], Any],
         for c in range(chunks):
             ctx = prepare(bounds[c], bounds[c + 1])
             futures.append(pool.submit(work, ctx, bounds[c], bounds[c + 1]))
+            # Hand the GIL over now: a worker back from its nogil kernel would otherwise wait
+            # for the interpreter's switch interval (5 ms) while this thread packs on.
+            time.sleep(0)
     except BaseException:
         for f in futures:
             f.cancel()
@@ -339,7 +343,7 @@ def _id_lists(hypotheses: Any, references: Any) -> bool:
     """Both plain Python lists of id lists (the form packed chunk by chunk)."""
     return (isinstance(hypotheses, list) and isinstance(references, list) and bool(hypotheses)
             and isinstance(hypotheses[0], (list, tuple))
-            and not (hypotheses[0] and isinstance(hypotheses[0][0], str))
+            and _ids.looks_like_text(hypotheses) is None
             and _ids._plain_id_groups(references))
 
 
@@ -548,7 +552,7 @@ class ReferenceSets:
         group_off, ref_lens, mask = self._group_off, self._ref_lens, self._hash_mask
         if (self._encoder.used is None and lengths is None and isinstance(hypotheses, list)
                 and hypotheses and isinstance(hypotheses[0], (list, tuple))
-                and not (hypotheses[0] and isinstance(hypotheses[0][0], str))):
+                and _ids.looks_like_text(hypotheses) is None):
             # Lists of id lists: packed chunk by chunk while the pool scores.
             n = len(hypotheses)
             hyp_group = self._groups_of(n, group, group_size)
