@@ -262,6 +262,13 @@ def test_text_with_any_tokenizer():
                               threads=1)
     assert got.tolist() == [sacrebleu.sentence_bleu(h, r, tokenize="none").score
                             for h, r in zip(hyps, refs)]
+    # lowercase=True lowercases the line before any tokenizer, as sacrebleu does.
+    cased = ["The CAT Sat", "ΑΣ ΟΔΟΣ"]
+    cased_refs = [["the cat sat"], ["ας οδος"]]
+    for tok in ("13a", "none", str.split):
+        got = sentence_bleu_batch(cased, cased_refs, tokenize=tok, lowercase=True, threads=1)
+        assert got.tolist() == [sacrebleu.sentence_bleu(h, r, lowercase=True).score
+                                for h, r in zip(cased, cased_refs)]
     # One text reference per row.
     got = sentence_bleu_batch(hyps, ["The cat", "A dog", "x"], threads=1)
     assert got.tolist() == [sacrebleu.sentence_bleu(h, [r]).score

@@ -165,7 +165,10 @@ class TextEncoder:
                             f"{_FORMS[self.used]}: give both in the same form")
         self.used = kind
 
-    def _intern(self, tokens_per_line: List[Sequence[str]], frozen: bool, what: str) -> CSR:
+    def _intern(self, tokens_per_line: List[Sequence[str]], frozen: bool, what: str,
+                lowered: bool = False) -> CSR:
+        """Ids of token strings (pre-tokenized rows are lowercased token by token)."""
+        lower = self.lowercase and not lowered
         words = self.words
         ids: List[int] = []
         offsets = [0]
@@ -174,7 +177,7 @@ class TextEncoder:
                 if not isinstance(tok, str):
                     raise TypeError(f"{what}[{i}][{j}] must be a str token, got "
                                     f"{type(tok).__name__}")
-                if self.lowercase:
+                if lower:
                     tok = tok.lower()
                 tid = words.get(tok)
                 if tid is None:
@@ -193,7 +196,11 @@ class TextEncoder:
                 raise TypeError(f"{what}[{i}] must be a str, got {type(line).__name__}")
         self._use("text", what)
         if self.callable is not None:
-            return self._intern([self.callable(line) for line in lines], frozen, what)
+            # As sacrebleu does: lowercase the line, then tokenize it.
+            fn = self.callable
+            tokens = [fn(line.lower()) for line in lines] if self.lowercase \
+                else [fn(line) for line in lines]
+            return self._intern(tokens, frozen, what, lowered=True)
         return _impl.tokenize.tokenize(lines, self.code, self.lowercase, self.vocab, frozen, what)
 
     def tokens(self, rows: List[Sequence[str]], frozen: bool, what: str) -> CSR:

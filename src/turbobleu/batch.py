@@ -23,7 +23,7 @@ import threading
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -62,23 +62,20 @@ def _resolve_threads(threads: Optional[int]) -> int:
     return threads
 
 
-_pool: Optional[ThreadPoolExecutor] = None
-_pool_size = 0
-_pool_lock = threading.Lock()
+_pools: Dict[int, ThreadPoolExecutor] = {}
+_pools_lock = threading.Lock()
 
 
 def _executor(threads: int) -> ThreadPoolExecutor:
-    """A process-wide pool with at least ``threads`` workers (grown on demand, never shrunk:
-    the old pool finishes its queued work and its threads exit)."""
-    global _pool, _pool_size
-    with _pool_lock:
-        if _pool is None or _pool_size < threads:
-            old = _pool
-            _pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="turbobleu")
-            _pool_size = threads
-            if old is not None:
-                old.shutdown(wait=False)
-        return _pool
+    """The process-wide pool of exactly ``threads`` workers (one pool per thread count asked
+    for, kept for the life of the process), so a call never runs on more threads than it asked
+    and concurrent callers never see a pool shut down under them."""
+    with _pools_lock:
+        pool = _pools.get(threads)
+        if pool is None:
+            pool = _pools[threads] = ThreadPoolExecutor(max_workers=threads,
+                                                        thread_name_prefix="turbobleu")
+        return pool
 
 
 def _run_chunks(n: int, threads: int, work: Callable[[int, int], Any]) -> List[Any]:
