@@ -118,3 +118,29 @@ def test_list_input_equals_array_input_across_threads():
         flat = sentence_bleu_batch(hyps.tolist(), np.repeat(refs, 16, axis=0).tolist(),
                                    threads=threads)
         assert flat.tolist() == want.tolist()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+def test_forked_child_gets_working_pools():
+    """A pool made before a fork has no threads in the child: the child must not hang."""
+    import os
+    hyps, refs = workload(3, prompts=20)
+    expanded = np.repeat(refs, 16, axis=0)
+    want = sentence_bleu_batch(hyps, expanded, threads=2)     # creates the 2-thread pool
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # child: score again on the inherited module state, report, exit at once
+        import signal
+        signal.alarm(30)    # a hang (the bug this guards against) kills the child: EOF below
+        try:
+            got = sentence_bleu_batch(hyps, expanded, threads=2)
+            os.write(write, b"1" if got.tolist() == want.tolist() else b"0")
+        finally:
+            os._exit(0)
+    os.close(write)
+    try:
+        status = os.read(read, 1)
+    finally:
+        os.close(read)
+        os.waitpid(pid, 0)
+    assert status == b"1"

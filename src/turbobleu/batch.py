@@ -63,14 +63,19 @@ def _resolve_threads(threads: Optional[int]) -> int:
 
 
 _pools: Dict[int, ThreadPoolExecutor] = {}
+_pools_pid = os.getpid()
 _pools_lock = threading.Lock()
 
 
 def _executor(threads: int) -> ThreadPoolExecutor:
     """The process-wide pool of exactly ``threads`` workers (one pool per thread count asked
     for, kept for the life of the process), so a call never runs on more threads than it asked
-    and concurrent callers never see a pool shut down under them."""
+    and concurrent callers never see a pool shut down under them. A forked child (whose copy
+    of a pool has no threads) gets new pools."""
+    global _pools, _pools_pid
     with _pools_lock:
+        if _pools_pid != os.getpid():
+            _pools, _pools_pid = {}, os.getpid()
         pool = _pools.get(threads)
         if pool is None:
             pool = _pools[threads] = ThreadPoolExecutor(max_workers=threads,
