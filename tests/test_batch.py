@@ -170,6 +170,9 @@ def test_group_size_and_group_index_share_references():
     assert prepared.score(hyps, group_size=4, threads=1).tolist() == want.tolist()
     group = np.repeat(np.arange(6), 4)
     assert prepared.score(hyps, group=group, threads=1).tolist() == want.tolist()
+    _, want_rows = sentence_bleu_batch(hyps, expanded, SacreBLEURecipe(max_order=3), threads=1,
+                                       return_stats=True)
+    assert np.array_equal(prepared.stats(hyps, group_size=4, max_order=3, threads=1), want_rows)
     # Any order and any subset of the groups.
     order = np.random.default_rng(1).permutation(len(hyps))[:10]
     got = prepared.score(hyps[order], group=group[order], threads=1)
