@@ -308,6 +308,7 @@ cdef uint32_t SPACE = 0x20
 
 cdef struct Pipe:
     uint32_t pend2, pend3, pend4   # pending characters of rules 2, 3 and 4
+    int pend2_cls, pend3_cls       # intl: the classes of pend2 and pend3
     uint32_t* tok                  # the token being collected
     Py_ssize_t tok_len
     Py_ssize_t tok_cap
@@ -545,46 +546,54 @@ def intl_class_of(uint32_t c):
     return intl_class(c)
 
 
-cdef inline void intl_rule3(Pipe* p, uint32_t c) noexcept nogil:
+cdef inline void intl_rule3(Pipe* p, uint32_t c, int cls) noexcept nogil:
     """(\\p{S}) -> ' \\1 '"""
-    if c != SPACE and intl_class(c) == I_SYMBOL:
+    if cls == I_SYMBOL:
         sink(p, SPACE); sink(p, c); sink(p, SPACE)
     else:
         sink(p, c)
 
 
-cdef inline void intl_rule2(Pipe* p, uint32_t c) noexcept nogil:
+cdef inline void intl_rule2(Pipe* p, uint32_t c, int cls) noexcept nogil:
     """(\\p{P})(\\P{N}) -> ' \\1 \\2'"""
     cdef uint32_t a = p.pend3
+    cdef int a_cls = p.pend3_cls
     if a == NOTHING:
         p.pend3 = c
-    elif intl_class(a) == I_PUNCT and intl_class(c) != I_NUMBER:
-        intl_rule3(p, SPACE); intl_rule3(p, a); intl_rule3(p, SPACE); intl_rule3(p, c)
+        p.pend3_cls = cls
+    elif a_cls == I_PUNCT and cls != I_NUMBER:
+        intl_rule3(p, SPACE, 0); intl_rule3(p, a, a_cls)
+        intl_rule3(p, SPACE, 0); intl_rule3(p, c, cls)
         p.pend3 = NOTHING
     else:
-        intl_rule3(p, a)
+        intl_rule3(p, a, a_cls)
         p.pend3 = c
+        p.pend3_cls = cls
 
 
-cdef inline void intl_rule1(Pipe* p, uint32_t c) noexcept nogil:
-    """(\\P{N})(\\p{P}) -> '\\1 \\2 '"""
+cdef inline void intl_rule1(Pipe* p, uint32_t c, int cls) noexcept nogil:
+    """(\\P{N})(\\p{P}) -> '\\1 \\2 '; ``cls`` is c's class (carried down the passes)."""
     cdef uint32_t a = p.pend2
+    cdef int a_cls = p.pend2_cls
     if a == NOTHING:
         p.pend2 = c
-    elif intl_class(c) == I_PUNCT and intl_class(a) != I_NUMBER:
-        intl_rule2(p, a); intl_rule2(p, SPACE); intl_rule2(p, c); intl_rule2(p, SPACE)
+        p.pend2_cls = cls
+    elif cls == I_PUNCT and a_cls != I_NUMBER:
+        intl_rule2(p, a, a_cls); intl_rule2(p, SPACE, 0)
+        intl_rule2(p, c, cls); intl_rule2(p, SPACE, 0)
         p.pend2 = NOTHING
     else:
-        intl_rule2(p, a)
+        intl_rule2(p, a, a_cls)
         p.pend2 = c
+        p.pend2_cls = cls
 
 
 cdef inline void finish_intl(Pipe* p) noexcept nogil:
     if p.pend2 != NOTHING:
-        intl_rule2(p, p.pend2)
+        intl_rule2(p, p.pend2, p.pend2_cls)
         p.pend2 = NOTHING
     if p.pend3 != NOTHING:
-        intl_rule3(p, p.pend3)
+        intl_rule3(p, p.pend3, p.pend3_cls)
         p.pend3 = NOTHING
     end_token(p)
 
@@ -600,27 +609,30 @@ cdef void feed_intl(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
     """
     cdef Py_ssize_t i = 0, start, k
     cdef int cls, seen
+    cdef uint64_t h
     while i < n:
         if intl_char(s[i]) == I_WHITE:
             i += 1
             continue
         start = i
         seen = 0
+        h = HASH_BASIS
         while i < n:
             cls = intl_char(s[i])
             if cls == I_WHITE:
                 break
             seen |= cls
+            h = hash_step(h, s[i])
             i += 1
         if (seen & (I_PUNCT | I_SYMBOL)) == 0:
-            emit_span(p, s + start, i - start)
+            emit_span_hashed(p, s + start, i - start, hash_finish(h, i - start))
         else:
             if start > 0:
-                intl_rule1(p, SPACE)
+                intl_rule1(p, SPACE, 0)
             for k in range(start, i):
-                intl_rule1(p, s[k])
+                intl_rule1(p, s[k], intl_class(s[k]))
             if i < n:
-                intl_rule1(p, SPACE)
+                intl_rule1(p, SPACE, 0)
             finish_intl(p)
 
 
@@ -663,6 +675,7 @@ cdef void feed_zh(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i = 0, first, start, k
     cdef int cls, seen
     cdef uint32_t c
+    cdef uint64_t h
     while i < n and py_space(s[i]):
         i += 1
     first = i
@@ -678,15 +691,17 @@ cdef void feed_zh(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
             continue
         start = i
         seen = 0
+        h = HASH_BASIS
         while i < n:
             c = s[i]
             cls = char_class(c)
             if cls == WHITE or cls == SYMBOL or is_zh_char(c):
                 break
             seen |= cls
+            h = hash_step(h, c)
             i += 1
         if seen == 0:
-            emit_span(p, s + start, i - start)
+            emit_span_hashed(p, s + start, i - start, hash_finish(h, i - start))
         else:
             if start > first:
                 rule2(p, SPACE)
