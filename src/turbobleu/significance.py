@@ -41,8 +41,8 @@ DEFAULT_AR_TRIALS = 10000
 
 # Sums up to here are exact in float32 (every integer below 2**24 is a float32).
 _F32_EXACT = 2 ** 24
-# Resample rows per chunk: bounds the memory of index/count matrices to ~16 MB each.
-_CHUNK_ELEMENTS = 2_000_000
+# Resample rows per chunk: bounds the memory of index/count matrices to ~32 MB each.
+_CHUNK_ELEMENTS = 4_194_304
 # AR selector chunks (bools); see _ar_selectors for why chunking keeps NumPy's stream.
 _AR_CHUNK_ELEMENTS = 64_000_000
 
@@ -238,21 +238,27 @@ def _index_chunks(rng: np.random.Generator, n_segments: int, n_samples: int
         yield rng.choice(n_segments, size=(rows, n_segments), replace=True)
 
 
-def _counts(indices: np.ndarray, n_segments: int) -> np.ndarray:
-    """counts[b, i] = how often segment i is in resample b."""
-    k = indices.shape[0]
-    flat = (indices + (np.arange(k, dtype=np.int64) * n_segments)[:, None]).ravel()
-    return np.bincount(flat, minlength=k * n_segments).reshape(k, n_segments)
+def _counts(indices: np.ndarray, n_segments: int, dtype: type) -> np.ndarray:
+    """counts[b, i] = how often segment i is in resample b (exact small integers in ``dtype``).
+
+    One ``bincount`` per resample keeps its bins in cache (faster than one big scatter).
+    """
+    counts = np.empty((indices.shape[0], n_segments), dtype=dtype)
+    for b, row in enumerate(indices):
+        counts[b] = np.bincount(row, minlength=n_segments)
+    return counts
 
 
-def _float32_sums(indices: np.ndarray, counts: np.ndarray, rows: np.ndarray,
-                  rows_f32: np.ndarray, exact_in_f32: bool) -> np.ndarray:
+def _float32_sums(indices: np.ndarray, rows: np.ndarray, rows_f32: np.ndarray,
+                  exact_in_f32: bool) -> np.ndarray:
     """Each resample's sum of float32 rows, equal to sacrebleu's ``stats[idx].sum(0)``."""
+    n_segments = rows.shape[0]
     if exact_in_f32:
         # Every partial sum is an integer < 2**24: the float32 product is exact.
-        return counts.astype(np.float32) @ rows_f32
-    sums = counts.astype(np.float64) @ rows.astype(np.float64)  # exact integers (< 2**53)
-    magnitude = counts.astype(np.float64) @ np.abs(rows).astype(np.float64)
+        return _counts(indices, n_segments, np.float32) @ rows_f32
+    counts = _counts(indices, n_segments, np.float64)
+    sums = counts @ rows.astype(np.float64)  # exact integers (< 2**53)
+    magnitude = counts @ np.abs(rows).astype(np.float64)
     out = sums.astype(np.float32)
     for b in np.flatnonzero((magnitude >= _F32_EXACT).any(axis=1)):
         out[b] = rows_f32[indices[b]].sum(0)  # sacrebleu's own (rounding) float32 sum
@@ -273,8 +279,7 @@ def _bootstrap_matrix(rng: np.random.Generator, all_rows: List[np.ndarray], reci
     scores = np.empty((len(all_rows), n_samples), dtype=np.float64)
     done = 0
     for indices in _index_chunks(rng, n_segments, n_samples):
-        counts = _counts(indices, n_segments)
-        sums = _float32_sums(indices, counts, stacked, stacked_f32, exact_in_f32)
+        sums = _float32_sums(indices, stacked, stacked_f32, exact_in_f32)
         k = len(indices)
         for j in range(len(all_rows)):
             scores[j, done:done + k] = recipe.scores(sums[:, j * width:(j + 1) * width],

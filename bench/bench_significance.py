@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""turbobleu vs sacrebleu significance testing on WMT23: paired bootstrap, approximate
+randomization and bootstrap confidence intervals, side by side in one process.
+
+Workloads, per language pair (all 4 systems of the pair, the first one is the baseline; 13a):
+
+* ``bs``  - paired bootstrap resampling, 1000 resamples (``--paired-bs``):
+  ``sacrebleu.significance.PairedTest(..., "bs", 1000)()`` vs ``turbobleu.BLEU(references=...)``
+  + ``corpus_stats`` per system + ``turbobleu.significance.paired_bootstrap``.
+* ``ar``  - paired approximate randomization, 10000 trials (``--paired-ar``), likewise.
+* ``ci``  - one system's bootstrap confidence interval, 1000 resamples (``--confidence``):
+  ``sacrebleu.BLEU().corpus_score(hyps, refs, n_bootstrap=1000)`` vs turbobleu's statistics +
+  ``confidence_interval``.
+* ``cli-bs``, ``cli-ar`` (opt-in) - the command lines end to end (``sacrebleu REF -i HYPS -pbs``
+  vs ``turbobleu REF -i HYPS -pbs``), process start-up included.
+
+Everything starts from strings: each timed call builds a fresh metric, tokenizes the references and
+systems and extracts statistics, then resamples. turbobleu's resampling alone (from statistics
+computed outside the timer) is timed too, as ``tb.test``. Contenders alternate in rounds; the
+median is reported, ratio = sacrebleu / turbobleu. Every result is checked for equality with
+sacrebleu's (floats ==); a mismatch is printed and makes the exit status 1.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import benchlib
+from benchlib import Contender, System
+
+QUICK_PAIR = "de-en"  # the smallest pair with 4 systems (549 segments)
+TARGETS = {"bs": 50.0, "ar": 50.0, "ci": 10.0, "cli-bs": None, "cli-ar": None}
+TITLES = {"bs": "paired bootstrap, 1000 resamples", "ar": "approximate randomization, 10000 "
+          "trials", "ci": "bootstrap CI of one system, 1000 resamples",
+          "cli-bs": "command line -pbs (whole process)", "cli-ar": "command line -par (whole "
+          "process)"}
+
+
+def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--data", type=Path, default=benchlib.DEFAULT_DATA,
+                   help="WMT23 directory: <pair>/hyp.<system>.<lang> and <pair>/ref.<name>.<lang>")
+    p.add_argument("--pairs", nargs="+", metavar="PAIR", help="language pairs (default: all)")
+    p.add_argument("--workloads", nargs="+", choices=tuple(TARGETS), default=["bs", "ar", "ci"])
+    p.add_argument("--bs-samples", type=int, default=1000)
+    p.add_argument("--ar-trials", type=int, default=10000)
+    p.add_argument("--repeats", type=int, default=5, help="timed runs per contender")
+    p.add_argument("--slow-seconds", type=float, default=2.0,
+                   help="a contender whose warm-up run takes longer gets --slow-repeats runs")
+    p.add_argument("--slow-repeats", type=int, default=1)
+    p.add_argument("--quick", action="store_true",
+                   help=f"smoke run: pair {QUICK_PAIR} only, 2 repeats, results named *-quick")
+    p.add_argument("--name", help="results file stem (default: significance[-quick])")
+    p.add_argument("--out-dir", type=Path, default=benchlib.RESULTS_DIR)
+    p.add_argument("--no-write", action="store_true", help="print only, write no result files")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.pairs = args.pairs or [QUICK_PAIR]
+        args.repeats = min(args.repeats, 2)
+    args.name = args.name or ("significance-quick" if args.quick else "significance")
+    return args
+
+
+def group_pairs(systems: List[System]) -> Dict[str, List[System]]:
+    pairs: Dict[str, List[System]] = {}
+    for s in systems:
+        pairs.setdefault(s.pair, []).append(s)
+    return pairs
+
+
+# -- contenders -------------------------------------------------------------------------------------
+def library_contenders(workload: str, systems: List[System], args: argparse.Namespace
+                       ) -> List[Contender]:
+    import sacrebleu
+    from sacrebleu.significance import PairedTest
+
+    import turbobleu
+    from turbobleu import significance as sig
+
+    refs = systems[0].refs
+    hyps = [s.hyps for s in systems]
+    named = [(s.name, s.hyps) for s in systems]
+
+    if workload == "ci":
+        def sb_ci() -> Tuple[float, float]:
+            score = sacrebleu.BLEU().corpus_score(hyps[0], refs, n_bootstrap=args.bs_samples)
+            return score._mean, score._ci
+
+        def tb_ci() -> Tuple[float, float]:
+            metric = turbobleu.BLEU()
+            return sig.confidence_interval(metric.corpus_stats(hyps[0], refs), metric,
+                                           args.bs_samples)
+
+        metric0 = turbobleu.BLEU()
+        stats0 = metric0.corpus_stats(hyps[0], refs)
+        return [Contender("tb", tb_ci), Contender("sb", sb_ci),
+                Contender("tb.test", lambda: sig.confidence_interval(stats0, metric0,
+                                                                      args.bs_samples))]
+
+    kind = workload
+    n = args.bs_samples if kind == "bs" else args.ar_trials
+    run = sig.paired_bootstrap if kind == "bs" else sig.paired_approximate_randomization
+
+    def sb() -> List[Dict[str, Any]]:
+        metric = sacrebleu.BLEU(references=refs)
+        _, scores = PairedTest(named, {"BLEU": metric}, None, kind, n)()
+        return [dict(r.__dict__) for r in scores["BLEU"]]
+
+    def tb() -> List[Dict[str, Any]]:
+        metric = turbobleu.BLEU(references=refs)
+        stats = [metric.corpus_stats(h) for h in hyps]
+        return [r.as_dict() for r in run(stats[0], stats[1:], metric, n)]
+
+    fixed = turbobleu.BLEU(references=refs)
+    fixed_stats = [fixed.corpus_stats(h) for h in hyps]
+    return [Contender("tb", tb), Contender("sb", sb),
+            Contender("tb.test", lambda: [r.as_dict() for r in
+                                          run(fixed_stats[0], fixed_stats[1:], fixed, n)])]
+
+
+def cli_contenders(workload: str, pair_dir: Path, systems: List[System]) -> List[Contender]:
+    bin_dir = Path(sys.executable).parent
+    tools = {k: shutil.which(k, path=str(bin_dir)) or shutil.which(k)
+             for k in ("turbobleu", "sacrebleu")}
+    ref_files = [f"ref.{r}.{pair_dir.name.split('-')[1]}" for r in systems[0].ref_names]
+    lang = pair_dir.name.split("-")[1]
+    hyp_files = [f"hyp.{s.name}.{lang}" for s in systems]
+    flag = "-pbs" if workload == "cli-bs" else "-par"
+    env = {k: v for k, v in os.environ.items() if k not in ("SACREBLEU_FORMAT", "SACREBLEU_SEED")}
+
+    def command(tool: str):
+        def run() -> str:
+            done = subprocess.run([tools[tool], *ref_files, "-i", *hyp_files, flag, "-q"],
+                                  cwd=pair_dir, env=env, capture_output=True, text=True)
+            if done.returncode:
+                raise RuntimeError(f"{tool} failed: {done.stderr[-500:]}")
+            return done.stdout
+        return run
+
+    missing = [k for k, v in tools.items() if not v]
+    if missing:
+        raise FileNotFoundError(f"console scripts not found: {missing}")
+    return [Contender("tb", command("turbobleu")), Contender("sb", command("sacrebleu"))]
+
+
+# -- reporting --------------------------------------------------------------------------------------
+def summary_rows(records: List[Dict[str, Any]]) -> List[List[str]]:
+    rows = []
+    for workload in TARGETS:
+        got = [r for r in records if r["workload"] == workload]
+        if not got:
+            continue
+        ratios = [r["ratio"] for r in got]
+        worst = min(got, key=lambda r: r["ratio"])
+        target = TARGETS[workload]
+        met = "-" if target is None else ("yes" if min(ratios) >= target else "no")
+        rows.append([TITLES[workload], str(len(got)), f"{benchlib.geomean(ratios):.1f}x",
+                     f"{worst['ratio']:.1f}x ({worst['pair']})", f"{max(ratios):.1f}x",
+                     "-" if target is None else f">= {target:.0f}x", met])
+    return rows
+
+
+def markdown(records: List[Dict[str, Any]], info: Dict[str, Any], args: argparse.Namespace
+             ) -> str:
+    head = ["workload", "pairs", "geomean sb/tb", "min (pair)", "max", "target", "met (every pair)"]
+    per = ["workload", "pair", "segs", "sacrebleu ms", "turbobleu ms", "sb/tb",
+           "turbobleu test only ms", "equal"]
+    lines = [
+        "### turbobleu vs sacrebleu: significance tests on WMT23 (4 systems per pair, 13a)", "",
+        f"Median of up to {args.repeats} interleaved runs (1 for runs over {args.slow_seconds:g} s"
+        "), ratio = sacrebleu time / turbobleu time; each run starts from strings (fresh "
+        "metric, tokenization, statistics, then resampling); one thread (BLAS pinned).", "",
+        benchlib.md_table(head, summary_rows(records)), "",
+        "<details><summary>Per pair (median ms)</summary>", "",
+        benchlib.md_table(per, [[r["workload"], r["pair"], str(r["segments"]),
+                                 f"{r['sb_ms']:.1f}", f"{r['tb_ms']:.1f}", f"{r['ratio']:.1f}x",
+                                 "-" if r["tb_test_ms"] is None else f"{r['tb_test_ms']:.1f}",
+                                 "yes" if r["equal"] else "NO"] for r in records]),
+        "", "</details>", "", f"Machine: {benchlib.machine_line(info)}", "",
+    ]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    benchlib.pin_threads("1")
+    systems = benchlib.load_wmt23(args.data, args.pairs)
+    info = benchlib.machine_info(["turbobleu", "sacrebleu", "numpy"])
+    import logging
+    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    records: List[Dict[str, Any]] = []
+    failures = 0
+    for pair, members in group_pairs(systems).items():
+        for workload in args.workloads:
+            if workload.startswith("cli"):
+                contenders = cli_contenders(workload, args.data / pair, members)
+            else:
+                contenders = library_contenders(workload, members, args)
+            outputs, timings = benchlib.time_interleaved(
+                contenders, args.repeats, args.slow_seconds * 1000, args.slow_repeats)
+            equal = outputs["tb"] == outputs["sb"] and \
+                ("tb.test" not in outputs or outputs["tb.test"] == outputs["sb"])
+            if not equal:
+                failures += 1
+                print(f"!!! MISMATCH {workload} {pair}:\n  tb {outputs['tb']}\n"
+                      f"  sb {outputs['sb']}", flush=True)
+            record = {
+                "workload": workload, "pair": pair, "segments": members[0].segments,
+                "systems": [s.name for s in members], "equal": equal,
+                "tb_ms": timings["tb"].median_ms, "sb_ms": timings["sb"].median_ms,
+                "ratio": timings["sb"].median_ms / timings["tb"].median_ms,
+                "tb_test_ms": timings["tb.test"].median_ms if "tb.test" in timings else None,
+                "timings": {k: t.as_dict() for k, t in timings.items()},
+            }
+            records.append(record)
+            print(f"{workload:7s} {pair}  sacrebleu {record['sb_ms']:9.1f} ms  turbobleu "
+                  f"{record['tb_ms']:8.1f} ms  ({record['ratio']:6.1f}x)  test only "
+                  f"{record['tb_test_ms'] or float('nan'):7.1f} ms  equal={equal}", flush=True)
+    print()
+    print(benchlib.text_table(["workload", "pairs", "geomean", "min (pair)", "max", "target",
+                               "met"], summary_rows(records)))
+    info["loadavg_end"] = os.getloadavg() if hasattr(os, "getloadavg") else None
+    if not args.no_write:
+        payload = {"benchmark": "significance", "args": {k: str(v) for k, v in
+                                                         vars(args).items()},
+                   "machine": info, "records": records, "mismatches": failures}
+        md = markdown(records, info, args)
+        paths = benchlib.write_results(args.name, payload, md, args.out_dir)
+        latest = args.out_dir / f"{args.name}-latest.json"
+        latest.write_text(paths[0].read_text(encoding="utf-8"), encoding="utf-8")
+        print("\nwrote", ", ".join(str(p) for p in paths + [latest]))
+    if failures:
+        print(f"\n!!! {failures} result(s) differ from sacrebleu's", flush=True)
+    return 1 if failures else 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    return run(parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
