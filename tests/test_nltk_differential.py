@@ -120,6 +120,10 @@ def _vector_of(length: int) -> st.SearchStrategy:
         st.lists(weight_numbers, min_size=length, max_size=length).map(tuple),
         st.just(tuple(PlainFraction(1, length) for _ in range(length))),
         st.lists(st.integers(0, 2), min_size=length, max_size=length).map(tuple),
+        # A float first and something else after it (the fast path keys on the first item).
+        st.tuples(st.floats(0, 1), st.lists(st.sampled_from(
+            [PlainFraction(1, 3), 2, np.float64(0.5), 0.25, "x", None]), min_size=length - 1,
+            max_size=length - 1)).map(lambda t: (t[0],) + tuple(t[1])),
     )
 
 
@@ -129,7 +133,8 @@ weights_arguments = st.one_of(
     weight_vectors,
     weight_vectors,
     st.lists(weight_vectors, min_size=1, max_size=3),
-    weight_vectors.map(lambda v: np.array(v, dtype=float)),
+    st.integers(1, 6).flatmap(lambda n: st.lists(weight_numbers, min_size=n, max_size=n)).map(
+        lambda v: np.array(v, dtype=float)),
     st.tuples(st.integers(1, 3), st.integers(1, 5)).map(
         lambda shape: np.full(shape, 1 / shape[1])),
     st.just([0.25, 0.25, 0.25, 0.25]),  # a list: never equal to the tuple auto_reweigh wants

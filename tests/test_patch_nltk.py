@@ -79,19 +79,27 @@ def test_unknown_patch_names_and_registration() -> None:
     assert "nltk" in patching.available_patches()
     with pytest.raises(ValueError, match="unknown patch"):
         patching.patch("no-such-library")
-    patching.register_patch("test-dummy", "json", lambda: {"dumps": repr})
+    patching.register_attribute_patch("test-dummy", "json", lambda: {"dumps": repr})
     try:
         import json
         original = json.dumps
         with patching.patched("test-dummy"):
             assert json.dumps is repr
         assert json.dumps is original
-        patching.register_patch("test-bad", "json", lambda: {"no_such_function": repr})
+        patching.register_attribute_patch("test-bad", "json", lambda: {"no_such_function": repr})
         with pytest.raises(AttributeError, match="no_such_function"):
             patching.patch("test-bad")
-        patching.register_patch("test-missing", "no_such_module_xyz", dict)
+        patching.register_attribute_patch("test-missing", "no_such_module_xyz", dict)
         with pytest.raises(ImportError, match="no_such_module_xyz"):
             patching.patch("test-missing")
+        state = []
+        patching.register_patch("test-callables", lambda: state.append("on"),
+                                lambda: state.clear(), lambda: bool(state))
+        with patching.patched("test-callables"):
+            assert patching.is_patched("test-callables") and state == ["on"]
+        assert not patching.is_patched("test-callables")
+        with pytest.raises(TypeError, match="apply must be callable"):
+            patching.register_patch("test-bad", None, state.clear, bool)
     finally:
-        for name in ("test-dummy", "test-bad", "test-missing"):
+        for name in ("test-dummy", "test-bad", "test-missing", "test-callables"):
             patching._REGISTRY.pop(name, None)

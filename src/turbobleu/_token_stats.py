@@ -13,6 +13,12 @@ Both functions return None instead of raising when the input is unusual (a lengt
 with iteration, an unhashable token, a segment without references, ...): the callers then run
 their library's own order of operations, which raises that library's exception from the same
 place.
+
+This module is also the readable twin of the compiled ``_hashable`` module, which does the same
+interning in C (no Python-level loop per token) and counts with the kernel's ``count_segment``;
+``sentence_row`` and ``corpus_rows`` below are the compiled ones when ``turbobleu.implementation``
+is "cython" and ``_hashable`` was built, and the Python ones otherwise (``python_sentence_row`` and
+``python_corpus_rows`` are always the Python ones).
 """
 from __future__ import annotations
 
@@ -38,10 +44,11 @@ def _one_segment(n_refs: int) -> np.ndarray:
     return spans
 
 
-def sentence_row(references: Any, hypothesis: Any, orders: int) -> Optional[List[int]]:
+def python_sentence_row(references: Any, hypothesis: Any, orders: int) -> Optional[List[int]]:
     """``[hyp_len, closest_ref_len, matches_1..N, totals_1..N]`` for one hypothesis, or None."""
     try:
         hyp_len = len(hypothesis)
+        len(references)  # before iterating: a one-shot iterator stays untouched
         ref_lens = list(map(len, references))
         if not ref_lens or orders < 1:
             return None
@@ -63,7 +70,8 @@ def sentence_row(references: Any, hypothesis: Any, orders: int) -> Optional[List
         return None
 
 
-def corpus_rows(reference_lists: Any, hypotheses: Any, orders: int) -> Optional[np.ndarray]:
+def python_corpus_rows(reference_lists: Any, hypotheses: Any,
+                       orders: int) -> Optional[np.ndarray]:
     """One kernel row per segment (an int64 array), or None. Segments pair up in order."""
     try:
         hyp_lens = list(map(len, hypotheses))
@@ -97,3 +105,19 @@ def _offsets(lengths: List[int]) -> np.ndarray:
     out = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=out[1:])
     return out
+
+
+def _compiled() -> Any:
+    if _impl.implementation != "cython":
+        return None
+    try:
+        from . import _hashable  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _hashable
+
+
+_COMPILED = _compiled()
+compiled = _COMPILED is not None  # whether the compiled interning is in use
+sentence_row = _COMPILED.sentence_row if compiled else python_sentence_row
+corpus_rows = _COMPILED.corpus_rows if compiled else python_corpus_rows

@@ -1,17 +1,22 @@
 """``turbobleu.patch(name)``: make code that calls another BLEU library run turbobleu instead.
 
-A patch is registered under a name with the module that holds the library's functions, a factory
-for the replacements (called on first use, so that registering imports nothing) and optionally
-other modules that re-export them. ``patch(name)`` imports the library module, then, in it and in
-the re-exporting modules, rebinds every attribute that holds one of the original objects (under
-any name: ``nltk.bleu`` is NLTK's ``sentence_bleu``) to its replacement. ``unpatch(name)`` puts
-the originals back where the replacements are still in place.
+A registry maps a library name to how it is patched. Two ways to register:
+
+- :func:`register_patch` with ``apply``/``revert``/``is_active`` callables, for a library whose
+  patch is more than rebinding names (sacrebleu's ``_patch_sacrebleu`` module has exactly these
+  three functions: ``register_patch("sacrebleu", m.patch, m.unpatch, m.is_patched)``);
+- :func:`register_attribute_patch` with the module that holds the library's functions, a factory
+  for their replacements (called on first use, so registering imports nothing) and the modules
+  that re-export them. Patching imports the library module, then, in it and in the re-exporting
+  modules, rebinds every attribute that holds one of the original objects (under any name:
+  ``nltk.bleu`` is NLTK's ``sentence_bleu``) to its replacement; unpatching puts the originals
+  back where the replacements are still in place.
 
 Code that looks functions up through the module at call time
 (``import nltk.translate.bleu_score as bs; bs.sentence_bleu(...)``) gets the fast versions; names
 bound before the patch by ``from ... import ...`` keep the originals, so patch first.
 
-Registered here: ``"nltk"``. Other modules add theirs with :func:`register_patch`.
+Registered here: ``"nltk"``.
 """
 from __future__ import annotations
 
@@ -19,18 +24,39 @@ import importlib
 import sys
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Tuple
 
-__all__ = ["available_patches", "is_patched", "patch", "patched", "register_patch", "unpatch"]
+__all__ = ["available_patches", "is_patched", "patch", "patched", "register_attribute_patch",
+           "register_patch", "unpatch"]
 
 
 @dataclass(frozen=True)
-class _Spec:
-    module: str
-    replacements: Callable[[], Mapping[str, Any]]
-    also_in: Tuple[str, ...]
+class _Entry:
+    apply: Callable[[], None]
+    revert: Callable[[], None]
+    is_active: Callable[[], bool]
+
+
+_REGISTRY: Dict[str, _Entry] = {}
+_LOCK = threading.RLock()
+
+
+def register_patch(name: str, apply: Callable[[], None], revert: Callable[[], None],
+                   is_active: Callable[[], bool]) -> None:
+    """Register patch ``name``. ``apply()`` patches (and must be idempotent), ``revert()`` undoes
+    it (a no-op when not patched), ``is_active()`` says whether it is in place."""
+    if not isinstance(name, str) or not name:
+        raise TypeError("register_patch: name must be a non-empty str")
+    for what, fn in (("apply", apply), ("revert", revert), ("is_active", is_active)):
+        if not callable(fn):
+            raise TypeError(f"register_patch: {what} must be callable")
+    with _LOCK:
+        old = _REGISTRY.get(name)
+        if old is not None and old.is_active():
+            raise RuntimeError(f"patch {name!r} is active; unpatch it before registering again")
+        _REGISTRY[name] = _Entry(apply, revert, is_active)
 
 
 @dataclass
@@ -41,62 +67,33 @@ class _Change:
     replacement: Any
 
 
-_REGISTRY: Dict[str, _Spec] = {}
-_ACTIVE: Dict[str, List[_Change]] = {}
-_LOCK = threading.RLock()
+@dataclass
+class _AttributePatch:
+    """Rebinds a library's functions (and every alias of them) to replacements."""
 
+    module: str
+    replacements: Callable[[], Mapping[str, Any]]
+    also_in: Tuple[str, ...]
+    changes: List[_Change] = field(default_factory=list)
+    active: bool = False
 
-def register_patch(name: str, module: str, replacements: Callable[[], Mapping[str, Any]],
-                   also_in: Tuple[str, ...] = ()) -> None:
-    """Register patch ``name``: ``replacements()`` maps attribute names of ``module`` to the
-    objects that replace them; ``also_in`` names modules that re-export them (patched when they
-    are imported at patch time)."""
-    if not isinstance(name, str) or not name:
-        raise TypeError("register_patch: name must be a non-empty str")
-    if not callable(replacements):
-        raise TypeError("register_patch: replacements must be a callable returning a mapping")
-    with _LOCK:
-        if name in _ACTIVE:
-            raise RuntimeError(f"patch {name!r} is active; unpatch it before registering again")
-        _REGISTRY[name] = _Spec(module, replacements, tuple(also_in))
-
-
-def available_patches() -> List[str]:
-    return sorted(_REGISTRY)
-
-
-def is_patched(name: str) -> bool:
-    return name in _ACTIVE
-
-
-def _spec(name: str) -> _Spec:
-    try:
-        return _REGISTRY[name]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown patch {name!r}; available: {available_patches()}") from None
-
-
-def patch(name: str) -> None:
-    """Replace the library's BLEU functions with turbobleu's (idempotent)."""
-    spec = _spec(name)
-    with _LOCK:
-        if name in _ACTIVE:
+    def apply(self) -> None:
+        if self.active:
             return
         try:
-            source = importlib.import_module(spec.module)
+            source = importlib.import_module(self.module)
         except ImportError as exc:
-            raise ImportError(f"cannot patch {name!r}: {spec.module} is not importable "
-                              f"({exc})") from exc
-        replacements = dict(spec.replacements())
+            raise ImportError(f"cannot patch {self.module}: it is not importable ({exc})") from exc
+        replacements = dict(self.replacements())
         missing = [attr for attr in replacements if not hasattr(source, attr)]
         if missing:
-            raise AttributeError(f"cannot patch {name!r}: {spec.module} has no {missing}; "
-                                 "this version of the library is not supported")
-        # Original object (by identity) -> its replacement.
+            raise AttributeError(f"cannot patch {self.module}: it has no {missing}; this version "
+                                 "of the library is not supported")
+        # id of an original object -> (the original, its replacement)
         swaps = {id(getattr(source, attr)): (getattr(source, attr), new)
                  for attr, new in replacements.items()}
-        modules = [source] + [sys.modules[m] for m in spec.also_in if m in sys.modules]
-        changes: List[_Change] = []
+        modules = [source] + [sys.modules[m] for m in self.also_in if m in sys.modules]
+        changes = []
         for module in modules:
             for attribute, value in list(vars(module).items()):
                 swap = swaps.get(id(value))
@@ -104,22 +101,62 @@ def patch(name: str) -> None:
                     changes.append(_Change(module, attribute, value, swap[1]))
         for change in changes:
             setattr(change.module, change.attribute, change.replacement)
-        _ACTIVE[name] = changes
+        self.changes, self.active = changes, True
+
+    def revert(self) -> None:
+        for change in reversed(self.changes):
+            if getattr(change.module, change.attribute, None) is change.replacement:
+                setattr(change.module, change.attribute, change.original)
+        self.changes, self.active = [], False
+
+    def is_active(self) -> bool:
+        return self.active
+
+
+def register_attribute_patch(name: str, module: str,
+                             replacements: Callable[[], Mapping[str, Any]],
+                             also_in: Tuple[str, ...] = ()) -> None:
+    """Register patch ``name`` that rebinds the attributes of ``module`` named by
+    ``replacements()`` (and their aliases in ``module`` and the ``also_in`` modules)."""
+    if not callable(replacements):
+        raise TypeError("register_attribute_patch: replacements must be a callable returning a "
+                        "mapping of attribute names to replacements")
+    spec = _AttributePatch(module, replacements, tuple(also_in))
+    register_patch(name, spec.apply, spec.revert, spec.is_active)
+
+
+def available_patches() -> List[str]:
+    return sorted(_REGISTRY)
+
+
+def _entry(name: str) -> _Entry:
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown patch {name!r}; available: {available_patches()}") from None
+
+
+def is_patched(name: str) -> bool:
+    return _entry(name).is_active()
+
+
+def patch(name: str) -> None:
+    """Make library ``name`` use turbobleu (idempotent)."""
+    entry = _entry(name)
+    with _LOCK:
+        entry.apply()
 
 
 def unpatch(name: str) -> None:
-    """Put the originals back (where a replacement is still in place); a no-op if not patched."""
-    _spec(name)
+    """Undo :func:`patch` (a no-op when ``name`` is not patched)."""
+    entry = _entry(name)
     with _LOCK:
-        for change in reversed(_ACTIVE.pop(name, [])):
-            if getattr(change.module, change.attribute, None) is change.replacement:
-                setattr(change.module, change.attribute, change.original)
+        entry.revert()
 
 
 @contextmanager
 def patched(name: str) -> Iterator[None]:
-    """``with turbobleu.patched("nltk"): ...`` patches for the block only (if it was not
-    patched already)."""
+    """``with patched("nltk"): ...`` patches for the block only (unless it was patched already)."""
     was_patched = is_patched(name)
     patch(name)
     try:
@@ -136,5 +173,5 @@ def _nltk_replacements() -> Dict[str, Any]:
         "brevity_penalty", "SmoothingFunction", "Fraction")}
 
 
-register_patch("nltk", "nltk.translate.bleu_score", _nltk_replacements,
-               also_in=("nltk.translate", "nltk"))
+register_attribute_patch("nltk", "nltk.translate.bleu_score", _nltk_replacements,
+                         also_in=("nltk.translate", "nltk"))
