@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import json
 import math
 from typing import Dict, List, Optional, Sequence
 
@@ -304,9 +305,27 @@ def test_batch_recipe_is_sacrebleus_per_row_recipe(data, large, smoothing, eff) 
         want_f32 = [sb._compute_score_from_stats(r.copy()).score for r in as_f32]
         want_i64 = [sb._aggregate_and_compute(r[None, :].copy()).score for r in as_i64]
         args = (order, smoothing[0], smoothing[1], eff)
-        assert _batch_recipe.bleu_scores(as_f32, *args, "float32").tolist() == want_f32
+        arithmetic = _batch_recipe.bootstrap_arithmetic()  # follows the installed NumPy
+        assert _batch_recipe.bleu_scores(as_f32, *args, arithmetic).tolist() == want_f32
         assert _batch_recipe.bleu_scores(as_i64, *args, "int64").tolist() == want_i64
         assert Recipe(*args).scores(as_i64, "int64").tolist() == want_i64  # kernel or NumPy
+
+
+def test_numpy1_arithmetic_matches_recorded_sacrebleu() -> None:
+    """sacrebleu's float32 scores recorded under NumPy 1.x (tests/fixtures/
+    make_numpy1_recipe_cases.py): the "float32-numpy1" arithmetic reproduces every one, and the
+    NumPy 2 arithmetic does not (so the cases tell the two apart)."""
+    data = json.loads((FIXTURE_DATA.parent / "numpy1-recipe-cases.json").read_text("utf-8"))
+    neumaier = tuple(int(x) for x in data["python"].split(".")[:2]) >= (3, 12)
+    differs = 0
+    for case in data["cases"]:
+        rows = np.array(case["rows"], dtype=np.float32)
+        args = (case["order"], case["method"], case["value"], case["eff"])
+        got = _batch_recipe.bleu_scores(rows, *args, "float32-numpy1", neumaier)
+        assert got.tolist() == case["scores"], case
+        differs += _batch_recipe.bleu_scores(rows, *args, "float32", neumaier).tolist() \
+            != case["scores"]
+    assert len(data["cases"]) >= 100 and differs >= len(data["cases"]) // 2
 
 
 def _cpython312_sum(values: Sequence[float]) -> float:

@@ -8,6 +8,10 @@ Resampling tests score thousands of aggregated rows. sacrebleu scores each one w
   are rounded to float32 first, and add-k adds ``float32(k)`` in float32.
 * ``"int64"`` (approximate randomization: the shuffled sums are int64). Precisions are float64,
   and add-k assigns ``c + k`` back into the int64 row, which truncates a fractional ``k``.
+* ``"float32-numpy1"``: float32 rows under NumPy 1.x, whose value-based casting makes
+  ``np.float32 op float`` a float64: precisions are float64 of the float32 values, and add-k
+  stores ``float32(float64(c) + k)`` back into the row. ``bootstrap_arithmetic()`` picks this
+  or ``"float32"`` for the NumPy that is installed (sacrebleu's arithmetic follows it).
 
 Element-wise +, -, *, / are IEEE-exact in NumPy as in scalar code, so they are vectorised here.
 ``log`` and ``exp`` are not: NumPy's SIMD versions may differ from libm in the last bit, so they
@@ -31,7 +35,15 @@ _LOG_ZERO = -9999999999.0
 
 _SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
-ARITHMETICS = ("float32", "int64")
+ARITHMETICS = ("float32", "int64", "float32-numpy1")
+
+# NumPy 2 (NEP 50) keeps float32 scalar arithmetic in float32; NumPy 1.x promoted it to float64.
+_NUMPY1 = int(np.__version__.split(".")[0]) < 2
+
+
+def bootstrap_arithmetic() -> str:
+    """The arithmetic of sacrebleu's bootstrap resamples under the installed NumPy."""
+    return "float32-numpy1" if _NUMPY1 else "float32"
 
 
 def _mapped(fn, values: np.ndarray) -> np.ndarray:
@@ -95,8 +107,9 @@ def bleu_scores(rows: np.ndarray, max_order: int, smooth_method: str,
     n_rows = rows.shape[0]
     if smooth_value is None:
         smooth_value = _SMOOTH_DEFAULTS[smooth_method]
-    as32 = arithmetic == "float32"
-    work = np.float32 if as32 else np.float64
+    as32 = arithmetic != "int64"          # the row itself is float32
+    nep50 = arithmetic == "float32"       # ... and so is the arithmetic on it
+    work = np.float32 if nep50 else np.float64
 
     # int(stats[0]), int(stats[1]): exact for the integral values these rows hold.
     sys_len = rows[:, 0].astype(np.int64)
@@ -109,10 +122,15 @@ def bleu_scores(rows: np.ndarray, max_order: int, smooth_method: str,
     scored = (correct != 0).any(axis=1)
 
     if smooth_method == "add-k" and max_order > 1:
-        if as32:
+        if nep50:
             k32 = np.float32(smooth_value)  # a Python number meets float32 as float32 (NEP 50)
             correct[:, 1:] += k32
             total[:, 1:] += k32
+        elif as32:
+            # NumPy 1.x: float64(c) + k, rounded when stored back into the float32 row
+            k = float(smooth_value)
+            correct[:, 1:] = (correct[:, 1:].astype(np.float64) + k).astype(np.float32)
+            total[:, 1:] = (total[:, 1:].astype(np.float64) + k).astype(np.float32)
         elif isinstance(smooth_value, (int, np.integer)) and not isinstance(smooth_value, bool):
             correct[:, 1:] += smooth_value
             total[:, 1:] += smooth_value

@@ -28,7 +28,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 from . import _impl
-from ._batch_recipe import NEUMAIER_SUM, bleu_scores
+from ._batch_recipe import NEUMAIER_SUM, bleu_scores, bootstrap_arithmetic
 from .recipes import sacrebleu_from_row
 from .stats import BLEUStats
 
@@ -283,7 +283,7 @@ def _bootstrap_matrix(rng: np.random.Generator, all_rows: List[np.ndarray], reci
         k = len(indices)
         for j in range(len(all_rows)):
             scores[j, done:done + k] = recipe.scores(sums[:, j * width:(j + 1) * width],
-                                                     "float32")
+                                                     bootstrap_arithmetic())
         done += k
         if progress is not None:
             progress(k)
