@@ -415,3 +415,30 @@ def test_progress_callback_counts_every_resample() -> None:
     counter.total = 0
     paired_approximate_randomization(rows[0], rows[1:], Recipe(), 90, progress=counter)
     assert counter.total == sum(seen) == 90
+
+
+@pytest.mark.parametrize("test,n,conf", [("bs", 0, -1), ("bs", 150, -1), ("ar", 400, 0),
+                                         ("ar", 300, 50)])
+def test_paired_test_class_is_a_drop_in(test: str, n: int, conf: int) -> None:
+    """turbobleu's PairedTest with turbobleu.BLEU == sacrebleu's with sacrebleu's BLEU:
+    signatures, names and every Result field."""
+    hyps, refs = _corpus(FIXTURE_HE, "en", FIXTURE_SYSTEMS)
+    named = [(f"sys{i}", h) for i, h in enumerate(hyps)]
+    ours_sigs, ours = significance.PairedTest(named, {"BLEU": turbobleu.BLEU(references=refs)},
+                                              None, test, n, conf)()
+    theirs_sigs, theirs = PairedTest(named, {"BLEU": SacreBLEU(references=refs)}, None, test, n,
+                                     conf)()
+    assert ours["System"] == theirs["System"]
+    assert_same_results(ours["BLEU"], [Result(r.score, r.p_value, r.mean, r.ci)
+                                       for r in theirs["BLEU"]])
+    assert ours_sigs["BLEU"].format() == theirs_sigs["BLEU"].format()
+    assert ours_sigs["BLEU"].format(short=True) == theirs_sigs["BLEU"].format(short=True)
+
+
+def test_paired_test_class_rejects_other_metrics() -> None:
+    hyps, refs = _corpus(FIXTURE_HE, "en", FIXTURE_SYSTEMS)
+    named = [(f"sys{i}", h) for i, h in enumerate(hyps)]
+    with pytest.raises(TypeError, match="turbobleu.BLEU"):
+        significance.PairedTest(named, {"chrF": object()}, refs)
+    with pytest.raises(ValueError, match="test_type"):
+        significance.PairedTest(named, {"BLEU": turbobleu.BLEU()}, refs, "t-test")

@@ -470,3 +470,66 @@ def paired_approximate_randomization(baseline: StatsLike, systems: Sequence[Stat
         for s in range(1, len(rows)):
             test(np.random.default_rng(None), [s])
     return results
+
+
+# -- sacrebleu's PairedTest interface -------------------------------------------------------------
+class PairedTest:
+    """A drop-in for ``sacrebleu.significance.PairedTest`` with ``turbobleu.BLEU`` metrics.
+
+    ``named_systems`` is a list of (name, hypotheses), the baseline first; ``metrics`` maps a
+    name to a ``turbobleu.BLEU`` (other metrics are not provided); ``references=None`` uses each
+    metric's cached references. ``n_samples`` <= 0 means the default (1000 for "bs", 10000 for
+    "ar"); ``n_ar_confidence`` 0 means 1000 and -1 turns the AR intervals off; ``n_jobs`` is
+    accepted and ignored (the tests are vectorised). Calling it returns ``(signatures, scores)``
+    like sacrebleu: ``scores = {"System": [names], "BLEU": [Result, ...]}``.
+    """
+
+    _DEFAULT_SAMPLES = {"ar": DEFAULT_AR_TRIALS, "bs": DEFAULT_BOOTSTRAP_SAMPLES}
+
+    def __init__(self, named_systems: List[Tuple[str, Sequence[str]]], metrics: Dict[str, Any],
+                 references: Optional[Sequence[Sequence[str]]], test_type: str = "ar",
+                 n_samples: int = 0, n_ar_confidence: int = -1, n_jobs: int = 1,
+                 progress: ProgressFn = None) -> None:
+        if test_type not in self._DEFAULT_SAMPLES:
+            raise ValueError(f"test_type must be 'ar' or 'bs', got {test_type!r}")
+        if len(named_systems) < 2:
+            raise ValueError("named_systems needs the baseline and at least one system")
+        for name, metric in metrics.items():
+            if not hasattr(metric, "corpus_stats"):
+                raise TypeError(f"metrics[{name!r}] must be a turbobleu.BLEU, got "
+                                f"{type(metric).__name__} (only BLEU is provided)")
+        self.test_type = test_type
+        self.named_systems = list(named_systems)
+        self.references = references
+        self.n_samples = n_samples if n_samples > 0 else self._DEFAULT_SAMPLES[test_type]
+        self.n_ar_confidence = DEFAULT_BOOTSTRAP_SAMPLES if n_ar_confidence == 0 \
+            else n_ar_confidence
+        self.n_jobs = n_jobs
+        self.progress = progress
+        self._seed = resolve_seed()
+        self.metrics: Dict[str, Any] = {}
+        self._signatures: Dict[str, Any] = {}
+        for metric in metrics.values():
+            # Extracting the baseline's statistics also settles the metric's reference count.
+            metric.corpus_stats(self.named_systems[0][1], references)
+            signature = metric.get_signature()
+            signature.update("seed", self._seed.paired_text)
+            signature.update(test_type, self.n_samples)
+            if self.n_ar_confidence > 0:
+                signature.update("bs", self.n_ar_confidence)
+            self._signatures["BLEU"] = signature
+            self.metrics["BLEU"] = metric
+
+    def __call__(self) -> Tuple[Dict[str, Any], Dict[str, List[Any]]]:
+        scores: Dict[str, List[Any]] = {"System": [name for name, _ in self.named_systems]}
+        for key, metric in self.metrics.items():
+            stats = [metric.corpus_stats(hyps, self.references) for _, hyps in self.named_systems]
+            if self.test_type == "bs":
+                results = paired_bootstrap(stats[0], stats[1:], metric, self.n_samples,
+                                           self._seed.text, self.progress)
+            else:
+                results = paired_approximate_randomization(
+                    stats[0], stats[1:], metric, self.n_samples, self.n_ar_confidence,
+                    self._seed.text, self.progress)
+            scores[key] = results
+        return self._signatures, scores
