@@ -75,6 +75,17 @@ def test_nltk_functions_bound_before_the_patch_still_work_with_patched_globals()
     assert got == want
 
 
+def test_sacrebleu_patch_is_found_without_importing_its_module_first() -> None:
+    import subprocess
+    import sys
+    code = ("from turbobleu import patching; import sys; "
+            "assert 'turbobleu._patch_sacrebleu' not in sys.modules; "
+            "assert patching.available_patches() == ['nltk', 'sacrebleu']; "
+            "assert patching.is_patched('sacrebleu') is False; print('ok')")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "ok", result.stderr
+
+
 def test_unknown_patch_names_and_registration() -> None:
     assert "nltk" in patching.available_patches()
     with pytest.raises(ValueError, match="unknown patch"):

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import sys
 import warnings
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, List, Optional, Sequence, Tuple, cast
 
 # NLTK's text, word for word (users filter on it); "{}" is the 1-based n-gram order.
 ZERO_ORDER_MESSAGE = (
@@ -43,8 +43,9 @@ TINY = sys.float_info.min
 # on 3.12+ Fraction stores reduced values and the comparison is True.
 UNREDUCED_ZERO_EQUALS_ZERO = sys.version_info >= (3, 12)
 
-# An exact rational as an unreduced (numerator, denominator) pair; floats and ints stay themselves.
-Value = Union[Tuple[int, int], float, int]
+# An exact rational as an unreduced (numerator, denominator) tuple; floats and ints stay themselves.
+# (Typed as Any: the operations below dispatch on the runtime type, as Python's numeric tower does.)
+Value = Any
 
 
 class NeedsExactPath(Exception):
@@ -87,37 +88,32 @@ def final_scores(weights: Sequence[Any], p_n: Sequence[Any], bp: Any, hyp_length
 
 # -- exact rationals as integer pairs ----------------------------------------------------------
 
-def _to_float(x: Value) -> float:
-    """``float(x)`` as Fraction computes it (correctly rounded ``n / d``)."""
-    return x[0] / x[1] if type(x) is tuple else x  # type: ignore[index,return-value]
-
-
 def _add(a: Value, b: Value) -> Value:
     if type(a) is tuple:
         if type(b) is tuple:
-            return (a[0] * b[1] + b[0] * a[1], a[1] * b[1])  # type: ignore[index]
+            return (a[0] * b[1] + b[0] * a[1], a[1] * b[1])
         if type(b) is int:
-            return (a[0] + b * a[1], a[1])  # type: ignore[index,operator]
-        return a[0] / a[1] + b  # type: ignore[index,operator]
+            return (a[0] + b * a[1], a[1])
+        return a[0] / a[1] + b
     if type(b) is tuple:
         if type(a) is int:
-            return (a * b[1] + b[0], b[1])  # type: ignore[index,operator]
-        return a + b[0] / b[1]  # type: ignore[index,operator]
-    return a + b  # type: ignore[operator]
+            return (a * b[1] + b[0], b[1])
+        return a + b[0] / b[1]
+    return a + b
 
 
 def _mul(a: Value, b: Value) -> Value:
     if type(a) is tuple:
         if type(b) is tuple:
-            return (a[0] * b[0], a[1] * b[1])  # type: ignore[index]
+            return (a[0] * b[0], a[1] * b[1])
         if type(b) is int:
-            return (a[0] * b, a[1])  # type: ignore[index,operator]
-        return a[0] / a[1] * b  # type: ignore[index,operator]
+            return (a[0] * b, a[1])
+        return a[0] / a[1] * b
     if type(b) is tuple:
         if type(a) is int:
-            return (a * b[0], b[1])  # type: ignore[index,operator]
-        return a * (b[0] / b[1])  # type: ignore[index,operator]
-    return a * b  # type: ignore[operator]
+            return (a * b[0], b[1])
+        return a * (b[0] / b[1])
+    return a * b
 
 
 def _exact(n: int, d: int) -> Tuple[int, int]:
@@ -131,40 +127,40 @@ def _exact(n: int, d: int) -> Tuple[int, int]:
 def _div(a: Value, b: Value) -> Value:
     if type(a) is tuple:
         if type(b) is tuple:
-            return _exact(a[0] * b[1], a[1] * b[0])  # type: ignore[index]
+            return _exact(a[0] * b[1], a[1] * b[0])
         if type(b) is int:
-            return _exact(a[0], a[1] * b)  # type: ignore[index,operator]
-        return a[0] / a[1] / b  # type: ignore[index,operator]
+            return _exact(a[0], a[1] * b)
+        return a[0] / a[1] / b
     if type(b) is tuple:
         if type(a) is int:
-            return _exact(a * b[1], b[0])  # type: ignore[index,operator]
-        return a / (b[0] / b[1])  # type: ignore[index,operator]
-    return a / b  # type: ignore[operator]
+            return _exact(a * b[1], b[0])
+        return a / (b[0] / b[1])
+    return a / b
 
 
 def _square(a: Value) -> Value:
     if type(a) is tuple:
-        return (a[0] * a[0], a[1] * a[1])  # type: ignore[index]
-    return a ** 2  # type: ignore[operator]
+        return (a[0] * a[0], a[1] * a[1])
+    return a ** 2
 
 
-def _equals_zero(a: Value) -> bool:
+def _equals_zero(a: Value) -> Any:
     """``a == 0`` for a smoothed value. A zero rational is ambiguous (its answer depends on how the
     Fraction happens to be stored), so it leaves the fast path."""
     if type(a) is tuple:
-        if a[0] == 0:  # type: ignore[index]
+        if a[0] == 0:
             raise NeedsExactPath
         return False
     return a == 0
 
 
-def _as_float(value: Value) -> float:
+def _as_float(value: Value) -> Any:
     """The float NLTK's ``math.log`` would see. A positive rational too small for a float would
     pass NLTK's ``p > 0`` test and then fail in ``log``; one too large fails in the conversion; both
     are left to the exact path so that the same exception comes out at the same step."""
     if type(value) is not tuple:
-        return value  # type: ignore[return-value]
-    n, d = value  # type: ignore[misc]
+        return value
+    n, d = value
     try:
         f = n / d
     except OverflowError:
@@ -255,7 +251,7 @@ def _method6_values(nums: Sequence[int], dens: Sequence[int], last_hyp_len: int,
 
 def smoothed_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequence[int],
                         hyp_lengths: int, last_hyp_len: int,
-                        fifth: Optional[Tuple[int, int]]) -> List[float]:
+                        fifth: Optional[Tuple[int, int]]) -> List[Any]:
     """The precisions ``SmoothingFunction().method<method>`` would give, as the floats NLTK's final
     step reads from them.
 
@@ -284,10 +280,11 @@ def smoothed_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequ
         except (ArithmeticError, ValueError):
             raise NeedsExactPath from None
         if method == 7:
-            values = _method5_values(values, fifth)  # type: ignore[arg-type]
+            values = _method5_values(values, cast(Tuple[int, int], fifth))
         return [_as_float(v) for v in values]
     if method == 5:
-        values = _method5_values([(n, d) for n, d in zip(nums, dens)], fifth)  # type: ignore
+        values = _method5_values([(n, d) for n, d in zip(nums, dens)],
+                                 cast(Tuple[int, int], fifth))
         return [_as_float(v) for v in values]
     if method == 6:
         alpha = owner.alpha

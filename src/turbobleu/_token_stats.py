@@ -65,7 +65,8 @@ def python_sentence_row(references: Any, hypothesis: Any, orders: int) -> Option
         row = np.zeros((1, 2 + 2 * orders), dtype=np.int64)
         _impl.kernel.count_stats(buffer, np.array([0, hyp_len], dtype=np.int64), buffer, offsets,
                                  _one_segment(len(ref_lens)), orders, row)
-        return row[0].tolist()
+        result: List[int] = row[0].tolist()
+        return result
     except Exception:
         return None
 

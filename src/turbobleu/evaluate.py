@@ -78,7 +78,9 @@ class Tokenizer13a:
             raise TypeError(f"Tokenizer13a takes a str, got {type(line).__name__}")
         prepared = _language_independent(line)
         if _compiled_agrees(prepared):
-            return _impl.tokenize.tokenize_strings([prepared], _impl.tokenize.TOK_13A, False)[0]
+            tokens: List[str] = _impl.tokenize.tokenize_strings(
+                [prepared], _impl.tokenize.TOK_13A, False)[0]
+            return tokens
         return _rules_13a(prepared)
 
 
@@ -130,7 +132,7 @@ def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.n
 # -- tensorflow/nmt compute_bleu -----------------------------------------------------------------
 
 def _nmt_score(matches: Sequence[int], possible: Sequence[int], translation_length: int,
-               reference_length: int, max_order: int, smooth: Any) -> tuple:
+               reference_length: int, max_order: int, smooth: Any) -> Tuple[Any, ...]:
     """nmt's float recipe on the corpus counts, operation for operation."""
     precisions: List[Any] = [0] * max_order
     for i in range(max_order):
@@ -151,8 +153,8 @@ def _nmt_score(matches: Sequence[int], possible: Sequence[int], translation_leng
     return (geo_mean * bp, precisions, bp, ratio, translation_length, reference_length)
 
 
-def _ngram_counts(segment: Any, max_order: int) -> Dict[tuple, int]:
-    counts: Dict[tuple, int] = {}
+def _ngram_counts(segment: Any, max_order: int) -> Dict[Tuple[Any, ...], int]:
+    counts: Dict[Tuple[Any, ...], int] = {}
     for order in range(1, max_order + 1):
         for i in range(0, len(segment) - order + 1):
             gram = tuple(segment[i:i + order])
@@ -170,7 +172,7 @@ def _counts_nmt_order(reference_corpus: Any, translation_corpus: Any,
     for references, translation in zip(reference_corpus, translation_corpus):
         reference_length += min(len(r) for r in references)
         translation_length += len(translation)
-        best: Dict[tuple, int] = {}
+        best: Dict[Tuple[Any, ...], int] = {}
         for reference in references:
             for gram, c in _ngram_counts(reference, max_order).items():
                 if c > best.get(gram, 0):
@@ -186,14 +188,14 @@ def _counts_nmt_order(reference_corpus: Any, translation_corpus: Any,
     return matches, possible, translation_length, reference_length
 
 
-def _score_rows(rows: np.ndarray, reference_length: int, max_order: int, smooth: Any) -> tuple:
+def _score_rows(rows: np.ndarray, reference_length: int, max_order: int, smooth: Any) -> Tuple[Any, ...]:
     sums = rows.sum(axis=0).tolist()
     return _nmt_score(sums[2:2 + max_order], sums[2 + max_order:2 + 2 * max_order], sums[0],
                       reference_length, max_order, smooth)
 
 
 def compute_bleu(reference_corpus: Any, translation_corpus: Any, max_order: Any = 4,
-                 smooth: Any = False) -> tuple:
+                 smooth: Any = False) -> Tuple[Any, ...]:
     """tensorflow/nmt's ``compute_bleu`` on tokenized input.
 
     ``reference_corpus`` holds, per segment, a list of references (token sequences);
@@ -210,7 +212,7 @@ def compute_bleu(reference_corpus: Any, translation_corpus: Any, max_order: Any 
     return _score_rows(rows, shortest, max_order, smooth)
 
 
-def _result(score: tuple) -> Dict[str, Any]:
+def _result(score: Tuple[Any, ...]) -> Dict[str, Any]:
     bleu, precisions, bp, ratio, translation_length, reference_length = score
     return {"bleu": bleu, "precisions": precisions, "brevity_penalty": bp,
             "length_ratio": ratio, "translation_length": translation_length,
@@ -244,7 +246,7 @@ def compute(predictions: Sequence[str], references: Sequence[Any],
             raise TypeError(f"references[{i}] must be a list of strings, got "
                             f"{type(refs).__name__}")
         reference_lists.append(_check_strings(refs, f"references[{i}]"))
-    if tokenizer is None or tokenizer is _DEFAULT_TOKENIZER:
+    if tokenizer is None or type(tokenizer) is Tokenizer13a:
         if type(max_order) is int and max_order >= 1:
             return _result(_compute_13a(predictions, reference_lists, max_order, smooth))
         tokenizer = _DEFAULT_TOKENIZER
@@ -256,15 +258,15 @@ def compute(predictions: Sequence[str], references: Sequence[Any],
 def _check_strings(items: Any, what: str) -> List[str]:
     if isinstance(items, str) or not hasattr(items, "__iter__"):
         raise TypeError(f"{what} must be a list of strings, got {type(items).__name__}")
-    items = list(items)
-    for i, item in enumerate(items):
+    strings: List[str] = list(items)
+    for i, item in enumerate(strings):
         if not isinstance(item, str):
             raise TypeError(f"{what}[{i}] must be a str, got {type(item).__name__}")
-    return items
+    return strings
 
 
 def _compute_13a(predictions: List[str], reference_lists: List[List[str]], max_order: int,
-                 smooth: Any) -> tuple:
+                 smooth: Any) -> Tuple[Any, ...]:
     """The default-tokenizer path: strings to ids in compiled code, then the kernel."""
     flat_refs = [r for refs in reference_lists for r in refs]
     (ref_ids, ref_off), (hyp_ids, hyp_off) = _tokenize_13a_groups([flat_refs, predictions])

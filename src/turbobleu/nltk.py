@@ -57,29 +57,31 @@ class Fraction(fractions.Fraction):
     _given_numerator: Any
     _given_denominator: Any
 
-    def __new__(cls, numerator: Any = 0, denominator: Any = None, _normalize: bool = False):
+    def __new__(cls, numerator: Any = 0, denominator: Any = None,
+                _normalize: bool = False) -> "Fraction":
+        new: Any = super().__new__
+        self: Fraction
         if sys.version_info >= (3, 12):  # the _normalize argument is gone from Fraction there
-            self = super().__new__(cls, numerator, denominator)
+            self = new(cls, numerator, denominator)
         else:
-            self = super().__new__(cls, numerator, denominator,  # type: ignore[call-arg]
-                                   _normalize=_normalize)
+            self = new(cls, numerator, denominator, _normalize=_normalize)
         self._normalize = _normalize
         self._given_numerator = numerator
         self._given_denominator = denominator
         return self
 
     @property
-    def numerator(self) -> Any:  # type: ignore[override]
+    def numerator(self) -> Any:
         return super().numerator if self._normalize else self._given_numerator
 
     @property
-    def denominator(self) -> Any:  # type: ignore[override]
+    def denominator(self) -> Any:
         return super().denominator if self._normalize else self._given_denominator
 
 
 # -- NLTK's helper functions -------------------------------------------------------------------
 
-def _ngrams(sequence: Any, n: int) -> Iterator[tuple]:
+def _ngrams(sequence: Any, n: int) -> Iterator[Tuple[Any, ...]]:
     """The n-grams of ``sequence`` as tuples, by one pass of iteration (nltk.util.ngrams)."""
     items = iter(sequence)
     window = deque(islice(items, n), maxlen=n)
@@ -98,7 +100,7 @@ def modified_precision(references: Any, hypothesis: Any, n: int) -> Fraction:
     first n-gram) when there are no references and the hypothesis has n-grams, as NLTK does.
     """
     hyp_counts = Counter(_ngrams(hypothesis, n)) if len(hypothesis) >= n else Counter()
-    best_in_a_reference: Dict[tuple, int] = {}
+    best_in_a_reference: Dict[Tuple[Any, ...], int] = {}
     for reference in references:
         ref_counts = Counter(_ngrams(reference, n)) if len(reference) >= n else Counter()
         for gram in hyp_counts:
@@ -270,7 +272,7 @@ def _finish(nums: List[int], dens: List[int], hyp_lengths: int, ref_lengths: int
         return 0 if len(weights) == 1 else [0] * len(weights)
     if not smoothing_function:
         smoothing_function, method = None, 0
-    p_n = None
+    p_n: Any = None
     if method is not None and (method == 0 or not exact_only):
         try:
             p_n = smoothed_precisions(method, getattr(smoothing_function, "__self__", None),
@@ -357,7 +359,7 @@ def sentence_bleu(references: Any, hypothesis: Any, weights: Any = (0.25, 0.25, 
                    fifth, (references, hypothesis))
 
 
-def _unsmoothed_sentence(row: List[int], weight: tuple) -> Any:
+def _unsmoothed_sentence(row: List[int], weight: Tuple[Any, ...]) -> Any:
     """``_finish`` for one sentence, one weight vector, method0 and no auto_reweigh: the same
     operations (see _nltk_recipe), without the general path's bookkeeping."""
     if row[2] == 0:

@@ -16,7 +16,8 @@ Code that looks functions up through the module at call time
 (``import nltk.translate.bleu_score as bs; bs.sentence_bleu(...)``) gets the fast versions; names
 bound before the patch by ``from ... import ...`` keep the originals, so patch first.
 
-Registered here: ``"nltk"``.
+Registered here: ``"nltk"``; ``"sacrebleu"`` is registered by ``_patch_sacrebleu`` (imported the
+first time that name is used).
 """
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ class _Entry:
 
 _REGISTRY: Dict[str, _Entry] = {}
 _LOCK = threading.RLock()
+# Patches that other turbobleu modules register when imported; imported on first use of the name.
+_PROVIDERS = {"sacrebleu": "turbobleu._patch_sacrebleu"}
 
 
 def register_patch(name: str, apply: Callable[[], None], revert: Callable[[], None],
@@ -126,10 +129,16 @@ def register_attribute_patch(name: str, module: str,
 
 
 def available_patches() -> List[str]:
-    return sorted(_REGISTRY)
+    return sorted(set(_REGISTRY) | set(_PROVIDERS))
 
 
 def _entry(name: str) -> _Entry:
+    if isinstance(name, str) and name not in _REGISTRY and name in _PROVIDERS:
+        # The module registers itself when imported; if it was imported earlier without doing so,
+        # its patch/unpatch/is_patched functions are registered here.
+        module = importlib.import_module(_PROVIDERS[name])
+        if name not in _REGISTRY:
+            register_patch(name, module.patch, module.unpatch, module.is_patched)
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):

@@ -1,0 +1,12 @@
+"""Type stubs for the compiled ``_hashable.pyx`` (``_token_stats.py`` has its pure-Python twin).
+
+Both functions return None instead of raising for input they leave to the caller's own loop.
+"""
+from typing import Any, List, Optional
+
+import numpy as np
+import numpy.typing as npt
+
+def sentence_row(references: Any, hypothesis: Any, orders: int) -> Optional[List[int]]: ...
+def corpus_rows(reference_lists: Any, hypotheses: Any,
+                orders: int) -> Optional[npt.NDArray[np.int64]]: ...
