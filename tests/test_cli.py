@@ -186,10 +186,14 @@ def _multi_reference_cases(label: str, directory: Path, lang: str, systems: List
     ref_files = [f"ref.{r}.{lang}" for r in refs]
     _add(f"{label}/two-refs/json", directory, *ref_files, "-i", hyp)
     _add(f"{label}/two-refs/text-sl", directory, *ref_files, "-i", hyp, "-sl", "-w", "4")
-    joined = tmp_root / f"{label.replace('/', '_')}.tabbed-refs"
+    # both references in one file, tab-separated; run where it is (with a copy of the system)
+    work = tmp_root / label.replace("/", "_")
+    work.mkdir()
     columns = [_read(directory / f) for f in ref_files]
-    joined.write_text("".join("\t".join(r) + "\n" for r in zip(*columns)), encoding="utf-8")
-    _add(f"{label}/tab-joined-refs", directory, str(joined), "-nr", "2", "-i", hyp, "-f", "text")
+    (work / "refs.tsv").write_text("".join("\t".join(r) + "\n" for r in zip(*columns)),
+                                   encoding="utf-8")
+    shutil.copyfile(directory / hyp, work / hyp)
+    _add(f"{label}/tab-joined-refs", work, "refs.tsv", "-nr", "2", "-i", hyp, "-f", "text")
 
 
 def _read(path: Path) -> List[str]:
