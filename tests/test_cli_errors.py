@@ -140,3 +140,31 @@ def test_broken_pipe_is_quiet(files: Path, tmp_path: Path) -> None:
     proc.wait(timeout=60)
     assert first.startswith(b"BLEU|")
     assert "Traceback" not in err and "error" not in err
+
+
+@pytest.mark.parametrize("extra", [[], ["-f", "text"], ["-sl"], ["-ci", "-cin", "50"],
+                                   ["-lc", "-tok", "none", "-s", "add-k"]])
+def test_long_corpora_in_blocks_give_the_same_output(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture,
+                                                     extra: List[str]) -> None:
+    """Corpora longer than STATS_BLOCK segments are scored block by block (so the progress bar
+    moves); the output is the same as in one piece."""
+    from conftest import FIXTURE_DATA
+    from turbobleu import cli
+
+    he = FIXTURE_DATA / "he-en"
+    refs = [str(he / "ref.refA.en"), str(he / "ref.refB.en")]
+    systems = [str(he / "hyp.GPT4-5shot.en"), str(he / "hyp.NLLB_Greedy.en")]
+    if "-sl" in extra or "-ci" in extra:
+        systems = systems[:1]
+    argvs = [refs + ["-i"] + systems + extra]
+    if len(systems) > 1:
+        argvs.append(refs + ["-i"] + systems + ["-pbs", "-pbsn", "60", "-f", "text"])
+    for argv in argvs:
+        assert cli.main(argv) == 0
+        whole = capsys.readouterr().out
+        monkeypatch.setattr(cli, "STATS_BLOCK", 7)
+        assert cli.main(argv) == 0
+        blocked = capsys.readouterr().out
+        monkeypatch.undo()
+        assert blocked == whole and whole

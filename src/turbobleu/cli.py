@@ -218,21 +218,47 @@ def _check_modes(args: argparse.Namespace, n_systems: int, paired: bool) -> None
                          "compare several")
 
 
-def _metric(args: argparse.Namespace, refs: List[List[str]]) -> BLEU:
+def _metric(args: argparse.Namespace, refs: Optional[List[List[str]]], force: bool) -> BLEU:
     trg_lang = args.langpair.split("-")[1] if args.langpair else ""
-    return BLEU(lowercase=args.lowercase, force=args.force or args.sentence_level,
-                tokenize=args.tokenize, smooth_method=args.smooth_method,
-                smooth_value=args.smooth_value, effective_order=args.sentence_level,
-                trg_lang=trg_lang, references=refs)
+    return BLEU(lowercase=args.lowercase, force=force, tokenize=args.tokenize,
+                smooth_method=args.smooth_method, smooth_value=args.smooth_value,
+                effective_order=args.sentence_level, trg_lang=trg_lang, references=refs)
 
 
-def _system_stats(metric: BLEU, systems: List[List[str]], quiet: bool) -> List[BLEUStats]:
-    with Progress("statistics", total=len(systems), enabled=None if not quiet else False) as bar:
-        stats = []
+# Corpora longer than this are processed in blocks of segments, so that the progress bar moves.
+STATS_BLOCK = 20000
+
+
+def _statistics(args: argparse.Namespace, systems: List[List[str]], refs: List[List[str]]
+                ) -> Tuple[BLEU, List[BLEUStats]]:
+    """The metric (for signatures and scores) and every system's segment statistics.
+
+    A segment's statistics depend on its own hypothesis and references only, so a long corpus is
+    done block by block (each block with its own references) and the rows are concatenated.
+    """
+    # sacrebleu never warns about tokenized input in sentence-level mode.
+    warn = not (args.force or args.sentence_level)
+    n_segments = len(refs[0])
+    enabled = False if args.quiet else None
+    with Progress("statistics", total=n_segments * len(systems), enabled=enabled) as bar:
+        if n_segments <= STATS_BLOCK:
+            metric = _metric(args, refs, force=not warn)
+            stats = []
+            for hyps in systems:
+                stats.append(metric.corpus_stats(hyps))
+                bar.update(n_segments)
+            return metric, stats
+        blocks: List[List[BLEUStats]] = [[] for _ in systems]
+        for start in range(0, n_segments, STATS_BLOCK):
+            end = min(start + STATS_BLOCK, n_segments)
+            metric = _metric(args, [r[start:end] for r in refs], force=True)
+            for parts, hyps in zip(blocks, systems):
+                parts.append(metric.corpus_stats(hyps[start:end]))
+                bar.update(end - start)
+    if warn:
         for hyps in systems:
-            stats.append(metric.corpus_stats(hyps))
-            bar.update(1)
-    return stats
+            BLEU._warn_if_tokenized(hyps)  # once per system, as for a whole corpus
+    return metric, [BLEUStats.merge(parts) for parts in blocks]
 
 
 def _sentence_level(args: argparse.Namespace, metric: BLEU, stats: BLEUStats,
@@ -381,8 +407,7 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
     paired = bool(args.paired_bs or args.paired_ar)
     systems, names, refs = _read_inputs(args, paired)
     _check_modes(args, len(systems), paired)
-    metric = _metric(args, refs)
-    stats = _system_stats(metric, systems, args.quiet)
+    metric, stats = _statistics(args, systems, refs)
 
     if args.sentence_level:
         _sentence_level(args, metric, stats[0], out)
@@ -398,12 +423,15 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
     return 0
 
 
-def _configure_logging(quiet: bool) -> None:
+def _configure_logging(quiet: bool) -> Tuple[list, bool, int]:
+    """Warnings as ``turbobleu: ...`` lines on stderr; returns the state to restore."""
+    saved = (list(logger.handlers), logger.propagate, logger.level)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
     logger.handlers[:] = [handler]
     logger.propagate = False
     logger.setLevel(logging.ERROR if quiet else logging.WARNING)
+    return saved
 
 
 def _fail(message: str, code: int) -> int:
@@ -412,20 +440,25 @@ def _fail(message: str, code: int) -> int:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Console-script entry point: runs the command and returns its exit status."""
+    """Console-script entry point: runs the command and returns its exit status.
+
+    ``main([...])`` runs it in-process (for tests and scripts) and leaves the process's logging
+    and streams as it found them.
+    """
     if argv is None:
         try:  # like sacrebleu: a closed pipe (| head) ends the program quietly
             from signal import SIG_DFL, SIGPIPE, signal
             signal(SIGPIPE, SIG_DFL)
         except ImportError:  # Windows
             pass
-    for stream in (sys.stdout, sys.stderr):
-        try:  # scores and names are written as UTF-8 whatever the locale (as sacrebleu does)
-            stream.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            pass
+        for stream in (sys.stdout, sys.stderr):
+            try:  # scores and names are written as UTF-8 whatever the locale (as sacrebleu)
+                stream.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+            except (AttributeError, ValueError, OSError):
+                pass
     args_list = list(sys.argv[1:] if argv is None else argv)
-    _configure_logging("-q" in args_list or "--quiet" in args_list)
+    handlers, propagate, level = _configure_logging("-q" in args_list or
+                                                    "--quiet" in args_list)
     try:
         return run(args_list)
     except UsageError as exc:
@@ -436,6 +469,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _fail(str(exc) or type(exc).__name__, 1)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
+    finally:
+        logger.handlers[:] = handlers
+        logger.propagate = propagate
+        logger.setLevel(level)
 
 
 if __name__ == "__main__":  # pragma: no cover
