@@ -126,3 +126,14 @@ def test_cli_bar_on_a_terminal_only() -> None:
     assert plain.stdout == out  # the bar never touches the results
     rc, out_q, err_q = _run_with_terminal_stderr(args + ["-q"], he)
     assert rc == 0 and out_q == out and "paired bootstrap" not in err_q
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_cli_bar_for_a_large_file(tmp_path: Path) -> None:
+    """A corpus longer than one statistics block shows the statistics bar moving."""
+    lines = 45000
+    (tmp_path / "ref").write_text("the cat sat on the mat\n" * lines, encoding="utf-8")
+    (tmp_path / "hyp").write_text("the cat sat on a mat\n" * lines, encoding="utf-8")
+    rc, out, err = _run_with_terminal_stderr(["ref", "-i", "hyp", "-b"], tmp_path)
+    assert rc == 0 and out.strip() == "53.7"
+    assert "statistics:" in err and f"{lines}/{lines}" in err
