@@ -353,3 +353,23 @@ def test_grpo_reward_example():
             for i, row in enumerate(completions.tolist())]
     assert rewards.tolist() == want
     assert np.round(rewards, 4).tolist() == [1.0, 1.0, 0.2601, 0.5774, 1.0, 0.7165, 0.2259, 1.0]
+
+
+@given(rows=st.lists(st.lists(st.one_of(st.integers(-5, 5), st.integers(2**29, 2**31 + 3),
+                                        st.integers(-(2**40), 2**40)), max_size=6), max_size=4),
+       pad=st.one_of(st.none(), st.integers(-3, 3)))
+def test_compiled_packer_equals_the_twin(rows, pad):
+    """The compiled packer (with its small-int fast path) keeps, drops and refuses exactly the
+    items the readable twin does, with the same messages."""
+    kernel = compiled_kernel()
+    if kernel is None:
+        pytest.skip("compiled extension not built")
+
+    def run(module):
+        try:
+            ids, off = module.pack_sequences(rows, "hyps", pad, 3)
+            return ids.tolist(), off.tolist()
+        except (TypeError, ValueError) as exc:
+            return type(exc), str(exc)
+
+    assert run(kernel) == run(_kernel_py)

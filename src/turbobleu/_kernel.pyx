@@ -381,6 +381,29 @@ cdef extern from "Python.h":
 
 cdef extern from *:
     """
+    /* The value of an exact int that fits one internal digit, without a call: 1 if done.
+       (CPython's compact-int accessors from 3.12 on; the digit layout before.) */
+    static inline int tb_compact_int(PyObject* o, long long* out) {
+    #if PY_VERSION_HEX >= 0x030C0000
+        if (PyUnstable_Long_IsCompact((PyLongObject*)o)) {
+            *out = (long long)PyUnstable_Long_CompactValue((PyLongObject*)o);
+            return 1;
+        }
+        return 0;
+    #else
+        Py_ssize_t size = Py_SIZE(o);
+        if (size == 0) { *out = 0; return 1; }
+        if (size == 1) { *out = (long long)((PyLongObject*)o)->ob_digit[0]; return 1; }
+        if (size == -1) { *out = -(long long)((PyLongObject*)o)->ob_digit[0]; return 1; }
+        return 0;
+    #endif
+    }
+    """
+    bint PyLong_CheckExact(PyObject* o)
+    int tb_compact_int(PyObject* o, long long* out)
+
+cdef extern from *:
+    """
     #include <math.h>
     /* pow() through a volatile pointer: the compiler must not fold pow(x, 2.0) into x*x, because
        CPython's float ** 2 calls libm's pow and the two may differ in the last bit. */
@@ -428,7 +451,9 @@ def pack_sequences(rows, str what, pad=None, Py_ssize_t first=0):
     cdef object row, seq
     cdef bint has_pad = pad is not None, skip = False
     cdef long long padv = pad if pad is not None else 0
+    cdef long long small_v = 0
     cdef int32_t v
+    cdef PyObject* item
     if isinstance(rows, (str, bytes)):
         raise TypeError(f"{what} must be a sequence of token-id sequences, got {type(rows).__name__}")
     rows = PySequence_Fast(rows, b"not a sequence")
@@ -454,8 +479,14 @@ def pack_sequences(rows, str what, pad=None, Py_ssize_t first=0):
         seq = fast[i]
         m = PySequence_Fast_GET_SIZE(seq)
         for j in range(m):
-            v = _as_id(PySequence_Fast_GET_ITEM(seq, j), what, i + first, j, has_pad, padv,
-                      &skip)
+            item = PySequence_Fast_GET_ITEM(seq, j)
+            # Fast path: a small non-negative exact int that is not the pad id.
+            if PyLong_CheckExact(item) and tb_compact_int(item, &small_v) \
+                    and 0 <= small_v <= 2147483647 and not (has_pad and small_v == padv):
+                idv[pos] = <int32_t>small_v
+                pos += 1
+                continue
+            v = _as_id(item, what, i + first, j, has_pad, padv, &skip)
             if not skip:
                 idv[pos] = v
                 pos += 1
