@@ -209,6 +209,12 @@ def test_prepared_errors():
     with pytest.raises(TypeError, match="hypotheses are lists of token strings but the "
                                         "references are strings"):
         text_refs.score([["a"], ["c"]])
+    with pytest.raises(TypeError, match="hypotheses are token ids but the references are "
+                                        "strings"):
+        text_refs.score(np.array([[1], [2]]))
+    with pytest.raises(TypeError, match="hypotheses are token ids but the references are "
+                                        "strings"):
+        sentence_bleu_batch(np.array([[1], [2]]), ["a b", "c"])
 
 
 @pytest.mark.parametrize("mask", [0, 3])

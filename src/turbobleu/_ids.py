@@ -231,6 +231,9 @@ def sequences(rows: Any, what: str, pad_id: Optional[int] = None, lengths: Any =
     if is_tensor(rows):
         rows = tensor_to_numpy(rows)
     if isinstance(rows, np.ndarray):
+        if frozen and encoder is not None and encoder.used is not None:
+            raise TypeError(f"{what} are token ids but the references are "
+                            f"{_FORMS[encoder.used]}: give both in the same form")
         if rows.ndim != 2:
             raise ValueError(f"{what} as an array must be 2-D (rows x positions), got shape "
                              f"{rows.shape}")
