@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import collections
 import math
+import os
 from typing import Any, List
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import FULL_MATRIX, all_corpora
+from conftest import all_corpora
 from turbobleu import evaluate as tbe
 
 sacrebleu_13a = pytest.importorskip("sacrebleu.tokenizers.tokenizer_13a")
@@ -175,7 +176,7 @@ def test_tokenizer_matches_evaluates_13a(line: str) -> None:
     assert tbe.Tokenizer13a()(line) == oracle_tokenize(line)
 
 
-@settings(max_examples=300)
+@settings(max_examples=150)
 @given(data=st.lists(st.tuples(lines, st.lists(lines, min_size=1, max_size=3)), min_size=1,
                      max_size=5),
        max_order=st.integers(1, 6), smooth=st.booleans(), single=st.booleans())
@@ -195,7 +196,7 @@ tokens = st.sampled_from(["a", "b", "c", "d", 1, 1.0, (2,)])
 segments = st.lists(tokens, max_size=8)
 
 
-@settings(max_examples=300)
+@settings(max_examples=200)
 @given(corpus=st.lists(st.tuples(st.lists(segments, max_size=3), segments), max_size=4),
        max_order=st.integers(0, 5), smooth=st.booleans())
 def test_compute_bleu_on_tokens_matches_the_oracle(corpus, max_order: int, smooth: bool) -> None:
@@ -212,10 +213,15 @@ def test_compute_bleu_on_tokens_matches_the_oracle(corpus, max_order: int, smoot
 
 # -- real data -----------------------------------------------------------------------------------
 
+LONG = os.environ.get("TURBOBLEU_LONG_TESTS", "").strip() not in ("", "0")
+
+
 def _wmt_cases():
+    """The fixture's systems and one system per WMT23 pair (every system with
+    TURBOBLEU_LONG_TESTS=1: the oracle is slow)."""
     cases = []
     for corpus in all_corpora():
-        systems = corpus.systems if FULL_MATRIX or corpus.source == "fixture" else corpus.systems[:1]
+        systems = corpus.systems if LONG or corpus.source == "fixture" else corpus.systems[:1]
         for system in systems:
             cases.append(pytest.param(corpus, system, id=f"{corpus.name}/{system}"))
     return cases
