@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -46,7 +46,7 @@ def bootstrap_arithmetic() -> str:
     return "float32-numpy1" if _NUMPY1 else "float32"
 
 
-def _mapped(fn, values: np.ndarray) -> np.ndarray:
+def _mapped(fn: Callable[[float], float], values: np.ndarray) -> np.ndarray:
     """``fn`` (a libm wrapper from ``math``) applied to every value, as a float64 array."""
     return np.fromiter(map(fn, values.tolist()), dtype=np.float64, count=values.size)
 
@@ -105,8 +105,9 @@ def bleu_scores(rows: np.ndarray, max_order: int, smooth_method: str,
     if rows.ndim != 2 or rows.shape[1] != 2 + 2 * max_order:
         raise ValueError(f"rows must have shape (R, {2 + 2 * max_order}), got {rows.shape}")
     n_rows = rows.shape[0]
+    value: float = 0.0 if smooth_value is None else smooth_value
     if smooth_value is None:
-        smooth_value = _SMOOTH_DEFAULTS[smooth_method]
+        value = _SMOOTH_DEFAULTS[smooth_method] or 0.0  # (none and exp never use it)
     as32 = arithmetic != "int64"          # the row itself is float32
     nep50 = arithmetic == "float32"       # ... and so is the arithmetic on it
     work = np.float32 if nep50 else np.float64
@@ -116,27 +117,28 @@ def bleu_scores(rows: np.ndarray, max_order: int, smooth_method: str,
     ref_len = rows[:, 1].astype(np.int64)
     bp = brevity_penalties(sys_len, ref_len)
 
-    correct = np.array(rows[:, 2:2 + max_order], dtype=np.float32 if as32 else np.int64)
-    total = np.array(rows[:, 2 + max_order:], dtype=np.float32 if as32 else np.int64)
+    correct: np.ndarray = np.array(rows[:, 2:2 + max_order],
+                                   dtype=np.float32 if as32 else np.int64)
+    total: np.ndarray = np.array(rows[:, 2 + max_order:], dtype=np.float32 if as32 else np.int64)
     # `if not any(correct)` runs before add-k touches the counts.
     scored = (correct != 0).any(axis=1)
 
     if smooth_method == "add-k" and max_order > 1:
         if nep50:
-            k32 = np.float32(smooth_value)  # a Python number meets float32 as float32 (NEP 50)
+            k32 = np.float32(value)  # a Python number meets float32 as float32 (NEP 50)
             correct[:, 1:] += k32
             total[:, 1:] += k32
         elif as32:
             # NumPy 1.x: float64(c) + k, rounded when stored back into the float32 row
-            k = float(smooth_value)
+            k = float(value)
             correct[:, 1:] = (correct[:, 1:].astype(np.float64) + k).astype(np.float32)
             total[:, 1:] = (total[:, 1:].astype(np.float64) + k).astype(np.float32)
-        elif isinstance(smooth_value, (int, np.integer)) and not isinstance(smooth_value, bool):
-            correct[:, 1:] += smooth_value
-            total[:, 1:] += smooth_value
+        elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            correct[:, 1:] += value
+            total[:, 1:] += value
         else:
             # int64 + float is a float64; assigning it into the int64 row truncates toward 0.
-            k = float(smooth_value)
+            k = float(value)
             correct[:, 1:] = np.trunc(correct[:, 1:].astype(np.float64) + k).astype(np.int64)
             total[:, 1:] = np.trunc(total[:, 1:].astype(np.float64) + k).astype(np.int64)
 
@@ -165,7 +167,7 @@ def bleu_scores(rows: np.ndarray, max_order: int, smooth_method: str,
                 precisions[miss, n] = hundred / (halvings[miss].astype(work) * t[miss])
             elif smooth_method == "floor":
                 # (100. * v) is a Python float, then meets t in the row's dtype.
-                precisions[miss, n] = work(100.0 * smooth_value) / t[miss]
+                precisions[miss, n] = work(100.0 * value) / t[miss]
 
     included = np.arange(max_order)[None, :] < used[:, None]
     zero = precisions == 0.0

@@ -269,15 +269,6 @@ def _sentence_level(args: argparse.Namespace, metric: BLEU, stats: BLEUStats,
     out.print("\n".join(lines))
 
 
-class _Sample:
-    """A bootstrap resample's score, as ``BLEUScore.estimate_ci`` reads it."""
-
-    __slots__ = ("score",)
-
-    def __init__(self, score: float) -> None:
-        self.score = score
-
-
 def _single_system(args: argparse.Namespace, metric: BLEU, stats: BLEUStats,
                    out: Output) -> None:
     score: BLEUScore = metric.score_stats(stats)
@@ -286,7 +277,8 @@ def _single_system(args: argparse.Namespace, metric: BLEU, stats: BLEUStats,
         with Progress("bootstrap", enabled=None if not args.quiet else False) as bar:
             from .significance import bootstrap_scores
             samples = bootstrap_scores(stats, metric, args.confidence_n, seed.text, bar)
-        score.estimate_ci([_Sample(s) for s in samples.tolist()])
+        # estimate_ci reads each resample's .score (sacrebleu's Score.estimate_ci)
+        score.estimate_ci([BLEUScore(s, [], [], [], 1.0, 0, 0) for s in samples.tolist()])
         metric.n_bootstrap = args.confidence_n
         metric.seed = seed.text
     is_json = args.format == "json"
@@ -423,7 +415,7 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
     return 0
 
 
-def _configure_logging(quiet: bool) -> Tuple[list, bool, int]:
+def _configure_logging(quiet: bool) -> Tuple[List[logging.Handler], bool, int]:
     """Warnings as ``turbobleu: ...`` lines on stderr; returns the state to restore."""
     saved = (list(logger.handlers), logger.propagate, logger.level)
     handler = logging.StreamHandler(sys.stderr)

@@ -243,7 +243,7 @@ def _counts(indices: np.ndarray, n_segments: int, dtype: type) -> np.ndarray:
 
     One ``bincount`` per resample keeps its bins in cache (faster than one big scatter).
     """
-    counts = np.empty((indices.shape[0], n_segments), dtype=dtype)
+    counts: np.ndarray = np.empty((indices.shape[0], n_segments), dtype=dtype)
     for b, row in enumerate(indices):
         counts[b] = np.bincount(row, minlength=n_segments)
     return counts
@@ -255,7 +255,8 @@ def _float32_sums(indices: np.ndarray, rows: np.ndarray, rows_f32: np.ndarray,
     n_segments = rows.shape[0]
     if exact_in_f32:
         # Every partial sum is an integer < 2**24: the float32 product is exact.
-        return _counts(indices, n_segments, np.float32) @ rows_f32
+        exact: np.ndarray = _counts(indices, n_segments, np.float32) @ rows_f32
+        return exact
     counts = _counts(indices, n_segments, np.float64)
     sums = counts @ rows.astype(np.float64)  # exact integers (< 2**53)
     magnitude = counts @ np.abs(rows).astype(np.float64)
@@ -300,7 +301,8 @@ def bootstrap_scores(stats: StatsLike, metric: Any, n_samples: int = DEFAULT_BOO
     n_samples = _positive(n_samples, "n_samples")
     rng = np.random.default_rng(resolve_seed(seed).value)
     _plan(progress, n_samples)
-    return _bootstrap_matrix(rng, [rows], recipe, n_samples, progress)[0]
+    scores: np.ndarray = _bootstrap_matrix(rng, [rows], recipe, n_samples, progress)[0]
+    return scores
 
 
 def confidence_interval(stats: StatsLike, metric: Any,
