@@ -282,9 +282,10 @@ def _bootstrap_matrix(rng: np.random.Generator, all_rows: List[np.ndarray], reci
     for indices in _index_chunks(rng, n_segments, n_samples):
         sums = _float32_sums(indices, stacked, stacked_f32, exact_in_f32)
         k = len(indices)
-        for j in range(len(all_rows)):
-            scores[j, done:done + k] = recipe.scores(sums[:, j * width:(j + 1) * width],
-                                                     bootstrap_arithmetic())
+        # every row set's resamples as one (sets * k, width) batch: one recipe call
+        batch = sums.reshape(k, len(all_rows), width).transpose(1, 0, 2).reshape(-1, width)
+        scores[:, done:done + k] = recipe.scores(batch, bootstrap_arithmetic()).reshape(
+            len(all_rows), k)
         done += k
         if progress is not None:
             progress(k)
@@ -413,11 +414,13 @@ def _ar_scores(rng: np.random.Generator, baseline: np.ndarray, others: List[np.n
             as_float = buffer[:len(pos)]
             np.copyto(as_float, pos)  # 0/1 as floats, into a reused buffer
             shifted = (as_float @ deltas_f).astype(np.int64)
-            for j, sys_total in enumerate(sys_totals):
-                moved = shifted[:, j * width:(j + 1) * width]
-                a = recipe.scores(sys_total - moved, "int64")
-                b = recipe.scores(bl_total + moved, "int64")
-                parts[j].append((a, b))
+            moved = shifted.reshape(len(pos), len(others), width).transpose(1, 0, 2)
+            # all systems' pseudo-systems A and B scored in one batch
+            batch = np.concatenate([(np.stack(sys_totals)[:, None, :] - moved).reshape(-1, width),
+                                    (bl_total + moved).reshape(-1, width)])
+            both = recipe.scores(batch, "int64").reshape(2, len(others), len(pos))
+            for j in range(len(others)):
+                parts[j].append((both[0, j], both[1, j]))
             if progress is not None:
                 progress(len(pos))
     return [(np.concatenate([a for a, _ in p]), np.concatenate([b for _, b in p]))
