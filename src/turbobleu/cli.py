@@ -14,7 +14,7 @@ import logging
 import os
 import re
 import sys
-from typing import Any, Dict, List, NoReturn, Optional, Sequence, Tuple
+from typing import Any, List, NoReturn, Optional, Sequence, Tuple
 
 from . import __version__
 from ._cli_io import (InputError, check_encoding, check_lengths, read_file, read_references,
@@ -25,8 +25,8 @@ from .progress import Progress
 from .recipes import SMOOTH_DEFAULTS
 from .result import SACREBLEU_VERSION, BLEUScore
 from .significance import (DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES, Result,
-                           confidence_interval, paired_approximate_randomization,
-                           paired_bootstrap, resolve_seed)
+                           bootstrap_scores, paired_approximate_randomization, paired_bootstrap,
+                           resolve_seed)
 from .stats import BLEUStats
 from .tokenizers import TOKENIZER_NAMES, fast_tokenizers
 
@@ -275,7 +275,6 @@ def _single_system(args: argparse.Namespace, metric: BLEU, stats: BLEUStats,
     if args.confidence and args.confidence_n > 1:
         seed = resolve_seed()
         with Progress("bootstrap", enabled=None if not args.quiet else False) as bar:
-            from .significance import bootstrap_scores
             samples = bootstrap_scores(stats, metric, args.confidence_n, seed.text, bar)
         # estimate_ci reads each resample's .score (sacrebleu's Score.estimate_ci)
         score.estimate_ci([BLEUScore(s, [], [], [], 1.0, 0, 0) for s in samples.tolist()])
