@@ -183,3 +183,37 @@ def test_dropin_module_is_untouched_by_the_patch() -> None:
     patching.patch("sacrebleu")
     assert turbobleu.sacrebleu.corpus_bleu is turbobleu.corpus_bleu
     assert turbobleu.sacrebleu.BLEU is not sacrebleu.BLEU
+
+
+class _OwnPreprocessing(sacrebleu.metrics.bleu.BLEU):
+    """A user's BLEU subclass with its own preprocessing: sacrebleu's code must keep running."""
+
+    def _preprocess_segment(self, sent: str) -> str:
+        return super()._preprocess_segment(sent.replace("the", "THE"))
+
+
+def test_subclasses_with_their_own_preprocessing_keep_sacrebleus_code() -> None:
+    want = key(_OwnPreprocessing().corpus_score(HYPS, REFS))
+    want_cached = key(_OwnPreprocessing(references=REFS).corpus_score(HYPS, None))
+    patching.patch("sacrebleu")
+    assert key(_OwnPreprocessing().corpus_score(HYPS, REFS)) == want
+    cached = _OwnPreprocessing(references=REFS)
+    assert not isinstance(cached._ref_cache, _patch_sacrebleu._RefCache)
+    assert key(cached.corpus_score(HYPS, None)) == want_cached
+
+
+def test_settings_changed_after_caching_references_follow_sacrebleu() -> None:
+    """sacrebleu tokenizes cached references with the settings of construction time and
+    hypotheses with the current ones; the patched object does the same."""
+    def run() -> list:
+        metric = sacrebleu.metrics.BLEU(references=REFS)
+        out = [key(metric.corpus_score(HYPS, None))]
+        metric.lowercase = True
+        out.append(key(metric.corpus_score(HYPS, None)))
+        metric.max_ngram_order = 6
+        out.append(key(metric.corpus_score(HYPS, None)))
+        return out
+
+    want = run()
+    patching.patch("sacrebleu")
+    assert run() == want

@@ -16,10 +16,13 @@ For code one does not own (a training framework's evaluation loop) that calls sa
 
 Limits: a function imported by name before the patch (``from sacrebleu import corpus_bleu``)
 keeps the original function object; it still builds a (patched) BLEU object, so it gets
-turbobleu's statistics but not the faster sentence path. BLEU objects whose tokenizer is not one
-of sacrebleu's own classes (a custom or subclassed tokenizer) keep sacrebleu's code. Hypotheses
-and references of different lengths raise ValueError instead of being truncated.
-``unpatch()`` restores everything.
+turbobleu's statistics but not the faster sentence path. BLEU objects whose references were
+cached by sacrebleu before the patch keep sacrebleu's code for those references (the original
+strings are gone). sacrebleu's code also stays in charge of BLEU objects whose tokenizer is not
+one of sacrebleu's own classes, and of BLEU subclasses that override a step of the statistics
+(``_preprocess_segment``, ...). Hypotheses and references of different lengths raise ValueError
+instead of being truncated. ``unpatch()`` restores everything; objects created while patched
+keep working after it.
 """
 from __future__ import annotations
 
@@ -59,6 +62,23 @@ _SPM_MODULE = "sacrebleu.tokenizers.tokenizer_spm"
 _spm_wrappers: "weakref.WeakKeyDictionary[Any, Tokenizer]" = weakref.WeakKeyDictionary()
 
 
+# The methods that define BLEU's statistics in sacrebleu; a subclass overriding any of them
+# (its own preprocessing, say) keeps sacrebleu's code.
+_ENGINE = ("_preprocess_segment", "_extract_reference_info", "_compute_segment_statistics",
+           "_get_closest_ref_len", "_cache_references")
+
+
+def _standard(metric: Any, engine: dict) -> bool:
+    cls = type(metric)
+    return all(getattr(cls, name, None) is method for name, method in engine.items())
+
+
+def _settings(metric: Any) -> Tuple[bool, int, int]:
+    """What sacrebleu's reference cache depends on: lowercasing, the tokenizer object and the
+    n-gram order at the time it was built."""
+    return (bool(metric.lowercase), id(metric.tokenizer), metric.max_ngram_order)
+
+
 def is_patched() -> bool:
     return bool(_saved)
 
@@ -90,6 +110,7 @@ def patch() -> None:
             if hasattr(module, name):
                 _set(module, name, function)
     cls = bleu_module.BLEU
+    engine = {name: getattr(cls, name) for name in _ENGINE}
     original_init = cls.__init__
     original_extract = base_module.Metric._extract_corpus_statistics
     original_cache = base_module.Metric._cache_references
@@ -100,12 +121,19 @@ def patch() -> None:
         references = bound.arguments.pop("references", None)  # cached by turbobleu instead
         original_init(*bound.args, **bound.kwargs)
         if references is not None:
-            _cache_in_turbobleu(self, references, original_cache)
+            if _standard(self, engine):
+                _cache_in_turbobleu(self, references, original_cache)
+            else:
+                self._ref_cache = self._cache_references(references)
 
     def _extract_corpus_statistics(self: Any, hypotheses: Any, references: Any) -> Any:
-        tokenizer = _turbo_tokenizer(self.tokenizer)
-        if tokenizer is None or (not references and not isinstance(self._ref_cache, _RefCache)):
+        tokenizer = _turbo_tokenizer(self.tokenizer) if _standard(self, engine) else None
+        if tokenizer is None:
             return original_extract(self, hypotheses, references)
+        if not references:
+            cache = self._ref_cache
+            if not isinstance(cache, _RefCache) or cache.settings != _settings(self):
+                return original_extract(self, hypotheses, references)
         return _turbo_statistics(self, tokenizer, hypotheses, references)
 
     __init__.__wrapped__ = original_init  # type: ignore[attr-defined]
@@ -132,9 +160,11 @@ class _RefCache(list):
     ``unpatch()``), it turns into sacrebleu's cache, built from the original references.
     """
 
-    def __init__(self, prepared: PreparedReferences, build: Callable[[], List[Any]]) -> None:
+    def __init__(self, prepared: PreparedReferences, settings: Tuple[bool, int, int],
+                 build: Callable[[], List[Any]]) -> None:
         super().__init__()
         self.prepared = prepared
+        self.settings = settings
         self._build = build
         self._built = False
 
@@ -165,7 +195,19 @@ def _cache_in_turbobleu(metric: Any, references: Any, original_cache: Callable) 
         metric._ref_cache = original_cache(metric, references)
         return
     prepared = PreparedReferences(references, tokenizer, metric.lowercase)
-    metric._ref_cache = _RefCache(prepared, lambda: original_cache(metric, references))
+    saved = (metric.lowercase, metric.tokenizer, metric.max_ngram_order)
+
+    def build() -> List[Any]:
+        """sacrebleu's own cache, as it would have been built at construction (with the
+        settings of that time, should they have been changed since)."""
+        now = (metric.lowercase, metric.tokenizer, metric.max_ngram_order)
+        metric.lowercase, metric.tokenizer, metric.max_ngram_order = saved
+        try:
+            return original_cache(metric, references)
+        finally:
+            metric.lowercase, metric.tokenizer, metric.max_ngram_order = now
+
+    metric._ref_cache = _RefCache(prepared, _settings(metric), build)
     metric.num_refs = prepared.num_refs
 
 
