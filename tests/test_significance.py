@@ -206,6 +206,7 @@ def test_chunked_draws_equal_one_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     whole_bs = paired_bootstrap(rows[0], rows[1:], recipe, 101)
     whole_ar = paired_approximate_randomization(rows[0], rows[1:], recipe, 333, 0)
     monkeypatch.setattr(significance, "_CHUNK_ELEMENTS", 37 * 5)
+    monkeypatch.setattr(significance, "_DRAW_ELEMENTS", 37 * 2)
     monkeypatch.setattr(significance, "_AR_CHUNK_ELEMENTS", 37 * 40)
     assert_same_results(paired_bootstrap(rows[0], rows[1:], recipe, 101), whole_bs)
     assert_same_results(paired_approximate_randomization(rows[0], rows[1:], recipe, 333, 0),

@@ -41,8 +41,11 @@ DEFAULT_AR_TRIALS = 10000
 
 # Sums up to here are exact in float32 (every integer below 2**24 is a float32).
 _F32_EXACT = 2 ** 24
-# Resample rows per chunk: bounds the memory of index/count matrices to ~32 MB each.
+# Resamples per block: bounds the memory of the count matrix (and of the indices kept when
+# sums may round) to ~32 MB.
 _CHUNK_ELEMENTS = 4_194_304
+# Indices drawn per ``choice`` call (a piece that stays in cache while it is counted).
+_DRAW_ELEMENTS = 65_536
 # AR selector chunks (bools); see _ar_selectors for why chunking keeps NumPy's stream.
 _AR_CHUNK_ELEMENTS = 64_000_000
 
@@ -225,68 +228,68 @@ def _p_value(statistic: np.ndarray, observed: float) -> float:
 
 
 # -- bootstrap resampling -----------------------------------------------------------------------
-def _index_chunks(rng: np.random.Generator, n_segments: int, n_samples: int
-                  ) -> Iterator[np.ndarray]:
-    """sacrebleu's ``rng.choice(n, size=(n_samples, n), replace=True)``, in row chunks.
+def _draw_counts(rng: np.random.Generator, n_segments: int, counts: np.ndarray,
+                 keep_indices: bool) -> Optional[np.ndarray]:
+    """Fill ``counts[b, i]`` (how often segment i is in resample b) for the next
+    ``len(counts)`` resamples of sacrebleu's ``rng.choice(n, size=(n_samples, n),
+    replace=True)``; return the indices themselves too if asked.
 
-    Consecutive ``choice`` calls continue the same stream, so the chunks concatenate to the
-    one big draw (tests/test_significance.py checks it).
+    The indices are drawn a few rows at a time: consecutive ``choice`` calls continue the same
+    stream (tests/test_significance.py checks that the pieces are the one big draw), and small
+    pieces stay in cache while each row is counted with its own ``bincount``.
     """
-    per_chunk = max(1, _CHUNK_ELEMENTS // n_segments)
-    for start in range(0, n_samples, per_chunk):
-        rows = min(per_chunk, n_samples - start)
-        yield rng.choice(n_segments, size=(rows, n_segments), replace=True)
+    piece = max(1, _DRAW_ELEMENTS // n_segments)
+    kept = []
+    for start in range(0, len(counts), piece):
+        indices = rng.choice(n_segments, size=(min(piece, len(counts) - start), n_segments),
+                             replace=True)
+        for b, row in enumerate(indices, start):
+            counts[b] = np.bincount(row, minlength=n_segments)
+        if keep_indices:
+            kept.append(indices)
+    return np.concatenate(kept) if keep_indices else None
 
 
-def _counts(indices: np.ndarray, n_segments: int, dtype: type) -> np.ndarray:
-    """counts[b, i] = how often segment i is in resample b (exact small integers in ``dtype``).
-
-    One ``bincount`` per resample keeps its bins in cache (faster than one big scatter).
-    """
-    counts: np.ndarray = np.empty((indices.shape[0], n_segments), dtype=dtype)
-    for b, row in enumerate(indices):
-        counts[b] = np.bincount(row, minlength=n_segments)
-    return counts
-
-
-def _float32_sums(indices: np.ndarray, rows: np.ndarray, rows_f32: np.ndarray,
-                  exact_in_f32: bool) -> np.ndarray:
-    """Each resample's sum of float32 rows, equal to sacrebleu's ``stats[idx].sum(0)``."""
-    n_segments = rows.shape[0]
-    if exact_in_f32:
-        # Every partial sum is an integer < 2**24: the float32 product is exact.
-        exact: np.ndarray = _counts(indices, n_segments, np.float32) @ rows_f32
-        return exact
-    counts = _counts(indices, n_segments, np.float64)
+def _rounded_float32_sums(counts: np.ndarray, indices: np.ndarray, rows: np.ndarray,
+                          rows_f32: np.ndarray) -> np.ndarray:
+    """Resample sums where some may reach 2**24: exact ones from the (float64) counts, the
+    others with sacrebleu's own float32 sum, which rounds."""
     sums = counts @ rows.astype(np.float64)  # exact integers (< 2**53)
     magnitude = counts @ np.abs(rows).astype(np.float64)
-    out = sums.astype(np.float32)
+    out: np.ndarray = sums.astype(np.float32)
     for b in np.flatnonzero((magnitude >= _F32_EXACT).any(axis=1)):
-        out[b] = rows_f32[indices[b]].sum(0)  # sacrebleu's own (rounding) float32 sum
+        out[b] = rows_f32[indices[b]].sum(0)  # sacrebleu's ``stats[idx].sum(0)``
     return out
 
 
 def _bootstrap_matrix(rng: np.random.Generator, all_rows: List[np.ndarray], recipe: Recipe,
                       n_samples: int, progress: ProgressFn) -> np.ndarray:
     """Scores of ``n_samples`` bootstrap resamples (one index draw shared by every row set):
-    an array (len(all_rows), n_samples)."""
+    an array (len(all_rows), n_samples).
+
+    A resample's float32 sums equal sacrebleu's ``stats[idx].sum(0)``: while every partial sum
+    is an integer below 2**24 they are exact, and so is ``counts @ rows`` in float32.
+    """
     n_segments = len(all_rows[0])
     width = all_rows[0].shape[1]
     stacked = np.hstack(all_rows)
     stacked_f32 = stacked.astype(np.float32)
     # A resample's |sum| is at most n_segments * max|value| (the counts add up to n_segments).
-    bound = n_segments * int(np.abs(stacked).max(initial=0))
-    exact_in_f32 = bound < _F32_EXACT
+    exact_in_f32 = n_segments * int(np.abs(stacked).max(initial=0)) < _F32_EXACT
+    block = max(1, min(n_samples, _CHUNK_ELEMENTS // n_segments))
+    counts = np.empty((block, n_segments), dtype=np.float32 if exact_in_f32 else np.float64)
     scores = np.empty((len(all_rows), n_samples), dtype=np.float64)
-    done = 0
-    for indices in _index_chunks(rng, n_segments, n_samples):
-        sums = _float32_sums(indices, stacked, stacked_f32, exact_in_f32)
-        k = len(indices)
+    for done in range(0, n_samples, block):
+        k = min(block, n_samples - done)
+        indices = _draw_counts(rng, n_segments, counts[:k], keep_indices=not exact_in_f32)
+        if indices is None:
+            sums = counts[:k] @ stacked_f32
+        else:
+            sums = _rounded_float32_sums(counts[:k], indices, stacked, stacked_f32)
         # every row set's resamples as one (sets * k, width) batch: one recipe call
         batch = sums.reshape(k, len(all_rows), width).transpose(1, 0, 2).reshape(-1, width)
         scores[:, done:done + k] = recipe.scores(batch, bootstrap_arithmetic()).reshape(
             len(all_rows), k)
-        done += k
         if progress is not None:
             progress(k)
     return scores
