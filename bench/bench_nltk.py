@@ -227,7 +227,9 @@ def markdown(meta: Dict[str, Any], summary, records) -> str:
         "and every sentence score, compared with `==`).",
         "",
         f"Machine: {benchlib.machine_line(m)}; turbobleu implementation "
-        f"`{meta['turbobleu_implementation']}`, commit {commit}; {meta['date']}; 1-min load "
+        f"`{meta['turbobleu_implementation']}` (compiled token interning: "
+        f"{'yes' if meta['compiled_token_interning'] else 'no'}), commit {commit}; {meta['date']}; "
+        "1-min load "
         f"average {load('loadavg_start')} at start, {load('loadavg_end')} at end (above the CPU "
         "count means other work shared the machine).",
         f"Command: `{meta['command']}`",
@@ -243,13 +245,15 @@ def run(args: argparse.Namespace) -> int:
 
     import turbobleu
     import turbobleu.nltk as tb_nltk
+    from turbobleu import _token_stats
     libs = {"turbobleu": tb_nltk, "nltk": nltk_bleu}
     warnings.simplefilter("ignore")  # method0's zero-order warnings, for both libraries alike
 
     systems = benchlib.load_wmt23(args.data, args.pairs)
     machine = benchlib.machine_info(["turbobleu", "nltk", "numpy"])
     print(f"Machine: {benchlib.machine_line(machine)}")
-    print(f"turbobleu implementation: {turbobleu.implementation}; smoothing {args.smoothing}; "
+    print(f"turbobleu implementation: {turbobleu.implementation} (compiled token interning: "
+          f"{_token_stats.compiled}); smoothing {args.smoothing}; "
           f"{len(systems)} systems; repeats {args.repeats}\n", flush=True)
 
     records: List[Dict[str, Any]] = []
@@ -293,6 +297,8 @@ def run(args: argparse.Namespace) -> int:
         "args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
         "env": env, "machine": machine, "nltk_version": benchlib.package_version("nltk"),
         "turbobleu_implementation": turbobleu.implementation, "systems": len(systems),
+        # whether turbobleu._hashable (compiled interning of the tokens) was built and used
+        "compiled_token_interning": _token_stats.compiled,
         "checks": {"ok": sum(c["ok"] for c in all_checks), "total": len(all_checks)},
     }
     meta["machine"]["loadavg_end"] = list(os.getloadavg())
