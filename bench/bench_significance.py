@@ -218,8 +218,8 @@ def markdown(records: List[Dict[str, Any]], info: Dict[str, Any], args: argparse
 
     lines = [
         "### turbobleu vs sacrebleu: significance tests on WMT23 (4 systems per pair, 13a)", "",
-        f"Median of up to {args.repeats} interleaved runs (1 for runs over {args.slow_seconds:g} s"
-        "), ratio = sacrebleu time / turbobleu time, one thread (BLAS pinned). *End to end*: "
+        f"Median of up to {args.repeats} interleaved runs ({args.slow_repeats} for runs over "
+        f"{args.slow_seconds:g} s), ratio = sacrebleu time / turbobleu time, one thread (BLAS pinned). *End to end*: "
         "from strings (fresh metric, tokenization, statistics of every system, then the test). "
         "*Test only*: from per-segment statistics extracted beforehand (sacrebleu runs its own "
         "PairedTest on cached statistics). *CPU*: the same ratio in process CPU time, which "
