@@ -14,7 +14,10 @@ Contenders alternate in rounds; the median of the timed runs is reported with ra
 sacrebleu / turbobleu. Scores are checked with ``==`` on every system (a mismatch is printed and
 makes the exit status 1). Library tokenizers (ja-mecab, ko-mecab, flores*) spend their time in
 MeCab/SentencePiece, the same calls in both libraries, so their ratios are not targets; a library
-tokenizer whose extra or model is missing is skipped with the reason.
+tokenizer whose extra or model is missing is skipped with the reason. For them the sentence loops
+use one metric object per run and library (``BLEU(tokenize=T, effective_order=True).sentence_score``):
+sacrebleu.sentence_bleu builds a MeCab tagger per call and its tokenizer cache keeps them all
+alive, until MeCab can no longer map its dictionary (seen here after a few thousand calls).
 
 Run ``python bench/bench_tokenizers.py --help``.
 """
@@ -116,6 +119,22 @@ def sentence_contenders(tok: str, s: System) -> List[Contender]:
     import turbobleu
     per_segment = s.refs_per_segment()
     pairs = list(zip(s.hyps, per_segment))
+    if tok not in FAST:
+        # sacrebleu.sentence_bleu builds a tokenizer per call, and its lru_cache keeps every one
+        # alive: with MeCab, thousands of taggers exhaust the process (MeCab fails to map its
+        # dictionary). Both libraries therefore reuse one metric object here.
+        # A fresh object per run: sacrebleu's per-object line cache would otherwise make every
+        # run after the first skip MeCab.
+        def loop(lib: Any) -> List[float]:
+            metric = lib.BLEU(tokenize=tok, effective_order=True)
+            return [metric.sentence_score(h, r).score for h, r in pairs]
+
+        return [
+            Contender("turbobleu.loop", lambda: loop(turbobleu)),
+            Contender("turbobleu.batch", lambda: turbobleu.BLEU(
+                tokenize=tok, effective_order=True).sentence_scores(s.hyps, s.refs).tolist()),
+            Contender("sacrebleu.loop", lambda: loop(sacrebleu)),
+        ]
     return [
         Contender("turbobleu.loop", lambda: [turbobleu.sentence_bleu(h, r, tokenize=tok).score
                                              for h, r in pairs]),
@@ -165,8 +184,17 @@ def run_plan(args: argparse.Namespace, systems: Dict[str, List[System]]) -> Dict
                                           "segments": s.segments, "timings": {}, "checks": []}
                 for workload in args.workloads:
                     make = corpus_contenders if workload == "corpus" else sentence_contenders
-                    outputs, timings = benchlib.time_interleaved(
-                        make(tok, s), args.repeats, args.slow_seconds * 1000, args.slow_repeats)
+                    try:
+                        outputs, timings = benchlib.time_interleaved(
+                            make(tok, s), args.repeats, args.slow_seconds * 1000,
+                            args.slow_repeats)
+                    except Exception as exc:  # a library failing mid-run: report, go on
+                        record["checks"].append(f"{workload}: {type(exc).__name__}: "
+                                                f"{str(exc).strip().splitlines()[0][:200]}")
+                        print(f"!! {tok} {pair}/{s.name} {workload}: {record['checks'][-1]}",
+                              flush=True)
+                        failures += 1
+                        continue
                     problems = check(workload, outputs)
                     if problems:
                         failures += 1
