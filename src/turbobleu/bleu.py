@@ -92,9 +92,10 @@ class BLEU:
         """Per-segment integer statistics (``[hyp_len, ref_len, matches..., totals...]``)."""
         hyps = check_hypotheses(hypotheses)
         prepared = self._references(references, len(hyps))
+        stats = prepared.stats(hyps, self.max_ngram_order)  # checks every hypothesis is a str
         if not self._force:
             self._warn_if_tokenized(hyps)
-        return prepared.stats(hyps, self.max_ngram_order)
+        return stats
 
     @staticmethod
     def _warn_if_tokenized(hyps: List[str]) -> None:
