@@ -14,9 +14,12 @@ acceptance run; about an hour per method on one core).
 """
 from __future__ import annotations
 
+import atexit
 import math
 import os
+import sys
 import warnings
+from collections import Counter
 from fractions import Fraction as PlainFraction
 from typing import Any, Callable, List, Tuple
 
@@ -32,6 +35,11 @@ from turbobleu import nltk as tb  # noqa: E402
 LONG = os.environ.get("TURBOBLEU_LONG_TESTS", "").strip() not in ("", "0")
 # TURBOBLEU_NLTK_EXAMPLES overrides the count (e.g. a few thousand for a quick local hunt).
 EXAMPLES = int(os.environ.get("TURBOBLEU_NLTK_EXAMPLES", "0") or 0) or (100_000 if LONG else 120)
+
+# Examples actually run, per test; the long run prints them at exit as evidence of the count.
+RUN_COUNTS: Counter = Counter()
+if LONG:
+    atexit.register(lambda: print(f"examples run: {dict(RUN_COUNTS)}", file=sys.__stderr__))
 
 
 # -- running both and comparing ----------------------------------------------------------------
@@ -179,6 +187,7 @@ def test_builtin_smoothing_matches_nltk(method: int, corpus: Tuple[list, list], 
                                         auto_reweigh: bool, params: dict,
                                         default_weights: int) -> None:
     refs, hyps = corpus
+    RUN_COUNTS[f"method{method}"] += 1
 
     def smoothing(module: Any) -> Any:
         return getattr(module.SmoothingFunction(**params), f"method{method}")
@@ -192,6 +201,7 @@ def test_builtin_smoothing_matches_nltk(method: int, corpus: Tuple[list, list], 
 def test_default_smoothing_matches_nltk(corpus: Tuple[list, list], weights: Any,
                                         auto_reweigh: bool, falsy: Any) -> None:
     refs, hyps = corpus
+    RUN_COUNTS["default"] += 1
     run_both(refs, hyps, weights, auto_reweigh, lambda module: falsy)
 
 
@@ -226,6 +236,7 @@ class Recorder:
 def test_custom_smoothing_callable_gets_what_nltk_passes(corpus: Tuple[list, list], weights: Any,
                                                          auto_reweigh: bool, style: int) -> None:
     refs, hyps = corpus
+    RUN_COUNTS["custom"] += 1
     ours, theirs = Recorder(tb, style), Recorder(nltk_bleu, style)
     assert_same(outcome(tb.corpus_bleu, refs, hyps, weights, ours, auto_reweigh),
                 outcome(nltk_bleu.corpus_bleu, refs, hyps, weights, theirs, auto_reweigh),
