@@ -21,7 +21,8 @@ def flag(name):
 PURE = flag("TURBOBLEU_PURE_PYTHON")
 REQUIRE = flag("TURBOBLEU_REQUIRE_EXTENSION")
 SOURCES = {"turbobleu._kernel": "src/turbobleu/_kernel.pyx",
-           "turbobleu._tokenize": "src/turbobleu/_tokenize.pyx"}
+           "turbobleu._tokenize": "src/turbobleu/_tokenize.pyx",
+           "turbobleu._hashable": "src/turbobleu/_hashable.pyx"}
 
 
 def say(message):

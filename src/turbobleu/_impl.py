@@ -19,6 +19,7 @@ def _load() -> Tuple[str, ModuleType, ModuleType]:
     if choice != "python":
         try:
             from . import _kernel, _tokenize
+            from . import _hashable  # noqa: F401  (used by _token_stats; all three or none)
             return "cython", _kernel, _tokenize
         except ImportError as exc:
             if choice == "cython":

@@ -111,10 +111,7 @@ def _offsets(lengths: List[int]) -> np.ndarray:
 def _compiled() -> Any:
     if _impl.implementation != "cython":
         return None
-    try:
-        from . import _hashable  # type: ignore[attr-defined]
-    except ImportError:
-        return None
+    from . import _hashable  # type: ignore[attr-defined]  # _impl checked it imports
     return _hashable
 
 
