@@ -23,10 +23,18 @@ def test_quick_start_runs_the_bundled_example():
     assert "python -m turbobleu.example" in quick_start
 
 
-def test_api_tour_runs_and_its_numbers_are_right():
-    tour = re.search(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S).group(1)
+def _python_blocks():
+    return re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+
+
+def _run(block: str) -> dict:
     namespace: dict = {}
-    exec(compile(tour, "README.md", "exec"), namespace)
+    exec(compile(block, "README.md", "exec"), namespace)
+    return namespace
+
+
+def test_api_tour_runs_and_its_numbers_are_right():
+    namespace = _run(_python_blocks()[0])
     score = namespace["score"]
     assert f"{score.score:.2f}" == "36.87"
     assert str(score).startswith("BLEU = 36.87 72.7/44.4/28.6/20.0 (BP = 1.000 ratio = 1.100")
@@ -43,3 +51,27 @@ def test_bundled_example_scores_like_sacrebleu(capsys):
     assert f"sacrebleu {sacrebleu.__version__}: identical" in out
     assert out.startswith("BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = ")
     assert f"implementation: {turbobleu.implementation}" in out
+
+
+def test_every_python_example_runs():
+    blocks = _python_blocks()
+    assert len(blocks) >= 5
+    for block in blocks:
+        _run(block)
+
+
+def test_drop_in_example_numbers_are_the_libraries():
+    import nltk.translate.bleu_score as nltk_bleu
+    import sacrebleu
+
+    block = next(b for b in _python_blocks() if "import turbobleu.sacrebleu as sacrebleu" in b)
+    ns = _run(block)
+    hyp, refs = ns["hyp"], ns["refs"]
+    want = nltk_bleu.sentence_bleu([r.split() for r in refs], hyp.split(),
+                                   smoothing_function=nltk_bleu.SmoothingFunction().method1)
+    assert ns["sentence_bleu"]([r.split() for r in refs], hyp.split(),
+                               smoothing_function=ns["SmoothingFunction"]().method1) == want
+    assert f"NLTK's {str(want)[:6]}..." in block
+    sacre = sacrebleu.corpus_bleu([hyp], [[r] for r in refs]).score
+    assert ns["sacrebleu"].corpus_bleu([hyp], [[r] for r in refs]).score == sacre
+    assert f"sacrebleu's {str(sacre)[:5]}..." in block

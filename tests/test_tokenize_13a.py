@@ -88,6 +88,9 @@ EDGE_LINES = [
     "x\u200by", "x\ufeffy", "trailing \u2029", "\t tabs\t", "İstanbul ΑΣ1", "ǅ ß ﬁ",
     "a" * 2000 + ".",
     "\x00\x01\x7f", "\U0001F600 emoji.", "mixed-\nhyphen-\n", "end with -",
+    # a word with one trailing mark (the compiled fast path) and its near misses
+    "word, word. 9, 9. a9. 9a, ,, a,, .a, é. x,(y) z.\" ab- a-. -, 1a.b", "Ω, 中. \U0001F600,",
+    "well-known, 3-4 a3-b x-3, -9. a-9-b. e-mail- 2019-, -,",
 ]
 
 

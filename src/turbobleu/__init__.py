@@ -9,6 +9,8 @@ from .result import BLEUScore, BLEUSignature
 from .stats import BLEUStats
 from .batch import NLTKRecipe, ReferenceSets, SacreBLEURecipe, self_bleu, sentence_bleu_batch
 from .tokenizers import available_tokenizers, get_tokenizer
+from .patching import patch, patched, unpatch
+from . import significance
 
 __version__ = "0.1.0"
 
@@ -17,3 +19,4 @@ __all__ = [
     "get_tokenizer", "implementation", "raw_corpus_bleu", "sentence_bleu", "__version__",
 ]
 __all__ += ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "self_bleu", "sentence_bleu_batch"]
+__all__ += ["patch", "patched", "unpatch", "significance"]

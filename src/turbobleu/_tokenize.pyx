@@ -420,7 +420,8 @@ cdef enum:
     PLAIN = 0
     WHITE = 1     # Python whitespace: splits tokens
     SYMBOL = 2    # 13a rule 1: always a token of its own
-    SPECIAL = 4   # . , - : rules 2-4 may split around them
+    SPECIAL = 4   # . and , : rules 2 and 3 may split around them
+    HYPHEN = 8    # - : rule 4 splits it off after a digit
 
 cdef unsigned char ASCII_CLASS[128]
 
@@ -433,8 +434,10 @@ def _init_classes():
             ASCII_CLASS[c] = WHITE
         elif is_13a_symbol(c):
             ASCII_CLASS[c] = SYMBOL
-        elif c == 0x2E or c == 0x2C or c == 0x2D:
+        elif c == 0x2E or c == 0x2C:
             ASCII_CLASS[c] = SPECIAL
+        elif c == 0x2D:
+            ASCII_CLASS[c] = HYPHEN
 
 _init_classes()
 
@@ -443,6 +446,15 @@ cdef inline int char_class(uint32_t c) noexcept nogil:
     if c < 128:
         return ASCII_CLASS[c]
     return WHITE if py_space(c) else PLAIN
+
+
+cdef inline bint digit_hyphen(const uint32_t* s, Py_ssize_t start, Py_ssize_t end) noexcept nogil:
+    """Whether s[start:end] has a digit followed by '-' (where 13a's rule 4 splits)."""
+    cdef Py_ssize_t k
+    for k in range(start + 1, end):
+        if s[k] == 0x2D and is_digit(s[k - 1]):
+            return True
+    return False
 
 
 cdef void feed_13a(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
@@ -454,8 +466,8 @@ cdef void feed_13a(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
     token as it stands; the others go through the rule 2-4 transducers, padded by a space.
     """
     cdef Py_ssize_t i = 0, start, k
-    cdef int cls, seen
-    cdef uint64_t h
+    cdef int cls, seen, seen_before_last
+    cdef uint64_t h, h_before_last
     while i < n:
         cls = char_class(s[i])
         if cls == WHITE:
@@ -467,16 +479,29 @@ cdef void feed_13a(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
             continue
         start = i
         seen = 0
+        seen_before_last = 0
         h = HASH_BASIS
+        h_before_last = h
         while i < n:
             cls = char_class(s[i])
             if cls == WHITE or cls == SYMBOL:
                 break
+            seen_before_last = seen
             seen |= cls
+            h_before_last = h
             h = hash_step(h, s[i])
             i += 1
-        if seen == 0:
+        # Fast paths for the common chunks, where the rules' outcome is known without running them.
+        if seen == 0 or (seen == HYPHEN and not digit_hyphen(s, start, i)):
+            # "word", "well-known": no rule applies
             emit_span_hashed(p, s + start, i - start, hash_finish(h, i - start))
+        elif ((seen_before_last == 0 or (seen_before_last == HYPHEN
+                                        and not digit_hyphen(s, start, i - 1)))
+              and i - start >= 2 and (s[i - 1] == 0x2E or s[i - 1] == 0x2C)
+              and not is_digit(s[i - 2])):
+            # "word," / "word.": rule 2 splits the mark off, rules 3-4 change nothing
+            emit_span_hashed(p, s + start, i - start - 1, hash_finish(h_before_last, i - start - 1))
+            emit_span(p, s + i - 1, 1)
         else:
             rule2(p, SPACE)
             for k in range(start, i):
@@ -608,8 +633,8 @@ cdef void feed_intl(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
     the whitespace that surrounds them (none at the line's start: no padding here, unlike 13a).
     """
     cdef Py_ssize_t i = 0, start, k
-    cdef int cls, seen
-    cdef uint64_t h
+    cdef int cls, seen, seen_before_last
+    cdef uint64_t h, h_before_last
     while i < n:
         if intl_char(s[i]) == I_WHITE:
             i += 1
