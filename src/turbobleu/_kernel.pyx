@@ -15,18 +15,24 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
 
 cdef inline uint64_t ngram_key(int64_t prefix_slot, int32_t token) noexcept nogil:
-    """prefix_slot is -1 for unigrams."""
+    """prefix_slot is -1 for unigrams. The high half is at most 2**31, so no key is EMPTY."""
     return (<uint64_t>(prefix_slot + 1) << 32) | <uint64_t><uint32_t>token
 
 
+cdef enum:
+    ORDER_SHIFT = 32    # t.live entries: slot index | order << ORDER_SHIFT
+
+cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL   # the key of an unused slot
+
+
 cdef inline int64_t probe(Table* t, uint64_t start_mask, uint64_t wrap, uint64_t key) noexcept nogil:
-    """Index of the live slot with this key, or of the empty slot where it belongs."""
+    """Index of the slot with this key, or of the empty slot where it belongs."""
     cdef uint64_t h = key * 0x9E3779B97F4A7C15ULL
     cdef int64_t i = <int64_t>((h ^ (h >> 29)) & start_mask)
-    cdef Slot* s
+    cdef uint64_t k
     while True:
-        s = &t.slots[i]
-        if s.gen != t.gen or s.key == key:
+        k = t.slots[i].key
+        if k == key or k == EMPTY:
             return i
         i = (i + 1) & <int64_t>wrap
 
@@ -38,19 +44,26 @@ cdef inline int64_t pow2_at_least(int64_t n) noexcept nogil:
     return c
 
 
+cdef inline int64_t table_size(int max_order, int64_t hyp_len) noexcept nogil:
+    """Slots for a hypothesis' n-grams: at most 1/8 full for ordinary segments, so that most
+    probes end at their first slot; 1/2 for very long ones, to bound the memory."""
+    cdef int64_t entries = max_order * hyp_len
+    return pow2_at_least(8 * entries if entries <= 8192 else 2 * entries)
+
+
 cdef int table_reserve(Table* t, int max_order, int64_t longest) noexcept nogil:
     """Make room for a hypothesis of ``longest`` ids; 0 on success, -1 when memory runs out."""
-    cdef int64_t need = pow2_at_least(2 * max_order * longest)
+    cdef int64_t need = table_size(max_order, longest)
     cdef Slot* slots
     cdef int64_t* live
     if need > t.capacity:
-        slots = <Slot*>calloc(need, sizeof(Slot))
+        slots = <Slot*>malloc(need * sizeof(Slot))
         if slots == NULL:
             return -1
+        memset(slots, 0xFF, need * sizeof(Slot))   # every key EMPTY
         free(t.slots)
         t.slots = slots
         t.capacity = need
-        t.gen = 0
     if max_order * longest + 1 > t.live_cap:
         live = <int64_t*>malloc((max_order * longest + 1) * sizeof(int64_t))
         if live == NULL:
@@ -72,37 +85,33 @@ cdef void table_release(Table* t) noexcept nogil:
     table_init(t)
 
 
-cdef inline Slot* add_hyp_ngram(Table* t, uint64_t start_mask, uint64_t wrap, uint64_t key,
-                               int order, int64_t* n_live) noexcept nogil:
+cdef inline int64_t add_hyp_ngram(Table* t, uint64_t start_mask, uint64_t wrap, uint64_t key,
+                                  int order, int64_t* n_live) noexcept nogil:
     cdef int64_t idx = probe(t, start_mask, wrap, key)
     cdef Slot* s = &t.slots[idx]
-    if s.gen != t.gen:
-        s.gen = t.gen
+    if s.key == EMPTY:
         s.key = key
-        s.order = order
         s.hyp_count = 0
         s.ref_max = 0
         s.ref_cur = 0
         s.ref_stamp = t.ref_stamp - 1
-        t.live[n_live[0]] = idx
+        t.live[n_live[0]] = idx | (<int64_t>order << ORDER_SHIFT)
         n_live[0] += 1
     s.hyp_count += 1
-    return s
+    return idx
 
 
 cdef inline int64_t count_ref_ngram(Table* t, uint64_t start_mask, uint64_t wrap,
                                     uint64_t key) noexcept nogil:
-    """Count one reference n-gram if the hypothesis has it; its slot, or -1."""
+    """Count one reference n-gram; returns its slot, which is empty when the hypothesis does not
+    have the n-gram. The update is written without branches (the hit/miss pattern is random):
+    an empty slot's counters are scratch, set afresh when a hypothesis n-gram claims the slot."""
     cdef int64_t idx = probe(t, start_mask, wrap, key)
     cdef Slot* s = &t.slots[idx]
-    if s.gen != t.gen:
-        return -1
-    if s.ref_stamp != t.ref_stamp:
-        s.ref_stamp = t.ref_stamp
-        s.ref_cur = 0
-    s.ref_cur += 1
-    if s.ref_cur > s.ref_max:
-        s.ref_max = s.ref_cur
+    cdef int32_t cur = s.ref_cur + 1 if s.ref_stamp == t.ref_stamp else 1
+    s.ref_stamp = t.ref_stamp
+    s.ref_cur = cur
+    s.ref_max = cur if cur > s.ref_max else s.ref_max
     return idx
 
 
@@ -113,19 +122,24 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
     """One statistics row (``row`` must be zeroed).
 
     Order by order: an n-gram can only occur in a reference if its (n-1)-gram prefix does, so
-    order n looks only at the positions whose prefix was found in some reference. ``t.pos`` keeps,
-    per position, the slot of the n-gram starting there (or -1 once it cannot match any more).
+    order n looks only at the positions whose prefix was found in some reference. Per position,
+    ``hpos``/``rpos`` keep the slot of the n-gram starting there; ``hact``/``ract`` list the
+    positions still active (ascending, compacted without branches), per reference for ``ract``.
+    The slots used are listed in ``t.live`` and emptied again at the end.
     """
-    cdef int64_t i, j, r, n_live = 0, rlen, best = -1, dist, best_dist = 0, p, active
-    cdef int64_t ref_total = 0, base
+    cdef int64_t i, j, m, k, r, n_live = 0, rlen, best = -1, dist, best_dist = 0, e, idx
+    cdef int64_t ref_total = 0, base, n_refs = ref_last - ref_first, h_n, need
     cdef int n
-    cdef uint64_t wrap = <uint64_t>(pow2_at_least(2 * max_order * hyp_len) - 1)
+    cdef uint64_t wrap = <uint64_t>(table_size(max_order, hyp_len) - 1)
     cdef uint64_t start_mask = wrap & hash_mask   # a narrow hash_mask forces collisions (tests)
     cdef Slot* s
     cdef const int32_t* ref
     cdef int64_t* grown
     cdef int64_t* hpos
+    cdef int64_t* hact
     cdef int64_t* rpos
+    cdef int64_t* ract
+    cdef int64_t* rcnt
 
     for r in range(ref_first, ref_last):
         rlen = ref_off[r + 1] - ref_off[r]
@@ -141,59 +155,83 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
     if hyp_len == 0 or ref_total == 0:
         return
 
-    if hyp_len + ref_total > t.pos_cap:
-        grown = <int64_t*>realloc(t.pos, (hyp_len + ref_total) * sizeof(int64_t))
+    need = 2 * hyp_len + 2 * ref_total + n_refs
+    if need > t.pos_cap:
+        grown = <int64_t*>realloc(t.pos, need * sizeof(int64_t))
         if grown == NULL:
             t.failed = 1
             row[0] = -1
             return
         t.pos = grown
-        t.pos_cap = hyp_len + ref_total
+        t.pos_cap = need
     hpos = t.pos
-    rpos = t.pos + hyp_len
-    t.gen += 1
-    if t.gen == 0:              # the generation counter wrapped: really empty the table
-        memset(t.slots, 0, t.capacity * sizeof(Slot))
-        t.gen = 1
+    hact = hpos + hyp_len
+    rpos = hact + hyp_len
+    ract = rpos + ref_total
+    rcnt = ract + ref_total
 
-    for n in range(1, max_order + 1):
-        if hyp_len < n:
+    # Unigrams: every position of the hypothesis and of each reference.
+    for i in range(hyp_len):
+        hpos[i] = add_hyp_ngram(t, start_mask, wrap, ngram_key(-1, hyp[i]), 1, &n_live)
+    base = 0
+    for r in range(ref_first, ref_last):
+        ref = ref_ids + ref_off[r]
+        rlen = ref_off[r + 1] - ref_off[r]
+        t.ref_stamp += 1
+        k = base
+        for j in range(rlen):
+            idx = count_ref_ngram(t, start_mask, wrap, ngram_key(-1, ref[j]))
+            rpos[base + j] = idx
+            ract[k] = j
+            k += t.slots[idx].key != EMPTY
+        rcnt[r - ref_first] = k - base
+        base += rlen
+    h_n = 0
+    for i in range(hyp_len - 1):
+        hact[h_n] = i
+        h_n += t.slots[hpos[i]].ref_max > 0
+
+    for n in range(2, max_order + 1):
+        if h_n == 0:
             break
         # Hypothesis n-grams whose prefix occurs in a reference.
-        active = 0
-        for i in range(hyp_len - n + 1):
-            if n == 1:
-                p = -1
-            else:
-                p = hpos[i]
-                if p < 0 or t.slots[p].ref_max == 0:
-                    hpos[i] = -1
-                    continue
-            hpos[i] = <int64_t>(add_hyp_ngram(t, start_mask, wrap, ngram_key(p, hyp[i + n - 1]),
-                                              n, &n_live) - t.slots)
-            active += 1
-        if active == 0:
-            break
-        # Reference n-grams that extend a prefix the hypothesis shares; max count over references.
+        for m in range(h_n):
+            i = hact[m]
+            hpos[i] = add_hyp_ngram(t, start_mask, wrap, ngram_key(hpos[i], hyp[i + n - 1]), n,
+                                    &n_live)
+        # Reference n-grams extending a prefix the hypothesis has; max count over references.
         base = 0
         for r in range(ref_first, ref_last):
             ref = ref_ids + ref_off[r]
             rlen = ref_off[r + 1] - ref_off[r]
             t.ref_stamp += 1
-            for j in range(rlen - n + 1):
-                if n == 1:
-                    p = -1
-                else:
-                    p = rpos[base + j]
-                    if p < 0:
-                        continue
-                rpos[base + j] = count_ref_ngram(t, start_mask, wrap, ngram_key(p, ref[j + n - 1]))
+            k = base
+            for m in range(base, base + rcnt[r - ref_first]):
+                j = ract[m]
+                if j > rlen - n:        # ascending: the rest cannot hold an n-gram either
+                    break
+                idx = count_ref_ngram(t, start_mask, wrap, ngram_key(rpos[base + j], ref[j + n - 1]))
+                rpos[base + j] = idx
+                ract[k] = j
+                k += t.slots[idx].key != EMPTY
+            rcnt[r - ref_first] = k - base
             base += rlen
+        # Positions whose n-gram some reference has can start an (n+1)-gram match.
+        k = 0
+        for m in range(h_n):
+            i = hact[m]
+            if i > hyp_len - n - 1:
+                break
+            hact[k] = i
+            k += t.slots[hpos[i]].ref_max > 0
+        h_n = k
 
-    # Clip.
+    # Clip, and empty the slots for the next segment.
     for j in range(n_live):
-        s = &t.slots[t.live[j]]
-        row[1 + s.order] += s.hyp_count if s.hyp_count < s.ref_max else s.ref_max
+        e = t.live[j]
+        s = &t.slots[e & <int64_t>0xFFFFFFFF]
+        row[1 + (e >> ORDER_SHIFT)] += s.hyp_count if s.hyp_count < s.ref_max else s.ref_max
+        s.key = EMPTY
 
 
 cdef check_monotone(const int64_t[::1] off, str name):
@@ -414,7 +452,6 @@ cdef extern from *:
     """
     double tb_libm_pow(double x, double y) nogil
 
-cdef uint64_t EMPTY_KEY = 0xFFFFFFFFFFFFFFFFULL
 
 
 # -- packing -----------------------------------------------------------------------------------
@@ -656,7 +693,7 @@ cdef inline int64_t group_probe(const uint64_t* tab, uint64_t cap, uint64_t hmas
     cdef uint64_t k
     while True:
         k = tab[2 * i]
-        if k == key or k == EMPTY_KEY:
+        if k == key or k == EMPTY:
             return <int64_t>i
         i += 1
         if i == cap:
@@ -722,7 +759,7 @@ cdef void emit_group(BTable* t, int64_t n_live, uint64_t* region, int64_t cap,
     cdef uint64_t key
     cdef BSlot* s
     for j in range(cap):
-        region[2 * j] = EMPTY_KEY
+        region[2 * j] = EMPTY
         region[2 * j + 1] = 0
     for j in range(n_live):
         s = &t.slots[t.live[j]]
@@ -1444,7 +1481,7 @@ def build_self_table(const int32_t[::1] ids, const int64_t[::1] off, int max_ord
         with nogil:
             tab = &tv[0]
             for slot in range(<uint64_t>cap):
-                tab[3 * slot] = EMPTY_KEY
+                tab[3 * slot] = EMPTY
                 tab[3 * slot + 1] = 0
                 tab[3 * slot + 2] = 0xFFFFFFFFULL
                 stamp[slot] = -1
@@ -1458,7 +1495,7 @@ def build_self_table(const int32_t[::1] ids, const int64_t[::1] off, int max_ord
                         key = bkey(prefix, txt[i + n - 1])
                         h = key * 0x9E3779B97F4A7C15ULL
                         slot = (((h >> 32) & hmask) * <uint64_t>cap) >> 32
-                        while tab[3 * slot] != key and tab[3 * slot] != EMPTY_KEY:
+                        while tab[3 * slot] != key and tab[3 * slot] != EMPTY:
                             slot += 1
                             if slot == <uint64_t>cap:
                                 slot = 0
