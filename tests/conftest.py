@@ -121,6 +121,28 @@ def data_files(root: Path) -> List[Path]:
     return sorted(p for p in root.glob("*/*") if p.is_file())
 
 
+def unique_data_files(root: Path) -> List:
+    """Test parameters: every source, reference and system file under ``root``, once per distinct
+    content (several pairs share the English source); other files are not the data set's."""
+    seen, params = set(), []
+    for path in data_files(root):
+        if not path.name.startswith(("source.", "ref.", "hyp.")):
+            continue
+        content = path.read_bytes()
+        if content not in seen:
+            seen.add(content)
+            params.append(pytest.param(path, id=f"{root.name}/{path.parent.name}/{path.name}"))
+    return params
+
+
+def first_token_difference(got: List[List[str]], want: List[List[str]], lines: List[str]) -> str:
+    """Where two tokenizations of ``lines`` first differ (an assertion message)."""
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            return f"line {i} {lines[i]!r}:\n  turbobleu {g!r}\n  sacrebleu {w!r}"
+    return f"{len(got)} lines tokenized, {len(want)} expected"
+
+
 # -- implementations -------------------------------------------------------------------------
 def compiled_kernel() -> Optional[object]:
     """``turbobleu._kernel``, or None when the extension was not built."""

@@ -5,7 +5,7 @@ leave one-shot iterators untouched when they do."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, List, Optional
+from typing import Any, List
 
 import numpy as np
 import pytest

@@ -6,7 +6,7 @@
   cibuildwheel itself (``--print-build-identifiers``);
 - every wheel runs the suite with a missing extension made an error, and is built so that a failed
   compile is an error;
-- actions are pinned, the publish job runs only for tags and uses trusted publishing;
+- actions are pinned to commits, the publish job runs only for tags and uses trusted publishing;
 - the workflow validates against GitHub's workflow schema (check-jsonschema's built-in
   ``vendor.github-workflows``, offline) and passes actionlint.
 
@@ -175,14 +175,18 @@ def test_wheels_are_built_from_the_sdist() -> None:
 
 
 # -- the workflow as a whole ------------------------------------------------------------------
-def test_actions_are_pinned_to_a_release_or_a_commit() -> None:
+def test_actions_are_pinned_to_a_commit() -> None:
+    """Tags can be moved; a commit cannot. Each pin carries its release as a comment."""
+    text = WORKFLOW.read_text(encoding="utf-8")
     for name, job in workflow()["jobs"].items():
         for step in job.get("steps", []):
             uses = step.get("uses")
             if uses is None:
                 continue
             ref = uses.rsplit("@", 1)[1] if "@" in uses else ""
-            assert re.fullmatch(r"v\d+\.\d+\.\d+|[0-9a-f]{40}", ref), f"{name}: {uses} is not pinned"
+            assert re.fullmatch(r"[0-9a-f]{40}", ref), f"{name}: {uses} is not pinned to a commit"
+            assert re.search(re.escape(uses) + r"\s+# v\d+\.\d+\.\d+", text), (
+                f"{name}: {uses} has no '# vX.Y.Z' comment saying which release it is")
 
 
 def test_publishing_happens_only_for_tags_with_trusted_publishing() -> None:

@@ -11,7 +11,6 @@ names the segment (by design). With an empty hypothesis both give that segment r
 """
 from __future__ import annotations
 
-import functools
 import random
 import types
 from typing import List, Optional, Sequence, Tuple

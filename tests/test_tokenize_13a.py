@@ -19,7 +19,8 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 
 import turbobleu
-from conftest import (FIXTURE_DATA, SHARED_DATA, compiled_tokenize, data_files, read_lines)
+from conftest import (FIXTURE_DATA, SHARED_DATA, compiled_tokenize, data_files,
+                      first_token_difference, read_lines, unique_data_files)
 from turbobleu import _impl, _tokenize_py
 
 COMPILED = compiled_tokenize()
@@ -38,27 +39,12 @@ def sacre_tokens(lines: List[str], name: str, lowercase: bool) -> List[List[str]
     return [tokenizer((line.lower() if lowercase else line).rstrip()).split() for line in lines]
 
 
-def first_difference(got: List[List[str]], want: List[List[str]], lines: List[str]) -> str:
-    for i, (g, w) in enumerate(zip(got, want)):
-        if g != w:
-            return f"line {i} {lines[i]!r}:\n  turbobleu {g!r}\n  sacrebleu {w!r}"
-    return f"{len(got)} lines tokenized, {len(want)} expected"
 
 
 # -- real text -------------------------------------------------------------------------------
-def _unique_files(root: Path) -> List:
-    """Every data file, once per distinct content (several pairs share the English source)."""
-    seen, params = set(), []
-    for path in data_files(root):
-        content = path.read_bytes()
-        if content in seen:
-            continue
-        seen.add(content)
-        params.append(pytest.param(path, id=f"{root.name}/{path.parent.name}/{path.name}"))
-    return params
 
 
-REAL_FILES = _unique_files(FIXTURE_DATA) + _unique_files(SHARED_DATA)
+REAL_FILES = unique_data_files(FIXTURE_DATA) + unique_data_files(SHARED_DATA)
 
 
 @pytest.mark.parametrize("path", REAL_FILES)
@@ -69,7 +55,7 @@ def test_real_lines_tokenize_like_sacrebleu(path: Path, name: str) -> None:
     for lowercase in (False, True):
         got = _impl.tokenize.tokenize_strings(lines, CODES[name], lowercase)
         want = sacre_tokens(lines, name, lowercase)
-        assert got == want, f"{path} lowercase={lowercase}: {first_difference(got, want, lines)}"
+        assert got == want, f"{path} lowercase={lowercase}: {first_token_difference(got, want, lines)}"
 
 
 @pytest.mark.skipif(not SHARED_DATA.is_dir(), reason=f"{SHARED_DATA} is absent")
@@ -100,7 +86,7 @@ EDGE_LINES = [
 def test_edge_cases(module, name: str, lowercase: bool) -> None:
     got = module.tokenize_strings(EDGE_LINES, CODES[name], lowercase)
     want = sacre_tokens(EDGE_LINES, name, lowercase)
-    assert got == want, first_difference(got, want, EDGE_LINES)
+    assert got == want, first_token_difference(got, want, EDGE_LINES)
 
 
 # -- generated text --------------------------------------------------------------------------

@@ -25,8 +25,8 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 
 import sacrebleu
 import turbobleu
-from conftest import FIXTURE_DATA, FULL_MATRIX, SHARED_DATA, compiled_tokenize, data_files, \
-    read_lines
+from conftest import (FIXTURE_DATA, FULL_MATRIX, SHARED_DATA, compiled_tokenize, data_files,
+                      first_token_difference, read_lines, unique_data_files)
 from turbobleu import _impl, _tokenize_py
 
 COMPILED = compiled_tokenize()
@@ -62,28 +62,12 @@ def sacre_tokens_both(lines: List[str], name: str) -> Tuple[List[List[str]], Lis
     return cased, lowered
 
 
-def first_difference(got: List[List[str]], want: List[List[str]], lines: List[str]) -> str:
-    for i, (g, w) in enumerate(zip(got, want)):
-        if g != w:
-            return f"line {i} {lines[i]!r}:\n  turbobleu {g!r}\n  sacrebleu {w!r}"
-    return f"{len(got)} lines tokenized, {len(want)} expected"
 
 
 # -- real text -------------------------------------------------------------------------------
-def _unique_files(root: Path) -> List:
-    """Every data file, once per distinct content (several pairs share the English source)."""
-    seen, params = set(), []
-    for path in data_files(root):
-        if not path.name.startswith(("source.", "ref.", "hyp.")):
-            continue  # not part of the data set's layout (e.g. a stray file)
-        content = path.read_bytes()
-        if content not in seen:
-            seen.add(content)
-            params.append(pytest.param(path, id=f"{root.name}/{path.parent.name}/{path.name}"))
-    return params
 
 
-REAL_FILES = _unique_files(FIXTURE_DATA) + _unique_files(SHARED_DATA)
+REAL_FILES = unique_data_files(FIXTURE_DATA) + unique_data_files(SHARED_DATA)
 
 
 @pytest.mark.parametrize("path", REAL_FILES)
@@ -95,7 +79,7 @@ def test_real_lines_tokenize_like_sacrebleu(path: Path, name: str) -> None:
     cased, lowered = sacre_tokens_both(lines, name)
     for lowercase, want in ((False, cased), (True, lowered)):
         got = _impl.tokenize.tokenize_strings(lines, CODES[name], lowercase)
-        assert got == want, f"{path} {name} lowercase={lowercase}: " + first_difference(
+        assert got == want, f"{path} {name} lowercase={lowercase}: " + first_token_difference(
             got, want, lines)
 
 
@@ -134,7 +118,7 @@ EDGE_LINES = [
 def test_edge_cases(module, name: str, lowercase: bool) -> None:
     got = module.tokenize_strings(EDGE_LINES, CODES[name], lowercase)
     want = sacre_tokens(EDGE_LINES, name, lowercase)
-    assert got == want, first_difference(got, want, EDGE_LINES)
+    assert got == want, first_token_difference(got, want, EDGE_LINES)
 
 
 # -- generated text --------------------------------------------------------------------------

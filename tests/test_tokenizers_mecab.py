@@ -22,7 +22,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 
 import sacrebleu
 import turbobleu
-from conftest import FIXTURE_DATA, FULL_MATRIX, SHARED_DATA, data_files, read_lines
+from conftest import FIXTURE_DATA, FULL_MATRIX, SHARED_DATA, first_token_difference, read_lines, unique_data_files
 from turbobleu import _impl, tokenizers
 from turbobleu.tokenizers import MecabTokenizer, MissingExtraError
 
@@ -55,26 +55,11 @@ def ours(lines: List[str], name: str, lowercase: bool) -> List[List[str]]:
     return [tokenizer.split(line, lowercase) for line in lines]
 
 
-def first_difference(got: List[List[str]], want: List[List[str]], lines: List[str]) -> str:
-    for i, (g, w) in enumerate(zip(got, want)):
-        if g != w:
-            return f"line {i} {lines[i]!r}:\n  turbobleu {g!r}\n  sacrebleu {w!r}"
-    return f"{len(got)} lines tokenized, {len(want)} expected"
 
 
-def _unique_files(root: Path) -> List:
-    seen, params = set(), []
-    for path in data_files(root):
-        if not path.name.startswith(("source.", "ref.", "hyp.")):
-            continue  # not part of the data set's layout (e.g. a stray file)
-        content = path.read_bytes()
-        if content not in seen:
-            seen.add(content)
-            params.append(pytest.param(path, id=f"{root.name}/{path.parent.name}/{path.name}"))
-    return params
 
 
-REAL_FILES = _unique_files(FIXTURE_DATA) + _unique_files(SHARED_DATA)
+REAL_FILES = unique_data_files(FIXTURE_DATA) + unique_data_files(SHARED_DATA)
 
 
 @pytest.mark.parametrize("path", REAL_FILES)
@@ -89,7 +74,7 @@ def test_real_lines_tokenize_like_sacrebleu(path: Path, name: str) -> None:
         ready, code, lower = tokenizer.prepare(lines, lowercase)
         got = _impl.tokenize.tokenize_strings(ready, code, lower)
         want = sacre_tokens(lines, name, lowercase)
-        assert got == want, f"{path} lowercase={lowercase}: " + first_difference(got, want, lines)
+        assert got == want, f"{path} lowercase={lowercase}: " + first_token_difference(got, want, lines)
 
 
 JAPANESE_KOREAN = list("日本語の文です。東京、大阪「」（）ｶﾀｶﾅＡＢＣ１２３한국어문장입니다") + [

@@ -27,7 +27,8 @@ from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
 from sacrebleu.tokenizers import tokenizer_spm  # noqa: E402
 
 import turbobleu  # noqa: E402
-from conftest import FIXTURE_DATA, FULL_MATRIX, SHARED_DATA, data_files, read_lines  # noqa: E402
+from conftest import (FIXTURE_DATA, FULL_MATRIX, SHARED_DATA, data_files,  # noqa: E402
+                      first_token_difference, read_lines, unique_data_files)
 from turbobleu import _impl, tokenizers  # noqa: E402
 from turbobleu.tokenizers import MissingExtraError, SentencePieceTokenizer  # noqa: E402
 
@@ -80,26 +81,11 @@ def sacre_tokens(lines: List[str], name: str, lowercase: bool) -> List[List[str]
     return [metric._preprocess_segment(line).split() for line in lines]
 
 
-def first_difference(got: List[List[str]], want: List[List[str]], lines: List[str]) -> str:
-    for i, (g, w) in enumerate(zip(got, want)):
-        if g != w:
-            return f"line {i} {lines[i]!r}:\n  turbobleu {g!r}\n  sacrebleu {w!r}"
-    return f"{len(got)} lines tokenized, {len(want)} expected"
 
 
-def _unique_files(root: Path) -> List:
-    seen, params = set(), []
-    for path in data_files(root):
-        if not path.name.startswith(("source.", "ref.", "hyp.")):
-            continue  # not part of the data set's layout (e.g. a stray file)
-        content = path.read_bytes()
-        if content not in seen:
-            seen.add(content)
-            params.append(pytest.param(path, id=f"{root.name}/{path.parent.name}/{path.name}"))
-    return params
 
 
-@pytest.mark.parametrize("path", _unique_files(FIXTURE_DATA) + _unique_files(SHARED_DATA))
+@pytest.mark.parametrize("path", unique_data_files(FIXTURE_DATA) + unique_data_files(SHARED_DATA))
 def test_real_lines_tokenize_like_sacrebleu(path: Path, cache: Path) -> None:
     lines = read_lines(path)
     if not FULL_MATRIX and SHARED_DATA in path.parents:
@@ -109,7 +95,7 @@ def test_real_lines_tokenize_like_sacrebleu(path: Path, cache: Path) -> None:
         ready, code, lower = tokenizer.prepare(lines, lowercase)
         got = _impl.tokenize.tokenize_strings(ready, code, lower)
         want = sacre_tokens(lines, "flores101", lowercase)
-        assert got == want, f"{path} lowercase={lowercase}: " + first_difference(got, want, lines)
+        assert got == want, f"{path} lowercase={lowercase}: " + first_token_difference(got, want, lines)
 
 
 NFKC_AND_SPACES = ["℡", "ＡＢＣ", "ﬁ", "①", "㍻", "Å", "\u00a0", "\u3000", "\x1c", "\u200b",
