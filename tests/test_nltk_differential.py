@@ -36,9 +36,10 @@ LONG = os.environ.get("TURBOBLEU_LONG_TESTS", "").strip() not in ("", "0")
 # TURBOBLEU_NLTK_EXAMPLES overrides the count (e.g. a few thousand for a quick local hunt).
 EXAMPLES = int(os.environ.get("TURBOBLEU_NLTK_EXAMPLES", "0") or 0) or (100_000 if LONG else 120)
 
-# Examples actually run, per test; the long run prints them at exit as evidence of the count.
+# Examples actually run, per test; a long run (or a large TURBOBLEU_NLTK_EXAMPLES) prints them at
+# exit as evidence of the count.
 RUN_COUNTS: Counter = Counter()
-if LONG:
+if LONG or EXAMPLES >= 1000:
     atexit.register(lambda: print(f"examples run: {dict(RUN_COUNTS)}", file=sys.__stderr__))
 
 

@@ -46,6 +46,16 @@ def sacrebleu_sentence_scores(
 ) -> None:
     """``out[i]`` = sacrebleu's sentence score of statistics row ``i``."""
 
+def sacrebleu_score_parts(
+    row: Sequence[int],
+    max_order: int,
+    smooth_method: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    neumaier: bool,
+) -> tuple[float, list[float], float]:
+    """(score, precisions, bp) of one statistics row; any smoothing but add-k, max_order <= 16."""
+
 def pack_sequences(
     rows: Sequence[Sequence[int]], what: str, pad: int | None = None, first: int = 0
 ) -> tuple[_I32, _I64]:

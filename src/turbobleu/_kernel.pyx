@@ -12,7 +12,7 @@ force collisions) changes nothing but speed.
 """
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 cdef inline uint64_t ngram_key(int64_t prefix_slot, int32_t token) noexcept nogil:
     """prefix_slot is -1 for unigrams. The high half is at most 2**31, so no key is EMPTY."""
@@ -327,7 +327,9 @@ cdef double python_sum(const double* x, int n, bint neumaier) noexcept nogil:
 
 cdef double sacrebleu_row(const int64_t* row, int N, int method, double value,
                           bint value_is_int, bint effective_order, bint neumaier,
-                          double* logs) noexcept nogil:
+                          double* logs, double* precisions=NULL) noexcept nogil:
+    """The score of one row; ``logs`` is N doubles of scratch. ``precisions`` (N doubles, or
+    NULL) receives sacrebleu's percent precisions."""
     cdef int64_t sys_len = row[0], ref_len = row[1]
     cdef double bp = 1.0, halvings = 1.0, p, c, t
     cdef int n, used = N
@@ -337,6 +339,8 @@ cdef double sacrebleu_row(const int64_t* row, int N, int method, double value,
     for n in range(N):
         if row[2 + n] != 0:
             any_match = True
+    if precisions != NULL:
+        memset(precisions, 0, N * sizeof(double))
     if not any_match:
         return 0.0
     for n in range(N):
@@ -363,6 +367,8 @@ cdef double sacrebleu_row(const int64_t* row, int N, int method, double value,
                 logs[n - 1] = 100. * value / t
         else:
             logs[n - 1] = 100. * c / t
+    if precisions != NULL:
+        memcpy(precisions, logs, N * sizeof(double))
     for n in range(used):
         p = logs[n]
         if p == 0.0:        # sacrebleu's log(0) = -9999999999: the score is exactly 0
@@ -397,6 +403,29 @@ def sacrebleu_sentence_scores(const int64_t[:, ::1] rows, int max_order, str smo
         free(logs)
 
 
+def sacrebleu_score_parts(row, int max_order, str smooth_method, smooth_value,
+                          bint effective_order, bint neumaier):
+    """(score, precisions, bp) of one statistics row (a sequence of ints), as
+    ``recipes.sacrebleu_score`` computes them; not for add-k, whose counts change type."""
+    cdef int method = SMOOTH_CODES[smooth_method]
+    cdef int64_t buf[34]
+    cdef double logs[16]
+    cdef double prec[16]
+    cdef Py_ssize_t k
+    if method == 2 or max_order > 16:
+        raise ValueError("sacrebleu_score_parts: add-k and max_order > 16 take the Python recipe")
+    if smooth_value is None:
+        smooth_value = 0.1 if method == 1 else 0
+    for k in range(2 + 2 * max_order):
+        buf[k] = row[k]
+    cdef double bp = 1.0
+    if buf[0] < buf[1]:
+        bp = exp(1.0 - <double>buf[1] / <double>buf[0]) if buf[0] > 0 else 0.0
+    score = sacrebleu_row(buf, max_order, method, <double>smooth_value, False, effective_order,
+                          neumaier, logs, prec)
+    return score, [prec[k] for k in range(max_order)], bp
+
+
 # =============================================================================================
 # Token-id batch path (batch.py): packing id sequences, prepared reference groups, NLTK's
 # sentence recipe in C and self-BLEU. _kernel_py.py has the readable twin of every function.
@@ -405,7 +434,6 @@ from cpython.ref cimport PyObject
 from libc.math cimport ldexp
 from libc.float cimport DBL_MIN
 from libc.stdint cimport uint8_t
-from libc.string cimport memcpy
 from libc.stdlib cimport realloc
 import numpy as _np
 

@@ -94,6 +94,19 @@ def sacrebleu_sentence_scores(rows: Any, max_order: int, smooth_method: str, smo
                                     effective_order).score
 
 
+def sacrebleu_score_parts(row: Sequence[int], max_order: int, smooth_method: str,
+                          smooth_value: Any, effective_order: bool, neumaier: bool) -> Any:
+    """(score, precisions, bp) of one statistics row (``neumaier`` is implied by Python here)."""
+    from .recipes import sacrebleu_score
+
+    if smooth_method == "add-k" or max_order > 16:
+        raise ValueError("sacrebleu_score_parts: add-k and max_order > 16 take the Python recipe")
+    row = list(row)
+    result = sacrebleu_score(row[2:2 + max_order], row[2 + max_order:], int(row[0]), int(row[1]),
+                             smooth_method, smooth_value, effective_order, max_order)
+    return result.score, result.precisions, result.bp
+
+
 # =============================================================================================
 # Token-id batch path (batch.py): twins of the functions appended to _kernel.pyx. The hash
 # tables are laid out exactly as the compiled ones (same hash, same probing, same insertion

@@ -2,9 +2,15 @@
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any, Dict, List, Optional
 
+from . import _impl
 from .result import BLEUScore
+
+_COMPILED = _impl.implementation == "cython"
+# sacrebleu sums log precisions with the built-in sum(): compensated from Python 3.12 on.
+_NEUMAIER_SUM = sys.version_info >= (3, 12)
 
 # sacrebleu's smoothing methods and their default values.
 SMOOTH_DEFAULTS: Dict[str, Optional[float]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -70,5 +76,14 @@ def sacrebleu_score(correct: List[Any], total: List[Any], sys_len: int, ref_len:
 def sacrebleu_from_row(row: List[int], max_order: int, smooth_method: str,
                        smooth_value: Optional[float], effective_order: bool) -> BLEUScore:
     """The score of one aggregated statistics row."""
+    if (_COMPILED and smooth_method != "add-k" and max_order <= 16 and type(row) is list
+            and type(row[0]) is int):
+        # The same operations in C (sentence_bleu loops call this once per sentence), for rows
+        # of Python ints. add-k stays in Python (a float k turns the counts into floats), and so
+        # do NumPy rows (the bootstrap's float32 sums keep NumPy's float32 arithmetic).
+        score, precisions, bp = _impl.kernel.sacrebleu_score_parts(
+            row, max_order, smooth_method, smooth_value, effective_order, _NEUMAIER_SUM)
+        return BLEUScore(score, row[2:2 + max_order], row[2 + max_order:], precisions, bp,
+                         int(row[0]), int(row[1]))
     return sacrebleu_score(row[2:2 + max_order], row[2 + max_order:], int(row[0]), int(row[1]),
                            smooth_method, smooth_value, effective_order, max_order)
