@@ -8,6 +8,7 @@ to a frozen vocabulary) and 2**31-1; hash collisions forced through ``hash_mask`
 """
 from __future__ import annotations
 
+import sys
 import threading
 from typing import List, Sequence, Tuple
 
@@ -287,3 +288,33 @@ def test_offsets_past_the_buffers(kernel) -> None:
 def test_selected_kernel_is_the_reported_implementation() -> None:
     expected = "turbobleu._kernel" if _impl.implementation == "cython" else "turbobleu._kernel_py"
     assert _impl.kernel.__name__ == expected
+
+
+# -- the one-row sacrebleu recipe (sentence_bleu's) --------------------------------------------------
+@st.composite
+def statistics_rows(draw) -> Tuple[List[int], int]:
+    order = draw(st.integers(1, 8))
+    hyp_len = draw(st.integers(0, 60))
+    ref_len = draw(st.integers(-1, 60))
+    totals = [max(hyp_len - n + 1, 0) for n in range(1, order + 1)]
+    matches = [draw(st.integers(0, t)) for t in totals]
+    return [hyp_len, ref_len] + matches + totals, order
+
+
+@needs_compiled
+@given(case=statistics_rows(), smoothing=st.sampled_from(
+    [("none", None), ("floor", None), ("floor", 0.3), ("floor", 2), ("exp", None)]),
+    effective=st.booleans())
+def test_compiled_score_parts_equal_the_python_recipe(case, smoothing, effective) -> None:
+    row, order = case
+    method, value = smoothing
+    neumaier = sys.version_info >= (3, 12)
+    got = COMPILED.sacrebleu_score_parts(row, order, method, value, effective, neumaier)
+    want = _kernel_py.sacrebleu_score_parts(row, order, method, value, effective, neumaier)
+    assert got == want
+
+
+@pytest.mark.parametrize("module", KERNELS)
+def test_score_parts_refuse_add_k(module) -> None:
+    with pytest.raises(ValueError, match="add-k"):
+        module.sacrebleu_score_parts([3, 3, 1, 0, 3, 2], 2, "add-k", None, True, False)
