@@ -168,6 +168,22 @@ def test_compiled_ids_equal_twin_ids(lines: List[str], lowercase: bool, name: st
         assert c.tolist() == t.tolist()
 
 
+@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+@given(refs=st.lists(lines_text, min_size=0, max_size=6),
+       hyps=st.lists(lines_text, min_size=0, max_size=6), name=st.sampled_from(NAMES))
+def test_compiled_ids_equal_twin_ids_with_a_frozen_vocabulary(refs: List[str], hyps: List[str],
+                                                              name: str) -> None:
+    """As scoring uses them: references intern, hypotheses then look up (unknown tokens: -1),
+    through the compiled one-character cache as well as the hash table."""
+    kind = CODES[name]
+    vocabs = (COMPILED.Vocab(), _tokenize_py.Vocab())
+    got = [COMPILED.tokenize(lines, kind, False, vocabs[0], frozen)[0].tolist()
+           for lines, frozen in ((refs, False), (hyps, True), (refs + hyps, False))]
+    want = [_tokenize_py.tokenize(lines, kind, False, vocabs[1], frozen)[0].tolist()
+            for lines, frozen in ((refs, False), (hyps, True), (refs + hyps, False))]
+    assert got == want
+
+
 @given(hyp=lines_text, refs=st.lists(lines_text, min_size=1, max_size=3),
        name=st.sampled_from(NAMES), lowercase=st.booleans())
 def test_sentence_bleu_on_generated_text(hyp: str, refs: List[str], name: str,

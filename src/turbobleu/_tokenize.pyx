@@ -142,6 +142,8 @@ cdef class Vocab:
     cdef TokenInfo* info         # per id
     cdef Py_ssize_t info_cap
     cdef Buf arena
+    cdef int32_t* char_ids       # id + 1 of each one-character token below 65536 (0: not seen)
+    cdef bint char_cache         # whether to use char_ids (corpus tokenization only)
 
     def __cinit__(self):
         self.cap = 1024
@@ -152,10 +154,13 @@ cdef class Vocab:
         self.arena.data = NULL
         self.arena.size = 0
         self.arena.cap = 0
+        self.char_ids = NULL
+        self.char_cache = False
         if self.slots == NULL or self.info == NULL or buf_reserve(&self.arena, 4096) < 0:
             raise MemoryError()
 
     def __dealloc__(self):
+        free(self.char_ids)
         free(self.slots)
         free(self.info)
         free(self.arena.data)
@@ -174,6 +179,9 @@ cdef class Vocab:
             self.slots = fresh
             self.cap = 1024
         memset(self.slots, 0, self.cap * sizeof(uint64_t))
+        free(self.char_ids)
+        self.char_ids = NULL
+        self.char_cache = False
         self.count = 0
         self.arena.size = 0
         return 0
@@ -205,6 +213,20 @@ cdef class Vocab:
     cdef int32_t intern(self, const uint32_t* s, Py_ssize_t n, bint frozen) noexcept nogil:
         """Id of the token s[:n]; new tokens get the next id, or -1 when frozen; -2 on no memory."""
         return self.intern_hashed(s, n, span_hash(s, n), frozen)
+
+    cdef int32_t intern_char(self, uint32_t c, bint frozen) noexcept nogil:
+        """intern() of a one-character token. With ``char_cache`` on, a character below 65536
+        seen once is looked up by index (char and zh tokens are mostly single characters)."""
+        cdef int32_t tid
+        if self.char_cache and c < 65536:
+            if self.char_ids == NULL:
+                self.char_ids = <int32_t*>calloc(65536, sizeof(int32_t))
+            if self.char_ids != NULL and self.char_ids[c] != 0:
+                return self.char_ids[c] - 1
+        tid = self.intern(&c, 1, frozen)
+        if tid >= 0 and c < 65536 and self.char_ids != NULL:   # never an unknown (-1) id
+            self.char_ids[c] = tid + 1
+        return tid
 
     cdef int32_t intern_hashed(self, const uint32_t* s, Py_ssize_t n, uint64_t h,
                                bint frozen) noexcept nogil:
@@ -345,6 +367,16 @@ cdef inline void emit_span(Pipe* p, const uint32_t* tok, Py_ssize_t n) noexcept 
     p.ids.size += 1
 
 
+cdef inline void emit_char(Pipe* p, uint32_t c) noexcept nogil:
+    """emit_span() of the one-character token c."""
+    cdef int32_t tid = (<Vocab>p.vocab).intern_char(c, p.frozen)
+    if tid == -2 or buf_reserve(p.ids, p.ids.size + 1) < 0:
+        p.failed = 1
+        return
+    p.ids.data[p.ids.size] = <uint32_t>tid
+    p.ids.size += 1
+
+
 cdef inline void emit_span_hashed(Pipe* p, const uint32_t* tok, Py_ssize_t n,
                                   uint64_t h) noexcept nogil:
     cdef int32_t tid = (<Vocab>p.vocab).intern_hashed(tok, n, h, p.frozen)
@@ -474,7 +506,7 @@ cdef void feed_13a(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
             i += 1
             continue
         if cls == SYMBOL:
-            emit_span(p, s + i, 1)
+            emit_char(p, s[i])
             i += 1
             continue
         start = i
@@ -711,7 +743,7 @@ cdef void feed_zh(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
             i += 1
             continue
         if cls == SYMBOL or is_zh_char(c):
-            emit_span(p, s + i, 1)
+            emit_char(p, s[i])
             i += 1
             continue
         start = i
@@ -743,7 +775,7 @@ cdef void feed_char(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i
     for i in range(n):
         if not py_space(s[i]):
-            emit_span(p, s + i, 1)
+            emit_char(p, s[i])
 
 
 cdef void split_spans(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
@@ -866,6 +898,7 @@ def tokenize(list lines, int kind, bint lowercase, Vocab vocab not None, bint fr
     pipe.tok_cap = 64
     pipe.tok = <uint32_t*>malloc(pipe.tok_cap * sizeof(uint32_t))
     pipe.vocab = <void*>vocab
+    vocab.char_cache = True   # a corpus vocabulary: worth the 256 KiB table (not sentence_row's)
     pipe.frozen = frozen
     pipe.ids = &ids
     pipe.failed = 0
