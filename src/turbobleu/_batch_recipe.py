@@ -22,13 +22,11 @@ before Python 3.12, Neumaier-compensated from 3.12 on.
 from __future__ import annotations
 
 import math
-import sys
 from typing import Callable, Optional
 
 import numpy as np
 
-# The built-in sum() of floats is compensated from Python 3.12 on; sacrebleu's score uses it.
-NEUMAIER_SUM = sys.version_info >= (3, 12)
+from .recipes import NEUMAIER_SUM
 
 # sacrebleu's log(0) (utils.my_log): one zero precision makes the score 0.0.
 _LOG_ZERO = -9999999999.0

@@ -328,9 +328,10 @@ cdef double python_sum(const double* x, int n, bint neumaier) noexcept nogil:
 
 cdef double sacrebleu_row(const int64_t* row, int N, int method, double value,
                           bint value_is_int, bint effective_order, bint neumaier,
-                          double* logs, double* precisions=NULL) noexcept nogil:
-    """The score of one row; ``logs`` is N doubles of scratch. ``precisions`` (N doubles, or
-    NULL) receives sacrebleu's percent precisions."""
+                          double* logs, double* precisions=NULL,
+                          double* bp_out=NULL) noexcept nogil:
+    """The score of one row; ``logs`` is N doubles of scratch. ``precisions`` (N doubles) and
+    ``bp_out``, unless NULL, receive sacrebleu's percent precisions and brevity penalty."""
     cdef int64_t sys_len = row[0], ref_len = row[1]
     cdef double bp = 1.0, halvings = 1.0, p, c, t
     cdef int n, used = N
@@ -340,6 +341,8 @@ cdef double sacrebleu_row(const int64_t* row, int N, int method, double value,
     for n in range(N):
         if row[2 + n] != 0:
             any_match = True
+    if bp_out != NULL:
+        bp_out[0] = bp
     if precisions != NULL:
         memset(precisions, 0, N * sizeof(double))
     if not any_match:
@@ -419,11 +422,9 @@ def sacrebleu_score_parts(row, int max_order, str smooth_method, smooth_value,
         smooth_value = 0.1 if method == 1 else 0
     for k in range(2 + 2 * max_order):
         buf[k] = row[k]
-    cdef double bp = 1.0
-    if buf[0] < buf[1]:
-        bp = exp(1.0 - <double>buf[1] / <double>buf[0]) if buf[0] > 0 else 0.0
+    cdef double bp
     score = sacrebleu_row(buf, max_order, method, <double>smooth_value, False, effective_order,
-                          neumaier, logs, prec)
+                          neumaier, logs, prec, &bp)
     return score, [prec[k] for k in range(max_order)], bp
 
 

@@ -357,34 +357,29 @@ cdef inline void sink(Pipe* p, uint32_t c) noexcept nogil:
     p.tok_len += 1
 
 
-cdef inline void emit_span(Pipe* p, const uint32_t* tok, Py_ssize_t n) noexcept nogil:
-    """Intern one token and append its id."""
-    cdef int32_t tid = (<Vocab>p.vocab).intern(tok, n, p.frozen)
+cdef inline void append_id(Pipe* p, int32_t tid) noexcept nogil:
+    """Append an interned token's id (-2 from the vocabulary means it ran out of memory)."""
     if tid == -2 or buf_reserve(p.ids, p.ids.size + 1) < 0:
         p.failed = 1
         return
     p.ids.data[p.ids.size] = <uint32_t>tid
     p.ids.size += 1
+
+
+cdef inline void emit_span(Pipe* p, const uint32_t* tok, Py_ssize_t n) noexcept nogil:
+    """Intern one token and append its id."""
+    append_id(p, (<Vocab>p.vocab).intern(tok, n, p.frozen))
 
 
 cdef inline void emit_char(Pipe* p, uint32_t c) noexcept nogil:
     """emit_span() of the one-character token c."""
-    cdef int32_t tid = (<Vocab>p.vocab).intern_char(c, p.frozen)
-    if tid == -2 or buf_reserve(p.ids, p.ids.size + 1) < 0:
-        p.failed = 1
-        return
-    p.ids.data[p.ids.size] = <uint32_t>tid
-    p.ids.size += 1
+    append_id(p, (<Vocab>p.vocab).intern_char(c, p.frozen))
 
 
 cdef inline void emit_span_hashed(Pipe* p, const uint32_t* tok, Py_ssize_t n,
                                   uint64_t h) noexcept nogil:
-    cdef int32_t tid = (<Vocab>p.vocab).intern_hashed(tok, n, h, p.frozen)
-    if tid == -2 or buf_reserve(p.ids, p.ids.size + 1) < 0:
-        p.failed = 1
-        return
-    p.ids.data[p.ids.size] = <uint32_t>tid
-    p.ids.size += 1
+    """emit_span() with h == span_hash(tok, n) already computed."""
+    append_id(p, (<Vocab>p.vocab).intern_hashed(tok, n, h, p.frozen))
 
 
 cdef inline void end_token(Pipe* p) noexcept nogil:

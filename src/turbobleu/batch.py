@@ -18,7 +18,6 @@ default every usable core; the results do not depend on it).
 from __future__ import annotations
 
 import os
-import sys
 import threading
 import time
 import warnings
@@ -29,13 +28,12 @@ import numpy as np
 
 from . import _ids, _impl
 from . import _kernel_py as _python_recipes
+from .recipes import NEUMAIER_SUM as _NEUMAIER_SUM
 from .recipes import check_smoothing
 
 __all__ = ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "default_threads",
            "self_bleu", "sentence_bleu_batch"]
 
-# sacrebleu sums log precisions with the built-in sum(): compensated from Python 3.12 on.
-_NEUMAIER_SUM = sys.version_info >= (3, 12)
 
 # Rows per chunk below which a thread is not worth its hand-off.
 _MIN_CHUNK = 128

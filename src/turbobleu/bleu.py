@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import logging
 import os
-import sys
 from typing import Dict, Tuple, Any, List, Optional, Sequence
 
 import numpy as np
 
 from . import _impl
+from .recipes import NEUMAIER_SUM as _NEUMAIER_SUM
 from .recipes import SMOOTH_DEFAULTS, check_smoothing, sacrebleu_from_row
 from .references import PreparedReferences, check_hypotheses, sentence_references
 from .result import BLEUScore, BLEUSignature
@@ -20,8 +20,6 @@ logger = logging.getLogger("turbobleu")
 
 MAX_NGRAM_ORDER = 4
 
-# The built-in sum() of floats is compensated from Python 3.12 on; sacrebleu's score uses it.
-_NEUMAIER_SUM = sys.version_info >= (3, 12)
 
 # sacrebleu's choice of tokenizer from the target language.
 _TOKENIZER_FOR_LANG = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}

@@ -9,8 +9,9 @@ from . import _impl
 from .result import BLEUScore
 
 _COMPILED = _impl.implementation == "cython"
-# sacrebleu sums log precisions with the built-in sum(): compensated from Python 3.12 on.
-_NEUMAIER_SUM = sys.version_info >= (3, 12)
+# sacrebleu sums log precisions with the built-in sum(): compensated from Python 3.12 on, so the
+# C recipes are told which summation to reproduce.
+NEUMAIER_SUM = sys.version_info >= (3, 12)
 
 # sacrebleu's smoothing methods and their default values.
 SMOOTH_DEFAULTS: Dict[str, Optional[float]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -82,7 +83,7 @@ def sacrebleu_from_row(row: List[int], max_order: int, smooth_method: str,
         # of Python ints. add-k stays in Python (a float k turns the counts into floats), and so
         # do NumPy rows (the bootstrap's float32 sums keep NumPy's float32 arithmetic).
         score, precisions, bp = _impl.kernel.sacrebleu_score_parts(
-            row, max_order, smooth_method, smooth_value, effective_order, _NEUMAIER_SUM)
+            row, max_order, smooth_method, smooth_value, effective_order, NEUMAIER_SUM)
         return BLEUScore(score, row[2:2 + max_order], row[2 + max_order:], precisions, bp,
                          int(row[0]), int(row[1]))
     return sacrebleu_score(row[2:2 + max_order], row[2 + max_order:], int(row[0]), int(row[1]),

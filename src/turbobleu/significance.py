@@ -28,8 +28,8 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 from . import _impl
-from ._batch_recipe import NEUMAIER_SUM, bleu_scores, bootstrap_arithmetic
-from .recipes import sacrebleu_from_row
+from ._batch_recipe import bleu_scores, bootstrap_arithmetic
+from .recipes import NEUMAIER_SUM, sacrebleu_from_row
 from .stats import BLEUStats
 
 SEED_ENV = "SACREBLEU_SEED"
