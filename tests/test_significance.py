@@ -22,7 +22,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.significance import PairedTest, _bootstrap_resample, estimate_ci
 
 import turbobleu
-from turbobleu import _batch_recipe, significance
+from turbobleu import _batch_recipe, _impl, significance
 from turbobleu.significance import (Recipe, Result, bootstrap_scores, confidence_interval,
                                     paired_approximate_randomization, paired_bootstrap,
                                     resolve_seed)
@@ -206,13 +206,41 @@ def test_chunked_draws_equal_one_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     whole_bs = paired_bootstrap(rows[0], rows[1:], recipe, 101)
     whole_ar = paired_approximate_randomization(rows[0], rows[1:], recipe, 333, 0)
     monkeypatch.setattr(significance, "_CHUNK_ELEMENTS", 37 * 5)
-    monkeypatch.setattr(significance, "_DRAW_ELEMENTS", 37 * 2)
     monkeypatch.setattr(significance, "_AR_CHUNK_ELEMENTS", 37 * 40)
     assert_same_results(paired_bootstrap(rows[0], rows[1:], recipe, 101), whole_bs)
     assert_same_results(paired_approximate_randomization(rows[0], rows[1:], recipe, 333, 0),
                         whole_ar)
     assert_same_results(whole_bs, sacrebleu_paired(rows, "bs", 101, {}))
     assert_same_results(whole_ar, sacrebleu_paired(rows, "ar", 333, {}, n_ar_confidence=0))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 37, 549, 2074, 65_537])
+@pytest.mark.parametrize("seed", [0, 5, 12345])
+def test_resample_counts_are_numpys_choice(n: int, seed: int) -> None:
+    """The kernel's counts are the bincounts of sacrebleu's ``choice`` draw, in two blocks, and
+    leave the generator where ``choice`` leaves it."""
+    ours, theirs = np.random.default_rng(seed), np.random.default_rng(seed)
+    blocks = [np.full((rows, n), -1.0, dtype=np.float32) for rows in (3, 4)]
+    for block in blocks:
+        _impl.kernel.resample_counts(ours, n, block)
+    drawn = theirs.choice(n, size=(7, n), replace=True)
+    want = np.stack([np.bincount(row, minlength=n) for row in drawn])
+    assert np.array_equal(np.concatenate(blocks), want)
+    assert ours.bit_generator.state == theirs.bit_generator.state
+
+
+@pytest.mark.parametrize("n", [1, 2, 1000, 2 ** 31 + 1, 3 * 2 ** 30, 2 ** 32 - 1])
+def test_bounded_draw_is_numpys_including_rejections(n: int) -> None:
+    """For n just above 2**31 about half of NumPy's Lemire draws are rejected and redrawn."""
+    ours, theirs = np.random.default_rng(9), np.random.default_rng(9)
+    assert np.array_equal(_impl.kernel.bounded_integers(ours, n, 20_000),
+                          theirs.integers(0, n, size=20_000))
+    assert ours.bit_generator.state == theirs.bit_generator.state
+
+
+def test_resample_counts_rejects_bad_shapes() -> None:
+    with pytest.raises(ValueError, match="n_segments columns"):
+        _impl.kernel.resample_counts(np.random.default_rng(), 5, np.zeros((2, 4), np.float32))
 
 
 # -- seeds -------------------------------------------------------------------------------------------

@@ -502,3 +502,18 @@ def score_self_table(table: Any, cap: int, table_order: int, ids: Any, off: Any,
                 prefix = s
         totals = [max(0, len(txt) - n + 1) for n in range(1, max_order + 1)]
         out[seg, :] = [len(txt), -1] + matches + totals
+
+
+def resample_counts(rng: Any, n_segments: int, counts: Any) -> None:
+    """``counts[b, i]`` = how often segment i is in resample b, for the next ``len(counts)`` rows
+    of ``rng.choice(n_segments, size=(rows, n_segments), replace=True)`` (sacrebleu's draw)."""
+    if counts.shape[1] != n_segments:
+        raise ValueError("resample_counts: counts must have n_segments columns")
+    indices = rng.choice(n_segments, size=counts.shape, replace=True)
+    for b, row in enumerate(indices):
+        counts[b] = _np.bincount(row, minlength=n_segments)
+
+
+def bounded_integers(rng: Any, n: int, size: int) -> Any:
+    """``rng.integers(0, n, size)`` (the draw the compiled ``resample_counts`` reproduces)."""
+    return rng.integers(0, n, size=size, dtype=_np.int64)

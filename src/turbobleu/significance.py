@@ -44,8 +44,6 @@ _F32_EXACT = 2 ** 24
 # Resamples per block: bounds the memory of the count matrix (and of the indices kept when
 # sums may round) to ~32 MB.
 _CHUNK_ELEMENTS = 4_194_304
-# Indices drawn per ``choice`` call (a piece that stays in cache while it is counted).
-_DRAW_ELEMENTS = 65_536
 # AR selector chunks (bools); see _ar_selectors for why chunking keeps NumPy's stream.
 _AR_CHUNK_ELEMENTS = 64_000_000
 
@@ -232,22 +230,18 @@ def _draw_counts(rng: np.random.Generator, n_segments: int, counts: np.ndarray,
                  keep_indices: bool) -> Optional[np.ndarray]:
     """Fill ``counts[b, i]`` (how often segment i is in resample b) for the next
     ``len(counts)`` resamples of sacrebleu's ``rng.choice(n, size=(n_samples, n),
-    replace=True)``; return the indices themselves too if asked.
+    replace=True)``; return the indices themselves too if asked (then counts are float64).
 
-    The indices are drawn a few rows at a time: consecutive ``choice`` calls continue the same
-    stream (tests/test_significance.py checks that the pieces are the one big draw), and small
-    pieces stay in cache while each row is counted with its own ``bincount``.
+    Without the indices, the kernel counts each index as it draws it from ``rng`` (the same
+    stream; tests/test_significance.py checks it against ``choice``).
     """
-    piece = max(1, _DRAW_ELEMENTS // n_segments)
-    kept = []
-    for start in range(0, len(counts), piece):
-        indices = rng.choice(n_segments, size=(min(piece, len(counts) - start), n_segments),
-                             replace=True)
-        for b, row in enumerate(indices, start):
-            counts[b] = np.bincount(row, minlength=n_segments)
-        if keep_indices:
-            kept.append(indices)
-    return np.concatenate(kept) if keep_indices else None
+    if not keep_indices:
+        _impl.kernel.resample_counts(rng, n_segments, counts)
+        return None
+    indices = rng.choice(n_segments, size=counts.shape, replace=True)
+    for b, row in enumerate(indices):
+        counts[b] = np.bincount(row, minlength=n_segments)
+    return indices
 
 
 def _rounded_float32_sums(counts: np.ndarray, indices: np.ndarray, rows: np.ndarray,
