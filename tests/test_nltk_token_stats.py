@@ -4,6 +4,7 @@ counted by definition here. Both must also decline (return None) the same unusua
 leave one-shot iterators untouched when they do."""
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any, List
 
@@ -91,6 +92,68 @@ def declined_inputs() -> List[tuple]:
     ]
 
 
+# Plain strs go through the compiled module's own table: tokens that share their first 8 bytes,
+# differ only in length or in bytes per character (1, 2, 4), or are str subclasses.
+PREFIX = "abcdefgh"
+str_tokens = st.one_of(
+    st.sampled_from(["", "a", "a\x00", "\x00", PREFIX, PREFIX + "x", PREFIX + "y", PREFIX + "xy",
+                     "\u0101", "\u0101\u0101\u0101\u0101x", "\U0001F600", "\U0001F600a",
+                     "abcd\u0101", "ab"]),
+    st.text(max_size=12),
+    st.text(alphabet="ab\u0101\U0001F600", max_size=10).map(lambda t: PREFIX + t))
+
+
+class Word(str):
+    """A str subclass: equal to the plain str with the same characters."""
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@settings(max_examples=200)
+@given(refs=st.lists(st.lists(str_tokens, max_size=12), min_size=1, max_size=3),
+       hyp=st.lists(str_tokens, max_size=12), subclass=st.integers(0, 3))
+def test_string_tokens_count_by_definition(impl, refs, hyp, subclass: int) -> None:
+    sentence_row, corpus_rows = impl
+    if subclass == 1:
+        hyp = [Word(t) for t in hyp]  # a str subclass in the hypothesis, plain strs in refs
+    elif subclass == 2 and refs[0]:
+        refs[0][0] = Word(refs[0][0])
+    assert sentence_row(refs, hyp, 4) == by_definition(refs, hyp, 4)
+    assert corpus_rows([refs, refs], [hyp, hyp[::-1]], 4).tolist() == [
+        by_definition(refs, hyp, 4), by_definition(refs, hyp[::-1], 4)]
+
+
+class LooksLikeA:
+    """Not a str, but equal to "a" (and hashed like it): a dict treats them as one key."""
+
+    def __hash__(self) -> int:
+        return hash("a")
+
+    def __eq__(self, other: Any) -> bool:
+        return other == "a"
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_a_non_str_token_equal_to_a_str_is_that_token(impl) -> None:
+    sentence_row, corpus_rows = impl
+    # in the hypothesis after strs, and in a reference after every hypothesis token was a str
+    assert sentence_row([["a", "b"]], ["a", "b", LooksLikeA()], 1) == [3, 2, 2, 3]
+    assert sentence_row([["b", LooksLikeA()]], ["a", "b"], 2) == [2, 2, 2, 0, 2, 1]
+    refs, hyps = [[["x", LooksLikeA()]], [["a"]]], [["a", "x"], ["a", 1]]
+    assert corpus_rows(refs, hyps, 2).tolist() == [by_definition(r, h, 2)
+                                                   for r, h in zip(refs, hyps)]
+    assert corpus_rows(refs, hyps, 1).tolist() == [[2, 2, 2, 2], [2, 1, 1, 2]]
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_many_distinct_strings(impl) -> None:
+    """Enough distinct tokens to grow the compiled table several times."""
+    _, corpus_rows = impl
+    hyps = [[f"w{i}_{j}" for j in range(40)] for i in range(300)]
+    refs = [[[f"w{i}_{j}" for j in range(0, 40, 2)] + ["w0_0"]] for i in range(300)]
+    rows = corpus_rows(refs, hyps, 2)
+    assert rows.tolist() == [by_definition(r, h, 2) for r, h in zip(refs, hyps)]
+
+
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)
 def test_unusual_input_is_declined_not_raised(impl) -> None:
     sentence_row, corpus_rows = impl
@@ -117,3 +180,56 @@ def test_the_compiled_module_is_used_when_built() -> None:
     assert _token_stats.compiled is expected
     if expected:
         assert _token_stats.sentence_row is _hashable.sentence_row
+
+
+SCORERS = [
+    pytest.param(_token_stats.python_unsmoothed_sentence_score, id="twin"),
+    pytest.param(getattr(_hashable, "unsmoothed_sentence_score", None), id="compiled",
+                 marks=pytest.mark.skipif(_hashable is None, reason="_hashable not built")),
+]
+float_weights = st.lists(st.one_of(st.sampled_from([0.25, 0.5, 1.0, 0.0, -0.0, -1.0]),
+                                   st.floats(allow_nan=True, allow_infinity=True),
+                                   st.floats(-1e6, 1e6)), min_size=1, max_size=8).map(tuple)
+
+
+@pytest.mark.parametrize("score", SCORERS)
+@settings(max_examples=400)
+@given(refs=st.lists(st.lists(st.sampled_from("abcd"), max_size=10), min_size=1, max_size=3),
+       hyp=st.lists(st.sampled_from("abcde"), max_size=10), weights=float_weights)
+def test_unsmoothed_sentence_score_is_nltks_or_declines_silently(score, refs, hyp,
+                                                                 weights) -> None:
+    """A float (or NLTK's int 0) equal to NLTK's sentence_bleu with NLTK's warnings; or None,
+    having warned nothing (turbobleu.nltk's general path then gives NLTK's outcome)."""
+    import warnings
+    nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
+    from turbobleu import nltk as tb
+
+    def run(fn):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                value = ("ok", fn(refs, hyp, weights))
+            except (OverflowError, ValueError) as exc:
+                value = ("raise", type(exc))
+        return value, [str(w.message) for w in caught]
+
+    got, want = run(score), run(nltk_bleu.sentence_bleu)
+    if got[0][1] is None:
+        assert got[1] == []
+        got = run(tb.sentence_bleu)
+        assert got[0][0] == want[0][0]
+        if want[0][0] == "ok" and math.isnan(want[0][1]):
+            assert math.isnan(got[0][1]) and got[1] == want[1]
+            return
+    assert type(got[0][1]) is type(want[0][1]) and got == want
+
+
+@pytest.mark.parametrize("score", SCORERS)
+def test_unsmoothed_sentence_score_declines_other_weights(score) -> None:
+    refs, hyp = [["a", "b", "c"]], ["a", "b", "c"]
+    assert score(refs, hyp, (0.5, 0.5)) == 1.0
+    assert score(refs, hyp, (0.5, 1)) is None       # an int weight
+    assert score(refs, hyp, (0.5, np.float64(0.5))) is None
+    assert score(refs, hyp, (1 / 17,) * 17) is None  # more than 16 weights
+    assert score(refs, hyp, ()) is None
+    assert score([], hyp, (0.5, 0.5)) is None       # no references: NLTK raises

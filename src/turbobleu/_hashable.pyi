@@ -2,7 +2,7 @@
 
 Both functions return None instead of raising for input they leave to the caller's own loop.
 """
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -10,3 +10,5 @@ import numpy.typing as npt
 def sentence_row(references: Any, hypothesis: Any, orders: int) -> Optional[List[int]]: ...
 def corpus_rows(reference_lists: Any, hypotheses: Any,
                 orders: int) -> Optional[npt.NDArray[np.int64]]: ...
+def unsmoothed_sentence_score(references: Any, hypothesis: Any,
+                              weights: Tuple[Any, ...]) -> Optional[float]: ...

@@ -1,8 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Compiled twin of ``_token_stats.py``: kernel statistics for sequences of hashable tokens.
 
-The tokens are interned with a Python dict (so ``hash`` and ``==`` decide token identity, as in
-the libraries mirrored) straight from the sequences into C buffers, and every segment is counted
+The tokens are interned straight from the sequences into C buffers: plain ``str`` tokens (the
+common case) in a C hash table that compares them as a dict of strings would (same hash, then the
+same characters), anything else with a Python dict (so ``hash`` and ``==`` decide token identity,
+as in the libraries mirrored), and every segment is counted
 with the kernel's ``count_segment``. Only hypothesis tokens get ids; a reference token that no
 hypothesis has gets -1 (no hypothesis token has it, so it can never match).
 
@@ -13,10 +15,15 @@ references, ...): the caller then follows its library's own order of operations.
 import numpy as _np
 
 from cpython.object cimport PyObject
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.float cimport DBL_MIN
+from libc.math cimport exp, isfinite, isinf, log
+from libc.string cimport memcmp, memset
 
-from turbobleu._kernel cimport Table, count_segment, table_init, table_release, table_reserve
+from turbobleu._nltk_recipe import warn_zero_order
+from turbobleu._kernel cimport (Table, count_segment, exact_sum, table_init, table_release,
+                                table_reserve)
 
 cdef extern from "Python.h":
     object PySequence_Fast(object o, const char* message)
@@ -25,6 +32,28 @@ cdef extern from "Python.h":
     PyObject* PyDict_SetDefault(object d, object key, object default_value) except NULL
     PyObject* PyDict_GetItemWithError(object d, object key) except? NULL
     long PyLong_AsLong(object o) except? -1
+    PyObject** PySequence_Fast_ITEMS(object o)
+    ctypedef Py_ssize_t Py_hash_t
+    bint PyUnicode_CheckExact(PyObject* o)
+    Py_ssize_t PyUnicode_GET_LENGTH(PyObject* o)
+    unsigned int PyUnicode_KIND(PyObject* o)
+    void* PyUnicode_DATA(PyObject* o)
+    Py_hash_t PyObject_Hash(PyObject* o) except? -1
+    void Py_INCREF(PyObject* o)
+    void Py_DECREF(PyObject* o)
+
+cdef extern from *:
+    """
+    #if PY_VERSION_HEX < 0x030C0000
+    #define tb_unicode_ready(o) PyUnicode_READY(o)
+    #else
+    #define tb_unicode_ready(o) 0   /* every str is ready from Python 3.12 on */
+    #endif
+    /* A str caches its hash (-1 until first computed). */
+    #define tb_cached_str_hash(o) (((PyASCIIObject*)(o))->hash)
+    """
+    Py_hash_t tb_cached_str_hash(PyObject* o)
+    int tb_unicode_ready(PyObject* o) except -1
 
 cdef Py_ssize_t MAX_TOKENS = 2147483646
 
@@ -65,6 +94,188 @@ cdef object fast_of(object seq):
     return fast
 
 
+# -- plain str tokens: a C hash table ---------------------------------------------------------
+cdef enum:
+    NOT_PLAIN = -2          # str_find: the token is not a plain str (the dict takes over)
+    MAX_STR_LENGTH = 1 << 28  # longer str tokens go to the dict (their shape would not fit)
+
+
+cdef struct StrSlot:
+    PyObject* key           # NULL: an empty slot
+    Py_hash_t hash
+    uint64_t head           # the first (up to) 8 bytes of the characters, zero padded
+    uint32_t shape          # length << 3 | bytes per character (1, 2 or 4)
+    int32_t id
+
+
+cdef struct StrTable:
+    StrSlot* slots
+    Py_ssize_t mask         # capacity - 1 (a power of two, at most a quarter full)
+    PyObject** keys         # keys[id]: an owned reference to each distinct token
+    Py_ssize_t size         # distinct tokens so far, the next id
+    Py_ssize_t keys_cap
+
+
+cdef int str_table_init(StrTable* t, Py_ssize_t expected) except -1:
+    cdef Py_ssize_t cap = 16
+    while cap < 4 * expected:
+        cap *= 2
+    t.slots = <StrSlot*>calloc(cap, sizeof(StrSlot))
+    t.keys = <PyObject**>malloc(cap // 2 * sizeof(PyObject*))
+    t.mask = cap - 1
+    t.size = 0
+    t.keys_cap = cap // 2
+    if t.slots == NULL or t.keys == NULL:
+        raise MemoryError()
+    return 0
+
+
+cdef void str_table_release(StrTable* t) noexcept:
+    cdef Py_ssize_t i
+    if t.keys != NULL:
+        for i in range(t.size):
+            Py_DECREF(t.keys[i])
+    free(t.slots)
+    free(t.keys)
+    t.slots = NULL
+    t.keys = NULL
+    t.size = 0
+
+
+cdef int str_table_grow(StrTable* t) except -1:
+    """Double the capacity (the table stays at most a quarter full)."""
+    cdef Py_ssize_t cap = 2 * (t.mask + 1), i, j
+    cdef StrSlot* slots = <StrSlot*>calloc(cap, sizeof(StrSlot))
+    cdef PyObject** keys = <PyObject**>realloc(t.keys, cap // 2 * sizeof(PyObject*))
+    if keys != NULL:
+        t.keys = keys
+        t.keys_cap = cap // 2
+    if slots == NULL or keys == NULL:
+        free(slots)
+        raise MemoryError()
+    for i in range(t.mask + 1):
+        if t.slots[i].key != NULL:
+            j = t.slots[i].hash & (cap - 1)
+            while slots[j].key != NULL:
+                j = (j + 1) & (cap - 1)
+            slots[j] = t.slots[i]
+    free(t.slots)
+    t.slots = slots
+    t.mask = cap - 1
+    return 0
+
+
+cdef inline Py_ssize_t str_find(StrTable* t, PyObject* token, bint insert) except -3:
+    """The id of a plain str token (a new one if ``insert``), -1 if absent, or NOT_PLAIN.
+
+    Two strs are one token when they have the same characters, which is what a dict of strs
+    decides (it compares hashes, then lengths, kinds and bytes); the hash only picks the slot.
+    """
+    if not PyUnicode_CheckExact(token):
+        return NOT_PLAIN
+    tb_unicode_ready(token)
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(token)
+    if length >= MAX_STR_LENGTH:
+        return NOT_PLAIN
+    cdef unsigned int kind = PyUnicode_KIND(token)
+    cdef const unsigned char* data = <const unsigned char*>PyUnicode_DATA(token)
+    cdef Py_ssize_t nbytes = length * kind, j
+    cdef uint64_t head = 0
+    for j in range(nbytes if nbytes < 8 else 8):
+        head |= (<uint64_t>data[j]) << (8 * j)
+    cdef uint32_t shape = <uint32_t>(length << 3 | kind)
+    cdef Py_hash_t h = tb_cached_str_hash(token)
+    if h == -1:
+        h = PyObject_Hash(token)
+    cdef Py_ssize_t i = h & t.mask
+    cdef StrSlot* slot
+    while True:
+        slot = &t.slots[i]
+        if slot.key == NULL:
+            break
+        if slot.key == token or (slot.hash == h and slot.shape == shape and slot.head == head
+                                 and (nbytes <= 8 or memcmp(
+                                     <const unsigned char*>PyUnicode_DATA(slot.key) + 8,
+                                     data + 8, nbytes - 8) == 0)):
+            return slot.id
+        i = (i + 1) & t.mask
+    if not insert:
+        return -1
+    Py_INCREF(token)
+    slot.key = token
+    slot.hash = h
+    slot.head = head
+    slot.shape = shape
+    slot.id = <int32_t>t.size
+    t.keys[t.size] = token
+    t.size += 1
+    if 4 * t.size > t.mask:
+        str_table_grow(t)
+    return t.size - 1
+
+
+cdef class Interner:
+    """Token -> id for one call, ids in first-seen order. Plain str tokens go through the C
+    table; at the first token of any other kind, the ids so far move into a dict (the same ids)
+    and the dict serves the rest of the call, so hash and == decide for every token as in a
+    dict of tokens."""
+    cdef StrTable strs
+    cdef dict vocab         # None while every token has been a plain str
+    cdef Py_ssize_t next_id
+
+    def __cinit__(self, Py_ssize_t expected):
+        str_table_init(&self.strs, expected)
+
+    def __dealloc__(self):
+        str_table_release(&self.strs)
+
+    cdef int switch_to_dict(self) except -1:
+        cdef Py_ssize_t i
+        self.vocab = {}
+        for i in range(self.strs.size):
+            self.vocab[<object>self.strs.keys[i]] = i
+        self.next_id = self.strs.size
+        return 0
+
+    cdef int hypothesis(self, object fast, Ids* ids) except -1:
+        """Append the ids of a hypothesis (a PySequence_Fast), giving new tokens new ids."""
+        cdef Py_ssize_t i = 0, n = PySequence_Fast_GET_SIZE(fast), found
+        cdef PyObject** items = PySequence_Fast_ITEMS(fast)
+        ids_reserve(ids, n)
+        if self.vocab is None:
+            # No Python code runs in this loop (plain strs only), so ``items`` stays valid.
+            while i < n:
+                found = str_find(&self.strs, items[i], True)
+                if found == NOT_PLAIN:
+                    self.switch_to_dict()
+                    break
+                ids.data[ids.size] = <int32_t>found
+                ids.size += 1
+                i += 1
+        if i < n:
+            intern_hypothesis(self.vocab, tuple(fast)[i:], ids, &self.next_id)
+        return 0
+
+    cdef int reference(self, object fast, Ids* ids) except -1:
+        """Append the ids of a reference; a token no hypothesis has gets -1."""
+        cdef Py_ssize_t i = 0, n = PySequence_Fast_GET_SIZE(fast), found
+        cdef PyObject** items = PySequence_Fast_ITEMS(fast)
+        ids_reserve(ids, n)
+        if self.vocab is None:
+            while i < n:
+                found = str_find(&self.strs, items[i], False)
+                if found == NOT_PLAIN:
+                    self.switch_to_dict()
+                    break
+                ids.data[ids.size] = <int32_t>found
+                ids.size += 1
+                i += 1
+        if i < n:
+            look_up_reference(self.vocab, tuple(fast)[i:], ids)
+        return 0
+
+
+# -- any hashable tokens: a dict --------------------------------------------------------------
 cdef int intern_hypothesis(dict vocab, object fast, Ids* ids, Py_ssize_t* next_id) except -1:
     cdef Py_ssize_t i, n = PySequence_Fast_GET_SIZE(fast)
     cdef PyObject* found
@@ -93,15 +304,14 @@ cdef int look_up_reference(dict vocab, object fast, Ids* ids) except -1:
     return 0
 
 
-def sentence_row(references, hypothesis, int orders):
-    """``[hyp_len, closest_ref_len, matches_1..N, totals_1..N]`` for one hypothesis, or None."""
+cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) except -1:
+    """Count one hypothesis into ``row`` (zeroed, 2 + 2*orders values): 1, or 0 when declined."""
     cdef Ids ids
     cdef int64_t* offsets = NULL
-    cdef int64_t* row = NULL
-    cdef Py_ssize_t n_refs, k, hyp_len, next_id = 0, width = 2 + 2 * orders
-    cdef dict vocab = {}
+    cdef Py_ssize_t n_refs, k, hyp_len
+    cdef Interner vocab
     if orders < 1:
-        return None
+        return 0
     ids.data = NULL
     ids.size = ids.cap = 0
     ids_reserve(&ids, 1)  # never a NULL buffer, even for empty input
@@ -109,13 +319,14 @@ def sentence_row(references, hypothesis, int orders):
         try:
             n_refs = len(references)  # before iterating: a one-shot iterator stays untouched
             if n_refs == 0:
-                return None
+                return 0
             hyp_fast = fast_of(hypothesis)
             refs_fast = fast_of(references)
             if hyp_fast is None or refs_fast is None:
-                return None
+                return 0
             hyp_len = PySequence_Fast_GET_SIZE(hyp_fast)
-            intern_hypothesis(vocab, hyp_fast, &ids, &next_id)
+            vocab = Interner(hyp_len)
+            vocab.hypothesis(hyp_fast, &ids)
             offsets = <int64_t*>malloc((n_refs + 1) * sizeof(int64_t))
             if offsets == NULL:
                 raise MemoryError()
@@ -123,26 +334,88 @@ def sentence_row(references, hypothesis, int orders):
             for k in range(n_refs):
                 ref_fast = fast_of(<object>PySequence_Fast_GET_ITEM(refs_fast, k))
                 if ref_fast is None:
-                    return None
-                look_up_reference(vocab, ref_fast, &ids)
+                    return 0
+                vocab.reference(ref_fast, &ids)
                 offsets[k + 1] = ids.size
         except MemoryError:
             raise
         except Exception:
-            return None
-        row = <int64_t*>calloc(width, sizeof(int64_t))
-        if row == NULL or table_reserve(&SENTENCE_TABLE, orders, hyp_len) < 0:
+            return 0
+        if table_reserve(&SENTENCE_TABLE, orders, hyp_len) < 0:
             raise MemoryError("sentence_row: cannot allocate the n-gram table")
         count_segment(&SENTENCE_TABLE, row, orders, 0xFFFFFFFFFFFFFFFFULL, ids.data, hyp_len,
                       ids.data, offsets, 0, n_refs)
         if SENTENCE_TABLE.failed:
             SENTENCE_TABLE.failed = 0
             raise MemoryError("sentence_row: out of memory while counting")
-        return [row[k] for k in range(width)]
+        return 1
     finally:
         free(ids.data)
         free(offsets)
+
+
+def sentence_row(references, hypothesis, int orders):
+    """``[hyp_len, closest_ref_len, matches_1..N, totals_1..N]`` for one hypothesis, or None."""
+    cdef Py_ssize_t k, width = 2 + 2 * orders
+    if orders < 1:
+        return None
+    cdef int64_t* row = <int64_t*>calloc(width, sizeof(int64_t))
+    if row == NULL:
+        raise MemoryError()
+    try:
+        if not fill_sentence_row(references, hypothesis, orders, row):
+            return None
+        return [row[k] for k in range(width)]
+    finally:
         free(row)
+
+
+cdef enum:
+    MAX_SCORE_ORDERS = 16   # weight vectors up to this long are scored here
+
+
+def unsmoothed_sentence_score(references, hypothesis, tuple weights):
+    """NLTK's ``sentence_bleu(references, hypothesis, weights)`` without smoothing or
+    auto_reweigh, for float weights, as ``_nltk_recipe.unsmoothed_sentence`` computes it from the
+    statistics row (its warnings included); or None where NLTK's own path must decide: a declined
+    input, a weight that is not a float, a non-finite intermediate (NLTK raises OverflowError or
+    returns NaN there), more than 16 weights. Nothing is warned when it returns None.
+    """
+    cdef Py_ssize_t orders = len(weights), i
+    cdef int64_t row[2 + 2 * MAX_SCORE_ORDERS]
+    cdef double terms[MAX_SCORE_ORDERS]
+    cdef double partials[MAX_SCORE_ORDERS + 1]
+    cdef double p, log_sum, score
+    cdef int64_t hyp_len, ref_len
+    if orders < 1 or orders > MAX_SCORE_ORDERS:
+        return None
+    for i in range(orders):
+        if type(weights[i]) is not float:
+            return None
+    memset(row, 0, sizeof(row))
+    if not fill_sentence_row(references, hypothesis, <int>orders, row):
+        return None
+    if row[2] == 0:
+        return 0                        # NLTK's int 0, before any warning
+    # Everything below is pure until the warnings, so None can still be returned first.
+    for i in range(orders):
+        # p_i = matches / totals: both exact doubles, so one correctly rounded division equals
+        # Python's int true division; method0 puts the smallest normal float for a zero count.
+        p = <double>row[2 + i] / <double>row[2 + orders + i] if row[2 + i] else DBL_MIN
+        terms[i] = <double>weights[i] * log(p)
+        if not isfinite(terms[i]):
+            return None
+    log_sum = exact_sum(terms, <int>orders, partials)   # math.fsum
+    score = exp(log_sum)
+    if not isfinite(log_sum) or isinf(score):
+        return None
+    hyp_len, ref_len = row[0], row[1]
+    if hyp_len <= ref_len:
+        score = exp(1.0 - <double>ref_len / <double>hyp_len) * score
+    for i in range(orders):
+        if row[2 + i] == 0:
+            warn_zero_order(i + 1)      # NLTK's warning, from its one call site
+    return score
 
 
 def corpus_rows(reference_lists, hypotheses, int orders):
@@ -151,8 +424,8 @@ def corpus_rows(reference_lists, hypotheses, int orders):
     cdef int64_t* hyp_off = NULL
     cdef int64_t* ref_off = NULL
     cdef int64_t* seg_ref = NULL
-    cdef Py_ssize_t n, i, k, m, n_refs_total = 0, cap_refs = 0, next_id = 0, longest = 0
-    cdef dict vocab = {}
+    cdef Py_ssize_t n, i, k, m, n_refs_total = 0, cap_refs = 0, longest = 0
+    cdef Interner vocab = Interner(4096)
     cdef Table table
     cdef int64_t[:, ::1] out
     cdef int64_t* grown
@@ -181,7 +454,7 @@ def corpus_rows(reference_lists, hypotheses, int orders):
                 fast = fast_of(<object>PySequence_Fast_GET_ITEM(hyps_fast, i))
                 if fast is None:
                     return None
-                intern_hypothesis(vocab, fast, &hyp_ids, &next_id)
+                vocab.hypothesis(fast, &hyp_ids)
                 hyp_off[i + 1] = hyp_ids.size
                 if hyp_off[i + 1] - hyp_off[i] > longest:
                     longest = hyp_off[i + 1] - hyp_off[i]
@@ -207,7 +480,7 @@ def corpus_rows(reference_lists, hypotheses, int orders):
                     fast = fast_of(<object>PySequence_Fast_GET_ITEM(refs_fast, k))
                     if fast is None:
                         return None
-                    look_up_reference(vocab, fast, &ref_ids)
+                    vocab.reference(fast, &ref_ids)
                     n_refs_total += 1
                     ref_off[n_refs_total] = ref_ids.size
                 seg_ref[i + 1] = n_refs_total

@@ -27,3 +27,4 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
                         const int32_t* hyp, int64_t hyp_len,
                         const int32_t* ref_ids, const int64_t* ref_off,
                         int64_t ref_first, int64_t ref_last) noexcept nogil
+cdef double exact_sum(const double* x, int n, double* partials) noexcept nogil

@@ -296,3 +296,27 @@ def smoothed_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequ
             raise NeedsExactPath from None
         return [_as_float(v) for v in values]
     raise ValueError(f"unknown smoothing method {method}")
+
+
+def unsmoothed_sentence(row: List[int], weight: Tuple[Any, ...]) -> Any:
+    """NLTK's sentence_bleu from a statistics row, for one weight vector, method0 and no
+    auto_reweigh: the operations of the general path (``final_scores``) without its
+    bookkeeping. The compiled ``_hashable.unsmoothed_sentence_score`` does these in C."""
+    if row[2] == 0:
+        return 0
+    orders = len(weight)
+    p_n = []
+    for i in range(orders):  # method0: every warning comes before any log is taken
+        n = row[2 + i]
+        if n:
+            p_n.append(n / (row[2 + orders + i] or 1))
+        else:
+            warn_zero_order(i + 1)
+            p_n.append(TINY)
+    log = math.log
+    # NLTK's zip(weight, p_n) ... if p_i > 0: every p_i is positive here.
+    log_sum = math.fsum([w * log(p) for w, p in zip(weight, p_n)])
+    hyp_len, ref_len = row[0], row[1]
+    if hyp_len > ref_len:
+        return 1 * math.exp(log_sum)
+    return math.exp(1 - ref_len / hyp_len) * math.exp(log_sum)

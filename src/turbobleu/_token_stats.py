@@ -22,12 +22,14 @@ is "cython" and ``_hashable`` was built, and the Python ones otherwise (``python
 """
 from __future__ import annotations
 
+import math
 from itertools import accumulate, chain, count, repeat
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from . import _impl
+from ._nltk_recipe import TINY, unsmoothed_sentence
 
 _MAX_TOKENS = 2 ** 31 - 2  # ids are int32 positions
 _SPANS: Dict[int, np.ndarray] = {}
@@ -102,6 +104,31 @@ def python_corpus_rows(reference_lists: Any, hypotheses: Any,
         return None
 
 
+def python_unsmoothed_sentence_score(references: Any, hypothesis: Any,
+                                     weights: Tuple[Any, ...]) -> Any:
+    """NLTK's sentence_bleu without smoothing or auto_reweigh, for a tuple of float weights
+    (its warnings included); or None where NLTK's own path must decide (a declined input, a
+    weight that is not a float, a non-finite intermediate, more than 16 weights), having warned
+    nothing."""
+    orders = len(weights)
+    if not 1 <= orders <= 16 or any(type(w) is not float for w in weights):
+        return None
+    row = python_sentence_row(references, hypothesis, orders)
+    if row is None:
+        return None
+    if row[2]:
+        # method0's precisions and NLTK's terms w * log(p): none may be inf or NaN, nor the sum
+        p_n = [row[2 + i] / row[2 + orders + i] if row[2 + i] else TINY for i in range(orders)]
+        terms = [w * math.log(p) for w, p in zip(weights, p_n)]
+        if not all(map(math.isfinite, terms)):
+            return None
+        try:
+            math.exp(math.fsum(terms))
+        except OverflowError:
+            return None
+    return unsmoothed_sentence(row, weights)
+
+
 def _offsets(lengths: List[int]) -> np.ndarray:
     out = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=out[1:])
@@ -119,3 +146,5 @@ _COMPILED = _compiled()
 compiled = _COMPILED is not None  # whether the compiled interning is in use
 sentence_row = _COMPILED.sentence_row if compiled else python_sentence_row
 corpus_rows = _COMPILED.corpus_rows if compiled else python_corpus_rows
+unsmoothed_sentence_score = (_COMPILED.unsmoothed_sentence_score if compiled
+                             else python_unsmoothed_sentence_score)

@@ -34,7 +34,7 @@ import numpy as np
 from ._nltk_recipe import (
     TINY, NeedsExactPath, brevity_penalty, final_scores, smoothed_precisions, warn_zero_order,
 )
-from ._token_stats import corpus_rows, sentence_row
+from ._token_stats import corpus_rows, sentence_row, unsmoothed_sentence_score
 
 __all__ = [
     "Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_length", "corpus_bleu",
@@ -338,9 +338,9 @@ def sentence_bleu(references: Any, hypothesis: Any, weights: Any = (0.25, 0.25, 
     if type(weights) is tuple and weights and type(weights[0]) is float:
         if smoothing_function is None and not auto_reweigh:
             # The common call (one weight vector, no smoothing), in the fewest steps.
-            row = sentence_row(references, hypothesis, len(weights))
-            if row is not None:
-                return _unsmoothed_sentence(row, weights)
+            score = unsmoothed_sentence_score(references, hypothesis, weights)
+            if score is not None:
+                return score
         weights, max_order = [weights], len(weights)
     else:
         weights = _weight_vectors(weights)
@@ -357,26 +357,3 @@ def sentence_bleu(references: Any, hypothesis: Any, weights: Any = (0.25, 0.25, 
     return _finish(row[2:2 + max_order], [t or 1 for t in row[2 + orders:2 + orders + max_order]],
                    row[0], row[1], weights, smoothing_function, method, auto_reweigh, row[0],
                    fifth, (references, hypothesis))
-
-
-def _unsmoothed_sentence(row: List[int], weight: Tuple[Any, ...]) -> Any:
-    """``_finish`` for one sentence, one weight vector, method0 and no auto_reweigh: the same
-    operations (see _nltk_recipe), without the general path's bookkeeping."""
-    if row[2] == 0:
-        return 0
-    orders = len(weight)
-    p_n = []
-    for i in range(orders):  # method0: every warning comes before any log is taken
-        n = row[2 + i]
-        if n:
-            p_n.append(n / (row[2 + orders + i] or 1))
-        else:
-            warn_zero_order(i + 1)
-            p_n.append(TINY)
-    log = math.log
-    # NLTK's zip(weight, p_n) ... if p_i > 0: every p_i is positive here.
-    log_sum = math.fsum([w * log(p) for w, p in zip(weight, p_n)])
-    hyp_len, ref_len = row[0], row[1]
-    if hyp_len > ref_len:
-        return 1 * math.exp(log_sum)
-    return math.exp(1 - ref_len / hyp_len) * math.exp(log_sum)
