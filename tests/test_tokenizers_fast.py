@@ -184,6 +184,22 @@ def test_compiled_ids_equal_twin_ids_with_a_frozen_vocabulary(refs: List[str], h
     assert got == want
 
 
+@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+def test_a_vocabulary_after_a_large_one_starts_empty() -> None:
+    """A finished vocabulary's memory is reused by the next one: it must hold nothing of it."""
+    big = COMPILED.Vocab()
+    COMPILED.tokenize([f"w{i} x{i} y{i}" for i in range(20_000)], _impl.tokenize.TOK_13A, False, big)
+    assert len(big) == 60_000
+    del big
+    fresh = COMPILED.Vocab()
+    assert len(fresh) == 0
+    ids, _ = COMPILED.tokenize(["x5 w1 x5 new"], _impl.tokenize.TOK_13A, False, fresh, True)
+    assert ids.tolist() == [-1, -1, -1, -1]  # frozen and empty: every token unknown
+    ids, _ = COMPILED.tokenize(["x5 w1 x5 new"], _impl.tokenize.TOK_13A, False, fresh)
+    assert ids.tolist() == [0, 1, 0, 2] and [fresh.token(i) for i in range(3)] == ["x5", "w1",
+                                                                                  "new"]
+
+
 @given(hyp=lines_text, refs=st.lists(lines_text, min_size=1, max_size=3),
        name=st.sampled_from(NAMES), lowercase=st.booleans())
 def test_sentence_bleu_on_generated_text(hyp: str, refs: List[str], name: str,

@@ -22,8 +22,8 @@ from libc.math cimport exp, isfinite, isinf, log
 from libc.string cimport memcmp, memset
 
 from turbobleu._nltk_recipe import warn_zero_order
-from turbobleu._kernel cimport (Table, count_segment, exact_sum, table_init, table_release,
-                                table_reserve)
+from turbobleu._kernel cimport (Table, count_segment, exact_sum, table_give, table_init,
+                                table_reserve, table_take)
 
 cdef extern from "Python.h":
     object PySequence_Fast(object o, const char* message)
@@ -433,7 +433,7 @@ def corpus_rows(reference_lists, hypotheses, int orders):
         return None
     hyp_ids.data = ref_ids.data = NULL
     hyp_ids.size = hyp_ids.cap = ref_ids.size = ref_ids.cap = 0
-    table_init(&table)
+    table_take(&table)
     ids_reserve(&hyp_ids, 1)  # never NULL buffers, even for empty input
     ids_reserve(&ref_ids, 1)
     try:
@@ -502,7 +502,7 @@ def corpus_rows(reference_lists, hypotheses, int orders):
             raise MemoryError("corpus_rows: out of memory while counting")
         return rows
     finally:
-        table_release(&table)
+        table_give(&table)
         free(hyp_ids.data)
         free(ref_ids.data)
         free(hyp_off)

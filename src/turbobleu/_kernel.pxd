@@ -23,6 +23,8 @@ cdef void table_init(Table* t) noexcept nogil
 
 cdef int table_reserve(Table* t, int max_order, int64_t longest) noexcept nogil
 cdef void table_release(Table* t) noexcept nogil
+cdef void table_take(Table* t) noexcept
+cdef void table_give(Table* t) noexcept
 cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mask,
                         const int32_t* hyp, int64_t hyp_len,
                         const int32_t* ref_ids, const int64_t* ref_off,

@@ -130,6 +130,23 @@ cdef inline uint64_t slot_value(uint64_t h, Py_ssize_t token_id) noexcept nogil:
     return (h & 0xFFFFFFFF00000000ULL) | <uint64_t>(token_id + 1)
 
 
+# The memory of one finished vocabulary, kept for the next one (a corpus call's vocabulary
+# otherwise goes back to the allocator, which returns it to the system, and the next call faults
+# it in again). Taken in __cinit__ and stored in __dealloc__, both with the GIL held.
+cdef struct SpareVocab:
+    uint64_t* slots          # zeroed; NULL when there is no spare
+    Py_ssize_t cap
+    TokenInfo* info
+    Py_ssize_t info_cap
+    Buf arena
+
+cdef SpareVocab SPARE
+SPARE.slots = NULL
+cdef enum:
+    SPARE_MAX_SLOTS = 1 << 16        # 512 KiB of slots: zeroing them stays cheap
+    SPARE_MAX_ARENA = 1 << 20        # code points
+
+
 cdef class Vocab:
     """Interns tokens (code-point strings) as ids 0, 1, 2, ... for the lifetime of one scoring job.
 
@@ -146,21 +163,39 @@ cdef class Vocab:
     cdef bint char_cache         # whether to use char_ids (corpus tokenization only)
 
     def __cinit__(self):
-        self.cap = 1024
+        global SPARE
         self.count = 0
+        self.char_ids = NULL
+        self.char_cache = False
+        if SPARE.slots != NULL:
+            # A previous vocabulary's memory (see SPARE): its slots are already zeroed.
+            self.slots, self.cap = SPARE.slots, SPARE.cap
+            self.info, self.info_cap = SPARE.info, SPARE.info_cap
+            self.arena = SPARE.arena
+            self.arena.size = 0
+            SPARE.slots = NULL
+            return
+        self.cap = 1024
         self.info_cap = 512
         self.slots = <uint64_t*>calloc(self.cap, sizeof(uint64_t))
         self.info = <TokenInfo*>malloc(self.info_cap * sizeof(TokenInfo))
         self.arena.data = NULL
         self.arena.size = 0
         self.arena.cap = 0
-        self.char_ids = NULL
-        self.char_cache = False
         if self.slots == NULL or self.info == NULL or buf_reserve(&self.arena, 4096) < 0:
             raise MemoryError()
 
     def __dealloc__(self):
+        global SPARE
         free(self.char_ids)
+        if (SPARE.slots == NULL and self.slots != NULL and self.info != NULL
+                and self.arena.data != NULL and self.cap <= SPARE_MAX_SLOTS
+                and self.arena.cap <= SPARE_MAX_ARENA):
+            memset(self.slots, 0, self.cap * sizeof(uint64_t))
+            SPARE.slots, SPARE.cap = self.slots, self.cap
+            SPARE.info, SPARE.info_cap = self.info, self.info_cap
+            SPARE.arena = self.arena
+            return
         free(self.slots)
         free(self.info)
         free(self.arena.data)
