@@ -140,3 +140,11 @@ def score_self_table(
     hash_mask: int = 0xFFFFFFFFFFFFFFFF,
 ) -> None:
     """Rows of texts ``seg_start..seg_end``, each against all the other texts."""
+
+def resample_counts(rng: np.random.Generator, n_segments: int,
+                    counts: npt.NDArray[np.float32]) -> None:
+    """``counts[b, i]``: how often segment i is in resample b of NumPy's
+    ``rng.choice(n_segments, size=(len(counts), n_segments), replace=True)``."""
+
+def bounded_integers(rng: np.random.Generator, n: int, size: int) -> _I64:
+    """``rng.integers(0, n, size)`` through the same draw (a test hook)."""
