@@ -233,3 +233,27 @@ def test_unsmoothed_sentence_score_declines_other_weights(score) -> None:
     assert score(refs, hyp, (1 / 17,) * 17) is None  # more than 16 weights
     assert score(refs, hyp, ()) is None
     assert score([], hyp, (0.5, 0.5)) is None       # no references: NLTK raises
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_user_code_that_empties_the_input_lists_midway_is_harmless(impl) -> None:
+    """A token's __hash__ or a sequence's __len__ may clear the caller's lists while they are
+    read: the result is that of the lists as passed (or None), never a read of freed memory."""
+    sentence_row, corpus_rows = impl
+
+    class ClearsHypotheses:
+        def __hash__(self) -> int:
+            hyps.clear()
+            return 1
+
+    hyps: list = [[ClearsHypotheses()]] + [["a", "b"] for _ in range(50)]
+    rows = corpus_rows([[["a"]]] * 51, hyps, 2)
+    assert rows is not None and rows[1:].tolist() == [[2, 1, 1, 0, 2, 1]] * 50
+
+    class ClearsReferences(list):
+        def __len__(self) -> int:
+            refs.clear()
+            return list.__len__(self)
+
+    refs: list = [ClearsReferences(["a"])] + [["a", "b"]] * 30
+    assert sentence_row(refs, ["a", "b"], 2) in (None, [2, 2, 2, 1, 2, 1])

@@ -86,12 +86,24 @@ cdef int ids_reserve(Ids* b, Py_ssize_t extra) except -1:
 
 
 cdef object fast_of(object seq):
-    """A list/tuple view of ``seq`` whose size agrees with ``len(seq)``, or None."""
+    """A list/tuple view of ``seq`` whose size agrees with ``len(seq)``, or None (for token
+    sequences: their items are read while no Python code runs)."""
     cdef Py_ssize_t n = len(seq)
     fast = PySequence_Fast(seq, b"not iterable")
     if PySequence_Fast_GET_SIZE(fast) != n:
         return None
     return fast
+
+
+cdef object snapshot_of(object seq):
+    """A tuple of ``seq``'s items whose size agrees with ``len(seq)``, or None: for the outer
+    sequences (of sentences, of references), which are read across calls that can run Python
+    code (``len`` of a user sequence, ``__hash__``/``__eq__`` of a token) and so change a list."""
+    cdef Py_ssize_t n = len(seq)
+    snapshot = tuple(seq)
+    if len(snapshot) != n:
+        return None
+    return snapshot
 
 
 # -- plain str tokens: a C hash table ---------------------------------------------------------
@@ -321,8 +333,8 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
             if n_refs == 0:
                 return 0
             hyp_fast = fast_of(hypothesis)
-            refs_fast = fast_of(references)
-            if hyp_fast is None or refs_fast is None:
+            refs_fast = snapshot_of(references)
+            if hyp_fast is None or refs_fast is None or len(refs_fast) != n_refs:
                 return 0
             hyp_len = PySequence_Fast_GET_SIZE(hyp_fast)
             vocab = Interner(hyp_len)
@@ -425,7 +437,7 @@ def corpus_rows(reference_lists, hypotheses, int orders):
     cdef int64_t* ref_off = NULL
     cdef int64_t* seg_ref = NULL
     cdef Py_ssize_t n, i, k, m, n_refs_total = 0, cap_refs = 0, longest = 0
-    cdef Interner vocab = Interner(4096)
+    cdef Interner vocab = Interner(256)   # grows with the distinct tokens
     cdef Table table
     cdef int64_t[:, ::1] out
     cdef int64_t* grown
@@ -433,17 +445,19 @@ def corpus_rows(reference_lists, hypotheses, int orders):
         return None
     hyp_ids.data = ref_ids.data = NULL
     hyp_ids.size = hyp_ids.cap = ref_ids.size = ref_ids.cap = 0
-    table_take(&table)
-    ids_reserve(&hyp_ids, 1)  # never NULL buffers, even for empty input
-    ids_reserve(&ref_ids, 1)
+    table_init(&table)
     try:
+        ids_reserve(&hyp_ids, 1)  # never NULL buffers, even for empty input
+        ids_reserve(&ref_ids, 1)
+        table_take(&table)
         try:
             n = len(hypotheses)
             if n == 0 or len(reference_lists) != n:
                 return None
-            hyps_fast = fast_of(hypotheses)
-            lists_fast = fast_of(reference_lists)
-            if hyps_fast is None or lists_fast is None:
+            hyps_fast = snapshot_of(hypotheses)
+            lists_fast = snapshot_of(reference_lists)
+            if hyps_fast is None or lists_fast is None or len(hyps_fast) != n \
+                    or len(lists_fast) != n:
                 return None
             hyp_off = <int64_t*>malloc((n + 1) * sizeof(int64_t))
             seg_ref = <int64_t*>malloc((n + 1) * sizeof(int64_t))
@@ -462,7 +476,7 @@ def corpus_rows(reference_lists, hypotheses, int orders):
                     return None
             seg_ref[0] = 0
             for i in range(n):
-                refs_fast = fast_of(<object>PySequence_Fast_GET_ITEM(lists_fast, i))
+                refs_fast = snapshot_of(<object>PySequence_Fast_GET_ITEM(lists_fast, i))
                 if refs_fast is None:
                     return None
                 m = PySequence_Fast_GET_SIZE(refs_fast)

@@ -92,7 +92,7 @@ cdef void table_release(Table* t) noexcept nogil:
 cdef Table SPARE_TABLE
 table_init(&SPARE_TABLE)
 cdef enum:
-    SPARE_TABLE_MAX_SLOTS = 1 << 20      # larger tables go back to the allocator
+    SPARE_TABLE_MAX_BYTES = 16 << 20     # larger tables go back to the allocator
 
 
 cdef void table_take(Table* t) noexcept:
@@ -106,7 +106,9 @@ cdef void table_give(Table* t) noexcept:
     """Done with ``t``: keep it as the spare (every slot is empty again after count_segment)
     unless it failed, is large, or there is a spare already (call with the GIL held)."""
     global SPARE_TABLE
-    if (not t.failed and t.capacity <= SPARE_TABLE_MAX_SLOTS and SPARE_TABLE.slots == NULL):
+    cdef int64_t size = (t.capacity * sizeof(Slot) + t.live_cap * sizeof(int64_t)
+                         + t.pos_cap * sizeof(int64_t))
+    if not t.failed and size <= SPARE_TABLE_MAX_BYTES and SPARE_TABLE.slots == NULL:
         SPARE_TABLE = t[0]
         table_init(t)
     else:
