@@ -134,8 +134,8 @@ cdef inline uint64_t slot_value(uint64_t h, Py_ssize_t token_id) noexcept nogil:
 # otherwise goes back to the allocator, which returns it to the system, and the next call faults
 # it in again). Taken in __cinit__ and stored in __dealloc__, both with the GIL held.
 cdef struct SpareVocab:
-    uint64_t* slots          # zeroed; NULL when there is no spare
-    Py_ssize_t cap
+    uint64_t* slots          # all zero; NULL when there is no spare
+    Py_ssize_t slots_alloc
     TokenInfo* info
     Py_ssize_t info_cap
     Buf arena
@@ -143,7 +143,7 @@ cdef struct SpareVocab:
 cdef SpareVocab SPARE
 SPARE.slots = NULL
 cdef enum:
-    SPARE_MAX_SLOTS = 1 << 16        # 512 KiB of slots: zeroing them stays cheap
+    SPARE_MAX_SLOTS = 1 << 20        # 8 MiB of slots
     SPARE_MAX_ARENA = 1 << 20        # code points
 
 
@@ -154,7 +154,8 @@ cdef class Vocab:
     that it stays in cache; a tag match is verified against the token's code points.
     """
     cdef uint64_t* slots
-    cdef Py_ssize_t cap          # a power of two
+    cdef Py_ssize_t cap          # slots in use, a power of two; the rest of them are zero
+    cdef Py_ssize_t slots_alloc  # slots allocated (>= cap)
     cdef Py_ssize_t count
     cdef TokenInfo* info         # per id
     cdef Py_ssize_t info_cap
@@ -168,14 +169,16 @@ cdef class Vocab:
         self.char_ids = NULL
         self.char_cache = False
         if SPARE.slots != NULL:
-            # A previous vocabulary's memory (see SPARE): its slots are already zeroed.
-            self.slots, self.cap = SPARE.slots, SPARE.cap
+            # A previous vocabulary's memory (see SPARE), all slots zero. The table starts
+            # small again (a sparse large one would cost cache misses) and grows in place.
+            self.slots, self.slots_alloc = SPARE.slots, SPARE.slots_alloc
+            self.cap = 1024 if self.slots_alloc >= 1024 else self.slots_alloc
             self.info, self.info_cap = SPARE.info, SPARE.info_cap
             self.arena = SPARE.arena
             self.arena.size = 0
             SPARE.slots = NULL
             return
-        self.cap = 1024
+        self.cap = self.slots_alloc = 1024
         self.info_cap = 512
         self.slots = <uint64_t*>calloc(self.cap, sizeof(uint64_t))
         self.info = <TokenInfo*>malloc(self.info_cap * sizeof(TokenInfo))
@@ -189,10 +192,10 @@ cdef class Vocab:
         global SPARE
         free(self.char_ids)
         if (SPARE.slots == NULL and self.slots != NULL and self.info != NULL
-                and self.arena.data != NULL and self.cap <= SPARE_MAX_SLOTS
+                and self.arena.data != NULL and self.slots_alloc <= SPARE_MAX_SLOTS
                 and self.arena.cap <= SPARE_MAX_ARENA):
-            memset(self.slots, 0, self.cap * sizeof(uint64_t))
-            SPARE.slots, SPARE.cap = self.slots, self.cap
+            memset(self.slots, 0, self.cap * sizeof(uint64_t))   # the rest is zero already
+            SPARE.slots, SPARE.slots_alloc = self.slots, self.slots_alloc
             SPARE.info, SPARE.info_cap = self.info, self.info_cap
             SPARE.arena = self.arena
             return
@@ -212,7 +215,7 @@ cdef class Vocab:
                 return -1
             free(self.slots)
             self.slots = fresh
-            self.cap = 1024
+            self.cap = self.slots_alloc = 1024
         memset(self.slots, 0, self.cap * sizeof(uint64_t))
         free(self.char_ids)
         self.char_ids = NULL
@@ -229,19 +232,27 @@ cdef class Vocab:
         return "".join(chr(self.arena.data[t.start + k]) for k in range(t.length))
 
     cdef int grow(self) noexcept nogil:
+        """Double the table; every entry is re-inserted from ``info``."""
         cdef Py_ssize_t new_cap = self.cap * 2, i, j
         cdef uint64_t h
-        cdef uint64_t* fresh = <uint64_t*>calloc(new_cap, sizeof(uint64_t))
-        if fresh == NULL:
-            return -1
+        cdef uint64_t* fresh
+        if new_cap <= self.slots_alloc:
+            memset(self.slots, 0, self.cap * sizeof(uint64_t))   # beyond cap: zero already
+            fresh = self.slots
+        else:
+            fresh = <uint64_t*>calloc(new_cap, sizeof(uint64_t))
+            if fresh == NULL:
+                return -1
         for i in range(self.count):
             h = self.info[i].hash
             j = <Py_ssize_t>(h & <uint64_t>(new_cap - 1))
             while fresh[j] != 0:
                 j = (j + 1) & (new_cap - 1)
             fresh[j] = slot_value(h, i)
-        free(self.slots)
-        self.slots = fresh
+        if fresh != self.slots:
+            free(self.slots)
+            self.slots = fresh
+            self.slots_alloc = new_cap
         self.cap = new_cap
         return 0
 
