@@ -471,3 +471,36 @@ def test_paired_test_class_rejects_other_metrics() -> None:
         significance.PairedTest(named, {"chrF": object()}, refs)
     with pytest.raises(ValueError, match="test_type"):
         significance.PairedTest(named, {"BLEU": turbobleu.BLEU()}, refs, "t-test")
+
+
+@pytest.mark.parametrize("name", ["log", "exp"])
+@settings(max_examples=200)
+@given(values=st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=20))
+def test_libm_map_is_math_or_declines(name: str, values: List[float]) -> None:
+    """The kernel's log/exp over an array equal math's, value for value, or decline (False)
+    where math raises or has a case of its own (zero, negatives, non-finite, overflow)."""
+    x = np.array(values, dtype=np.float64)
+    out = np.empty_like(x)
+    fn = getattr(math, name)
+    try:
+        want = [fn(v).hex() for v in values]
+    except (ValueError, OverflowError) as exc:
+        if _impl.implementation == "cython":
+            assert not _impl.kernel.libm_map(name, x, out)
+        else:
+            with pytest.raises(type(exc)):
+                _impl.kernel.libm_map(name, x, out)
+        return
+    if _impl.kernel.libm_map(name, x, out):
+        assert [float(v).hex() for v in out] == want
+    else:  # declined: a non-finite value, which the caller maps through math
+        assert _impl.implementation == "cython" and not all(map(math.isfinite, values))
+
+
+def test_libm_map_on_the_values_scoring_sees() -> None:
+    precisions = np.random.default_rng(1).uniform(1e-3, 100.0, 10_000)
+    out = np.empty_like(precisions)
+    assert _impl.kernel.libm_map("log", precisions, out)
+    assert out.tolist() == [math.log(p) for p in precisions.tolist()]
+    with pytest.raises(ValueError, match="'log' or 'exp'"):
+        _impl.kernel.libm_map("sqrt", precisions, out)

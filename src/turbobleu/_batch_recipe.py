@@ -15,17 +15,19 @@ Resampling tests score thousands of aggregated rows. sacrebleu scores each one w
 
 Element-wise +, -, *, / are IEEE-exact in NumPy as in scalar code, so they are vectorised here.
 ``log`` and ``exp`` are not: NumPy's SIMD versions may differ from libm in the last bit, so they
-go through ``math.log``/``math.exp`` (mapped over the values, the same libm calls sacrebleu makes).
+go through libm's ``log``/``exp``, the functions ``math.log``/``math.exp`` call for sacrebleu (in
+C via the kernel's ``libm_map``, or mapped through ``math`` in the pure-Python build).
 The sum of the logs reproduces the built-in ``sum()`` of the running interpreter: left to right
 before Python 3.12, Neumaier-compensated from 3.12 on.
 """
 from __future__ import annotations
 
 import math
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
 
+from . import _impl
 from .recipes import NEUMAIER_SUM
 
 # sacrebleu's log(0) (utils.my_log): one zero precision makes the score 0.0.
@@ -44,9 +46,15 @@ def bootstrap_arithmetic() -> str:
     return "float32-numpy1" if _NUMPY1 else "float32"
 
 
-def _mapped(fn: Callable[[float], float], values: np.ndarray) -> np.ndarray:
-    """``fn`` (a libm wrapper from ``math``) applied to every value, as a float64 array."""
-    return np.fromiter(map(fn, values.tolist()), dtype=np.float64, count=values.size)
+def _mapped(name: str, values: np.ndarray) -> np.ndarray:
+    """``math.<name>`` ("log" or "exp", libm) applied to every value, as a float64 array."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    out = np.empty(values.size, dtype=np.float64)
+    if not _impl.kernel.libm_map(name, values.ravel(), out):
+        # a value where math raises (or has its own special case): let math decide
+        out = np.fromiter(map(getattr(math, name), values.tolist()), dtype=np.float64,
+                          count=values.size)
+    return out.reshape(values.shape)
 
 
 def python_sum_rows(terms: np.ndarray, neumaier: bool = NEUMAIER_SUM) -> np.ndarray:
@@ -82,7 +90,7 @@ def brevity_penalties(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
     bp[short & ~positive] = 0.0
     if positive.any():
         ratio = ref_len[positive].astype(np.float64) / sys_len[positive].astype(np.float64)
-        bp[positive] = _mapped(math.exp, 1.0 - ratio)
+        bp[positive] = _mapped("exp", 1.0 - ratio)
     return bp
 
 
@@ -171,12 +179,12 @@ def bleu_scores(rows: np.ndarray, max_order: int, smooth_method: str,
     zero = precisions == 0.0
     logs = np.zeros_like(precisions)
     take = included & ~zero & scored[:, None]
-    logs[take] = _mapped(math.log, precisions[take])
+    logs[take] = _mapped("log", precisions[take])
     logs[included & zero] = _LOG_ZERO
     log_sum = python_sum_rows(logs, neumaier)
 
     scores = np.zeros(n_rows, dtype=np.float64)
     if scored.any():
         mean_log = log_sum[scored] / used[scored]
-        scores[scored] = bp[scored] * _mapped(math.exp, mean_log)
+        scores[scored] = bp[scored] * _mapped("exp", mean_log)
     return scores

@@ -148,3 +148,6 @@ def resample_counts(rng: np.random.Generator, n_segments: int,
 
 def bounded_integers(rng: np.random.Generator, n: int, size: int) -> _I64:
     """``rng.integers(0, n, size)`` through the same draw (a test hook)."""
+
+def libm_map(name: str, x: _F64, out: _F64) -> bool:
+    """``out[i] = math.<name>(x[i])`` ("log" or "exp") in C; False where ``math`` must decide."""

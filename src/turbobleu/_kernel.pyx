@@ -1741,3 +1741,29 @@ def bounded_integers(rng, uint64_t n, Py_ssize_t size):
         for i in range(size):
             view[i] = bounded_draw(g, <uint32_t>n, threshold)
     return out
+
+
+# -- libm over arrays --------------------------------------------------------------------------
+def libm_map(str name, const double[::1] x, double[::1] out):
+    """``out[i] = math.<name>(x[i])`` for name "log" or "exp", through the same libm function
+    that ``math`` calls (NumPy's own log/exp may differ in the last bit). Returns False, leaving
+    ``out`` unspecified, when some value is outside the range where ``math`` just calls libm
+    (log: finite and > 0; exp: finite with a finite result): the caller then maps ``math``."""
+    cdef Py_ssize_t i, n = x.shape[0]
+    cdef bint is_log = name == "log"
+    cdef bint ok = True
+    if not is_log and name != "exp":
+        raise ValueError(f"libm_map: name must be 'log' or 'exp', got {name!r}")
+    if out.shape[0] != n:
+        raise ValueError("libm_map: out must have the length of x")
+    with nogil:
+        for i in range(n):
+            if is_log:
+                ok = isfinite(x[i]) and x[i] > 0.0
+                out[i] = log(x[i])
+            else:
+                out[i] = exp(x[i])
+                ok = isfinite(x[i]) and isfinite(out[i])
+            if not ok:
+                break
+    return ok

@@ -517,3 +517,15 @@ def resample_counts(rng: Any, n_segments: int, counts: Any) -> None:
 def bounded_integers(rng: Any, n: int, size: int) -> Any:
     """``rng.integers(0, n, size)`` (the draw the compiled ``resample_counts`` reproduces)."""
     return rng.integers(0, n, size=size, dtype=_np.int64)
+
+
+def libm_map(name: str, x: Any, out: Any) -> bool:
+    """``out[i] = math.<name>(x[i])`` for name "log" or "exp" (the compiled kernel calls the same
+    libm functions in C); always succeeds here (``math`` raises where it would)."""
+    if name not in ("log", "exp"):
+        raise ValueError(f"libm_map: name must be 'log' or 'exp', got {name!r}")
+    if len(out) != len(x):
+        raise ValueError("libm_map: out must have the length of x")
+    out[:] = _np.fromiter(map(getattr(_math, name), x.tolist()), dtype=_np.float64,
+                          count=len(x))
+    return True
