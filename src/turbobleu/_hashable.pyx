@@ -249,40 +249,25 @@ cdef class Interner:
         self.next_id = self.strs.size
         return 0
 
-    cdef int hypothesis(self, object fast, Ids* ids) except -1:
-        """Append the ids of a hypothesis (a PySequence_Fast), giving new tokens new ids."""
+    cdef int add(self, object fast, Ids* ids, bint hypothesis) except -1:
+        """Append the ids of a sequence (a PySequence_Fast): a hypothesis' new tokens get new
+        ids; a reference token that no hypothesis has gets -1."""
         cdef Py_ssize_t i = 0, n = PySequence_Fast_GET_SIZE(fast), found
         cdef PyObject** items = PySequence_Fast_ITEMS(fast)
         ids_reserve(ids, n)
         if self.vocab is None:
             # No Python code runs in this loop (plain strs only), so ``items`` stays valid.
             while i < n:
-                found = str_find(&self.strs, items[i], True)
+                found = str_find(&self.strs, items[i], hypothesis)
                 if found == NOT_PLAIN:
                     self.switch_to_dict()
                     break
                 ids.data[ids.size] = <int32_t>found
                 ids.size += 1
                 i += 1
-        if i < n:
+        if i < n and hypothesis:
             intern_hypothesis(self.vocab, tuple(fast)[i:], ids, &self.next_id)
-        return 0
-
-    cdef int reference(self, object fast, Ids* ids) except -1:
-        """Append the ids of a reference; a token no hypothesis has gets -1."""
-        cdef Py_ssize_t i = 0, n = PySequence_Fast_GET_SIZE(fast), found
-        cdef PyObject** items = PySequence_Fast_ITEMS(fast)
-        ids_reserve(ids, n)
-        if self.vocab is None:
-            while i < n:
-                found = str_find(&self.strs, items[i], False)
-                if found == NOT_PLAIN:
-                    self.switch_to_dict()
-                    break
-                ids.data[ids.size] = <int32_t>found
-                ids.size += 1
-                i += 1
-        if i < n:
+        elif i < n:
             look_up_reference(self.vocab, tuple(fast)[i:], ids)
         return 0
 
@@ -338,7 +323,7 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
                 return 0
             hyp_len = PySequence_Fast_GET_SIZE(hyp_fast)
             vocab = Interner(hyp_len)
-            vocab.hypothesis(hyp_fast, &ids)
+            vocab.add(hyp_fast, &ids, True)
             offsets = <int64_t*>malloc((n_refs + 1) * sizeof(int64_t))
             if offsets == NULL:
                 raise MemoryError()
@@ -347,7 +332,7 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
                 ref_fast = fast_of(<object>PySequence_Fast_GET_ITEM(refs_fast, k))
                 if ref_fast is None:
                     return 0
-                vocab.reference(ref_fast, &ids)
+                vocab.add(ref_fast, &ids, False)
                 offsets[k + 1] = ids.size
         except MemoryError:
             raise
@@ -468,7 +453,7 @@ def corpus_rows(reference_lists, hypotheses, int orders):
                 fast = fast_of(<object>PySequence_Fast_GET_ITEM(hyps_fast, i))
                 if fast is None:
                     return None
-                vocab.hypothesis(fast, &hyp_ids)
+                vocab.add(fast, &hyp_ids, True)
                 hyp_off[i + 1] = hyp_ids.size
                 if hyp_off[i + 1] - hyp_off[i] > longest:
                     longest = hyp_off[i + 1] - hyp_off[i]
@@ -494,7 +479,7 @@ def corpus_rows(reference_lists, hypotheses, int orders):
                     fast = fast_of(<object>PySequence_Fast_GET_ITEM(refs_fast, k))
                     if fast is None:
                         return None
-                    vocab.reference(fast, &ref_ids)
+                    vocab.add(fast, &ref_ids, False)
                     n_refs_total += 1
                     ref_off[n_refs_total] = ref_ids.size
                 seg_ref[i + 1] = n_refs_total
