@@ -257,3 +257,28 @@ def test_user_code_that_empties_the_input_lists_midway_is_harmless(impl) -> None
 
     refs: list = [ClearsReferences(["a"])] + [["a", "b"]] * 30
     assert sentence_row(refs, ["a", "b"], 2) in (None, [2, 2, 2, 1, 2, 1])
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_a_gc_callback_emptying_the_hypothesis_is_harmless(impl) -> None:
+    """Creating the interner can run a garbage collection, and so Python code: the row must
+    describe the hypothesis as it was read, never count past the ids that were read."""
+    import gc
+    sentence_row, _ = impl
+    hyp = [f"t{i}" for i in range(3000)]
+    refs = [[f"t{i}" for i in range(10)]]
+
+    def empty_it(phase: str, info: dict) -> None:
+        if phase == "start":
+            hyp.clear()
+
+    threshold = gc.get_threshold()
+    gc.callbacks.append(empty_it)
+    gc.set_threshold(1)
+    try:
+        row = sentence_row(refs, hyp, 4)
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(empty_it)
+    full = by_definition(refs, [f"t{i}" for i in range(3000)], 4)
+    assert row is None or row == by_definition(refs, [], 4) or row == full

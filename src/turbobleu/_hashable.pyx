@@ -324,6 +324,9 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
             hyp_len = PySequence_Fast_GET_SIZE(hyp_fast)
             vocab = Interner(hyp_len)
             vocab.add(hyp_fast, &ids, True)
+            # What was read: Python code (a gc callback, a __del__) may have run since the
+            # length above was taken and changed the list.
+            hyp_len = ids.size
             offsets = <int64_t*>malloc((n_refs + 1) * sizeof(int64_t))
             if offsets == NULL:
                 raise MemoryError()

@@ -278,9 +278,12 @@ cdef class Vocab:
                                bint frozen) noexcept nogil:
         """intern() with h == span_hash(s, n) already computed."""
         cdef uint64_t tag = h & 0xFFFFFFFF00000000ULL, v
-        cdef Py_ssize_t j = <Py_ssize_t>(h & <uint64_t>(self.cap - 1)), tid
+        cdef Py_ssize_t j, tid
         cdef TokenInfo* t
         cdef TokenInfo* grown
+        if 2 * self.count > self.cap and self.grow() < 0:
+            return -2   # a growth failed before and fails again: the table must keep empty slots
+        j = <Py_ssize_t>(h & <uint64_t>(self.cap - 1))
         while True:
             v = self.slots[j]
             if v == 0:
