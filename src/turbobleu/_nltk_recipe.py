@@ -301,22 +301,28 @@ def smoothed_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequ
 def unsmoothed_sentence(row: List[int], weight: Tuple[Any, ...]) -> Any:
     """NLTK's sentence_bleu from a statistics row, for one weight vector, method0 and no
     auto_reweigh: the operations of the general path (``final_scores``) without its
-    bookkeeping. The compiled ``_hashable.unsmoothed_sentence_score`` does these in C."""
+    bookkeeping; or None, having warned nothing, where an intermediate is not finite (NLTK
+    raises OverflowError or gives NaN there: its general path decides). The compiled
+    ``_hashable.unsmoothed_sentence_score`` does the same in C."""
     if row[2] == 0:
         return 0
     orders = len(weight)
-    p_n = []
-    for i in range(orders):  # method0: every warning comes before any log is taken
-        n = row[2 + i]
-        if n:
-            p_n.append(n / (row[2 + orders + i] or 1))
-        else:
-            warn_zero_order(i + 1)
-            p_n.append(TINY)
-    log = math.log
-    # NLTK's zip(weight, p_n) ... if p_i > 0: every p_i is positive here.
-    log_sum = math.fsum([w * log(p) for w, p in zip(weight, p_n)])
+    # method0 puts the smallest normal float for a zero count; NLTK's zip(weight, p_n) ...
+    # if p_i > 0 then keeps every term.
+    p_n = [row[2 + i] / row[2 + orders + i] if row[2 + i] else TINY for i in range(orders)]
+    terms = [w * math.log(p) for w, p in zip(weight, p_n)]
+    if not all(map(math.isfinite, terms)):
+        return None
+    try:
+        score = math.exp(math.fsum(terms))
+    except OverflowError:
+        return None
     hyp_len, ref_len = row[0], row[1]
-    if hyp_len > ref_len:
-        return 1 * math.exp(log_sum)
-    return math.exp(1 - ref_len / hyp_len) * math.exp(log_sum)
+    if hyp_len <= ref_len:
+        score = math.exp(1 - ref_len / hyp_len) * score
+    # NLTK warns before taking the logs; nothing above can be observed, so warning last is the
+    # same, and nothing is warned when None is returned.
+    for i in range(orders):
+        if not row[2 + i]:
+            warn_zero_order(i + 1)
+    return score

@@ -22,14 +22,13 @@ is "cython" and ``_hashable`` was built, and the Python ones otherwise (``python
 """
 from __future__ import annotations
 
-import math
 from itertools import accumulate, chain, count, repeat
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from . import _impl
-from ._nltk_recipe import TINY, unsmoothed_sentence
+from ._nltk_recipe import unsmoothed_sentence
 
 _MAX_TOKENS = 2 ** 31 - 2  # ids are int32 positions
 _SPANS: Dict[int, np.ndarray] = {}
@@ -114,19 +113,7 @@ def python_unsmoothed_sentence_score(references: Any, hypothesis: Any,
     if not 1 <= orders <= 16 or any(type(w) is not float for w in weights):
         return None
     row = python_sentence_row(references, hypothesis, orders)
-    if row is None:
-        return None
-    if row[2]:
-        # method0's precisions and NLTK's terms w * log(p): none may be inf or NaN, nor the sum
-        p_n = [row[2 + i] / row[2 + orders + i] if row[2 + i] else TINY for i in range(orders)]
-        terms = [w * math.log(p) for w, p in zip(weights, p_n)]
-        if not all(map(math.isfinite, terms)):
-            return None
-        try:
-            math.exp(math.fsum(terms))
-        except OverflowError:
-            return None
-    return unsmoothed_sentence(row, weights)
+    return None if row is None else unsmoothed_sentence(row, weights)
 
 
 def _offsets(lengths: List[int]) -> np.ndarray:
