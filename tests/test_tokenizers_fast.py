@@ -155,6 +155,22 @@ def test_generated_text(module, name: str, lines: List[str], lowercase: bool) ->
     assert got == sacre_tokens(lines, name, lowercase)
 
 
+# Text dense in what 13a's rules 2-4 look at (marks, digits, hyphens) next to words, edges,
+# symbols and Chinese characters: the splitting of chunks at their marks, and the fallback to the
+# rule transducers when marks touch or a digit precedes '-', for 13a (padded line) and zh (not).
+MARK_DENSE = st.text(st.sampled_from(list("..,,--00119aab!  \n") + ["\u4e2d", "\xa0", "&"]),
+                     max_size=24)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("name", ["13a", "zh"])
+@given(lines=st.lists(MARK_DENSE, min_size=1, max_size=8))
+@settings(max_examples=400)
+def test_mark_dense_text(module, name: str, lines: List[str]) -> None:
+    code = module.TOK_13A if name == "13a" else CODES[name]
+    assert module.tokenize_strings(lines, code, False) == sacre_tokens(lines, name, False)
+
+
 @pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
 @given(lines=st.lists(lines_text, min_size=0, max_size=8), lowercase=st.booleans(),
        name=st.sampled_from(NAMES))

@@ -533,17 +533,57 @@ cdef inline bint digit_hyphen(const uint32_t* s, Py_ssize_t start, Py_ssize_t en
     return False
 
 
+cdef inline bint is_mark(uint32_t c) noexcept nogil:
+    return c == 0x2E or c == 0x2C
+
+
+cdef bint split_marks(Pipe* p, const uint32_t* s, Py_ssize_t start, Py_ssize_t end,
+                      bint open_before, bint open_after) noexcept nogil:
+    """Rules 2-4 on a chunk (between whitespace and tokens of their own) whose every '.' and ','
+    has no '.' or ',' next to it and which has no digit followed by '-': emit its tokens and
+    return True; otherwise emit nothing and return False (the transducers handle the chunk).
+
+    Under those conditions rule 4 changes nothing and each mark is alone in its rules' matches:
+    rule 2 splits it off after a non-digit, rule 3 before a non-digit, so it becomes a token of
+    its own unless digits stand on both sides ("1,000"). Outside the chunk stands a space
+    (``open_before``/``open_after``: a non-digit) or the line's unpadded edge (zh), where the
+    rule needing a character there cannot match: like a digit.
+    """
+    cdef Py_ssize_t k, piece = start
+    cdef bint digit_before, digit_after
+    for k in range(start, end):
+        if is_mark(s[k]) and k + 1 < end and is_mark(s[k + 1]):
+            return False
+        if s[k] == 0x2D and k > start and is_digit(s[k - 1]):
+            return False
+    for k in range(start, end):
+        if not is_mark(s[k]):
+            continue
+        digit_before = is_digit(s[k - 1]) if k > start else not open_before
+        digit_after = is_digit(s[k + 1]) if k + 1 < end else not open_after
+        if digit_before and digit_after:
+            continue
+        if k > piece:
+            emit_span(p, s + piece, k - piece)
+        emit_char(p, s[k])
+        piece = k + 1
+    if end > piece:
+        emit_span(p, s + piece, end - piece)
+    return True
+
+
 cdef void feed_13a(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
     """Rules 1-4 on f' {line} ', then str.split(), interning every token.
 
     Whitespace and rule-1 symbols (which rule 1 surrounds with spaces) act on rules 2-4 only as
     "a non-digit that is not . , -": every rule's scan is in its initial state after one. So the
     line falls into chunks between them, handled independently: a chunk without . , or - is one
-    token as it stands; the others go through the rule 2-4 transducers, padded by a space.
+    token as it stands; most others split at their marks directly (split_marks); the rest go
+    through the rule 2-4 transducers, padded by a space.
     """
     cdef Py_ssize_t i = 0, start, k
-    cdef int cls, seen, seen_before_last
-    cdef uint64_t h, h_before_last
+    cdef int cls, seen
+    cdef uint64_t h
     while i < n:
         cls = char_class(s[i])
         if cls == WHITE:
@@ -555,30 +595,18 @@ cdef void feed_13a(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
             continue
         start = i
         seen = 0
-        seen_before_last = 0
         h = HASH_BASIS
-        h_before_last = h
         while i < n:
             cls = char_class(s[i])
             if cls == WHITE or cls == SYMBOL:
                 break
-            seen_before_last = seen
             seen |= cls
-            h_before_last = h
             h = hash_step(h, s[i])
             i += 1
-        # Fast paths for the common chunks, where the rules' outcome is known without running them.
         if seen == 0 or (seen == HYPHEN and not digit_hyphen(s, start, i)):
             # "word", "well-known": no rule applies
             emit_span_hashed(p, s + start, i - start, hash_finish(h, i - start))
-        elif ((seen_before_last == 0 or (seen_before_last == HYPHEN
-                                        and not digit_hyphen(s, start, i - 1)))
-              and i - start >= 2 and (s[i - 1] == 0x2E or s[i - 1] == 0x2C)
-              and not is_digit(s[i - 2])):
-            # "word," / "word.": rule 2 splits the mark off, rules 3-4 change nothing
-            emit_span_hashed(p, s + start, i - start - 1, hash_finish(h_before_last, i - start - 1))
-            emit_span(p, s + i - 1, 1)
-        else:
+        elif not split_marks(p, s, start, i, True, True):   # "word.", "U.S.", "1,000"
             rule2(p, SPACE)
             for k in range(start, i):
                 rule2(p, s[k])
@@ -709,8 +737,8 @@ cdef void feed_intl(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
     the whitespace that surrounds them (none at the line's start: no padding here, unlike 13a).
     """
     cdef Py_ssize_t i = 0, start, k
-    cdef int cls, seen, seen_before_last
-    cdef uint64_t h, h_before_last
+    cdef int cls, seen
+    cdef uint64_t h
     while i < n:
         if intl_char(s[i]) == I_WHITE:
             i += 1
@@ -803,7 +831,7 @@ cdef void feed_zh(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
             i += 1
         if seen == 0:
             emit_span_hashed(p, s + start, i - start, hash_finish(h, i - start))
-        else:
+        elif not split_marks(p, s, start, i, start > first, i < n):
             if start > first:
                 rule2(p, SPACE)
             for k in range(start, i):
@@ -875,7 +903,7 @@ cdef int tokenize_line(int kind, Pipe* p, int pykind, const void* data, Py_ssize
                        Buf* work) noexcept nogil:
     cdef Py_ssize_t i, n = length
     cdef bint special = False
-    cdef uint32_t c
+    cdef uint32_t c, hits = 0
     while n > 0 and py_space(read_cp(pykind, data, n - 1)):   # str.rstrip()
         n -= 1
     if buf_reserve(work, n + 1) < 0:
@@ -898,9 +926,10 @@ cdef int tokenize_line(int kind, Pipe* p, int pykind, const void* data, Py_ssize
         special = (memchr(data, 0x3C, n) != NULL or memchr(data, 0x26, n) != NULL
                    or memchr(data, 0x0A, n) != NULL)
     else:
-        for i in range(n):
+        for i in range(n):   # branch-free, so that the compiler vectorizes it
             c = work.data[i]
-            special |= (c == 0x3C or c == 0x26 or c == 0x0A)
+            hits |= (c == 0x3C) | (c == 0x26) | (c == 0x0A)
+        special = hits != 0
     if special:
         n = preprocess_13a(work.data, n)
     feed_13a(p, work.data, n)
