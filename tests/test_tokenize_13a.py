@@ -7,6 +7,7 @@ specially.
 """
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 from typing import List
@@ -15,6 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import sacrebleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 
@@ -181,3 +183,31 @@ def test_registry_tokenizers_split_like_sacrebleu() -> None:
             assert tok.split(line, lowercase) == sacre_tokens([line], name, lowercase)[0]
         # Calling a tokenizer gives the tokenized line, as sacrebleu's tokenizers do.
         assert tok(line) == " ".join(SACRE[name](line.rstrip()).split())
+
+
+# -- sacrebleu's "100 lines that end in a tokenized period" check ------------------------------
+@pytest.mark.parametrize("module", MODULES)
+@given(lines=st.lists(st.lists(st.sampled_from(["a", " ", ".", " .", "\u4e2d", "\U0001f600"]),
+                               max_size=5).map("".join), max_size=12))
+def test_count_tokenized_periods_is_endswith(module, lines: List[str]) -> None:
+    assert module.count_tokenized_periods(lines) == sum(line.endswith(" .") for line in lines)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_count_tokenized_periods_names_a_non_string(module) -> None:
+    with pytest.raises(TypeError, match=r"lines\[1\] must be a str"):
+        module.count_tokenized_periods(["a .", b"b ."])
+
+
+@pytest.mark.parametrize("periods", [99, 100])
+def test_tokenized_period_warning_like_sacrebleu(periods: int, caplog) -> None:
+    hyps = ["\u4e2d ."] * (periods // 2) + ["x ."] * (periods - periods // 2) + ["x.", "x . "]
+    refs = [["x ."] * len(hyps)]
+    with caplog.at_level(logging.WARNING):
+        sacrebleu.corpus_bleu(hyps, refs)
+    theirs = [r.getMessage() for r in caplog.records]
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        turbobleu.corpus_bleu(hyps, refs)
+    ours = [r.getMessage() for r in caplog.records]
+    assert ours == theirs and bool(ours) == (periods >= 100)

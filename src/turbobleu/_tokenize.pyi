@@ -40,6 +40,9 @@ def tokenize(
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
     """Token ids of every line and the CSR offsets (``len(lines) + 1`` of them)."""
 
+def count_tokenized_periods(lines: list[str]) -> int:
+    """How many lines end with ' .' (sacrebleu's check for text left tokenized)."""
+
 def tokenize_strings(lines: list[str], kind: int, lowercase: bool) -> list[list[str]]:
     """The tokens of every line as strings (a test hook)."""
 

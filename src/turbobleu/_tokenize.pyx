@@ -1008,6 +1008,24 @@ def tokenize(list lines, int kind, bint lowercase, Vocab vocab not None, bint fr
         free(work.data); free(ids.data); free(pipe.tok)
 
 
+def count_tokenized_periods(list lines):
+    """How many of ``lines`` end with ' .' (sacrebleu warns at 100: text left tokenized)."""
+    cdef Py_ssize_t i, n, count = 0
+    cdef int pykind
+    cdef const void* data
+    for i in range(len(lines)):
+        line = lines[i]
+        if not PyUnicode_Check(line):
+            raise TypeError(f"lines[{i}] must be a str, got {type(line).__name__}")
+        n = PyUnicode_GET_LENGTH(line)
+        if n >= 2:
+            pykind = PyUnicode_KIND(line)
+            data = PyUnicode_DATA(line)
+            if read_cp(pykind, data, n - 1) == 0x2E and read_cp(pykind, data, n - 2) == 0x20:
+                count += 1
+    return count
+
+
 def tokenize_strings(list lines, int kind, bint lowercase):
     """Test hook: the tokenizer's output as lists of token strings (sacrebleu's ``.split()``)."""
     cdef Vocab vocab = Vocab()

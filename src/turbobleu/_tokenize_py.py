@@ -171,6 +171,14 @@ def tokenize(lines: list, kind: int, lowercase: bool, vocab: Vocab, frozen: bool
     return np.array(ids, dtype=np.int32), np.array(offsets, dtype=np.int64)
 
 
+def count_tokenized_periods(lines: list) -> int:
+    """How many of ``lines`` end with ' .' (sacrebleu warns at 100: text left tokenized)."""
+    for i, line in enumerate(lines):
+        if not isinstance(line, str):
+            raise TypeError(f"lines[{i}] must be a str, got {type(line).__name__}")
+    return sum(1 for line in lines if line.endswith(" ."))
+
+
 def tokenize_strings(lines: list, kind: int, lowercase: bool) -> List[List[str]]:
     """Test hook: the tokenizer's output as lists of token strings."""
     _check_kind(kind)

@@ -97,7 +97,7 @@ class BLEU:
 
     @staticmethod
     def _warn_if_tokenized(hyps: List[str]) -> None:
-        if sum(1 for h in hyps if h.endswith(" .")) >= 100:
+        if _impl.tokenize.count_tokenized_periods(hyps) >= 100:
             logger.warning("That's 100 lines that end in a tokenized period ('.')")
             logger.warning("It looks like you forgot to detokenize your test data, which may "
                            "hurt your score.")

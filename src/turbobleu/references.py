@@ -73,6 +73,7 @@ class PreparedReferences:
         if len(streams) == 1 and None not in streams[0]:
             flat = list(streams[0])
             seg_ref_off = np.arange(self.segments + 1, dtype=np.int64)
+            self.num_refs = 1
         else:
             flat = []
             offsets = [0]
@@ -80,8 +81,9 @@ class PreparedReferences:
                 flat.extend(r for r in segment if r is not None)
                 offsets.append(len(flat))
             seg_ref_off = np.array(offsets, dtype=np.int64)
-        counts = np.unique(np.diff(seg_ref_off))
-        self.num_refs = int(counts[0]) if len(counts) == 1 else -1
+            per_segment = np.diff(seg_ref_off)
+            fewest, most = int(per_segment.min()), int(per_segment.max())
+            self.num_refs = fewest if fewest == most else -1   # -1: it varies (None somewhere)
         self.tokenizer = tokenizer
         self.lowercase = lowercase
         self.vocab = _impl.tokenize.Vocab()
