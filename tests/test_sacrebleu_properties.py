@@ -141,7 +141,8 @@ def test_corpus_scores_with_forced_hash_collisions(corpus, opts: dict,
 
 @pytest.fixture
 def colliding_kernel(monkeypatch):
-    """Route turbobleu's kernel calls through ``hash_mask=3`` and count them."""
+    """Route turbobleu's kernel calls (count_stats, and corpus_row of the plain-corpus path)
+    through ``hash_mask=3`` and count them."""
     real = _impl.kernel
     calls = []
 
@@ -149,6 +150,14 @@ def colliding_kernel(monkeypatch):
         calls.append(1)
         kwargs["hash_mask"] = 3
         return real.count_stats(*args, **kwargs)
+
+    real_corpus_row = _impl.tokenize.corpus_row
+
+    def corpus_row(*args, **kwargs):
+        kwargs["hash_mask"] = 3
+        return real_corpus_row(*args, **kwargs)
+
+    monkeypatch.setattr(_impl.tokenize, "corpus_row", corpus_row)
 
     # every other kernel function stays the real one
     colliding = types.SimpleNamespace(**{name: getattr(real, name) for name in dir(real)

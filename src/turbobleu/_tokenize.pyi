@@ -40,6 +40,17 @@ def tokenize(
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
     """Token ids of every line and the CSR offsets (``len(lines) + 1`` of them)."""
 
+def corpus_row(
+    hypotheses: object,
+    references: object,
+    kind: int,
+    lowercase: bool,
+    max_order: int,
+    hash_mask: int = ...,
+) -> tuple[list[int], int] | None:
+    """(summed statistics row, lines ending in ' .') of a corpus in the plain shape (a list of
+    str; a list of lists of str, each as long), else None."""
+
 def count_tokenized_periods(lines: list[str]) -> int:
     """How many lines end with ' .' (sacrebleu's check for text left tokenized)."""
 

@@ -12,7 +12,8 @@ from libc.string cimport memchr, memcmp, memcpy, memmove, memset
 from cpython.unicode cimport PyUnicode_Check
 import numpy as np
 
-from turbobleu._kernel cimport Table, table_reserve, count_segment
+from turbobleu._kernel cimport (Table, count_segment, table_give, table_init, table_reserve,
+                                table_take)
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object)
@@ -353,6 +354,15 @@ cdef inline bint contains(const uint32_t* s, Py_ssize_t n, uint32_t c) noexcept 
         if s[i] == c:
             return True
     return False
+
+
+cdef inline Py_ssize_t count_cp(const uint32_t* s, Py_ssize_t n, uint32_t c) noexcept nogil:
+    """How often c occurs in s[:n]: a loop without an early exit, which compilers vectorize
+    (the characters looked for this way are rare, so an early exit would rarely be taken)."""
+    cdef Py_ssize_t i, hits = 0
+    for i in range(n):
+        hits += s[i] == c
+    return hits
 
 
 cdef inline bint is_digit(uint32_t c) noexcept nogil:
@@ -901,9 +911,8 @@ cdef void widen(int pykind, const void* data, Py_ssize_t n, uint32_t* out) noexc
 
 cdef int tokenize_line(int kind, Pipe* p, int pykind, const void* data, Py_ssize_t length,
                        Buf* work) noexcept nogil:
-    cdef Py_ssize_t i, n = length
+    cdef Py_ssize_t n = length
     cdef bint special = False
-    cdef uint32_t c, hits = 0
     while n > 0 and py_space(read_cp(pykind, data, n - 1)):   # str.rstrip()
         n -= 1
     if buf_reserve(work, n + 1) < 0:
@@ -926,10 +935,8 @@ cdef int tokenize_line(int kind, Pipe* p, int pykind, const void* data, Py_ssize
         special = (memchr(data, 0x3C, n) != NULL or memchr(data, 0x26, n) != NULL
                    or memchr(data, 0x0A, n) != NULL)
     else:
-        for i in range(n):   # branch-free, so that the compiler vectorizes it
-            c = work.data[i]
-            hits |= (c == 0x3C) | (c == 0x26) | (c == 0x0A)
-        special = hits != 0
+        special = (count_cp(work.data, n, 0x3C) or count_cp(work.data, n, 0x26)
+                   or count_cp(work.data, n, 0x0A))
     if special:
         n = preprocess_13a(work.data, n)
     feed_13a(p, work.data, n)
@@ -942,6 +949,42 @@ cdef int prepare_kind(int kind) except -1:
         raise ValueError(f"unknown tokenizer code {kind}")
     if kind == 2:
         ensure_intl_table()
+    return 0
+
+
+cdef int tokenize_buffers(int kind, Py_ssize_t n_lines, const int* kinds, void** datas,
+                          const Py_ssize_t* lengths, Vocab vocab, bint frozen, Buf* ids,
+                          int64_t* offsets) except -1:
+    """Tokenize lines given as str buffers (``kinds``/``datas``/``lengths``, whose objects the
+    caller keeps alive), appending their ids to ``ids``; ``offsets[0..n_lines]`` get the CSR
+    offsets. Releases the GIL while it works."""
+    cdef Buf work
+    cdef Pipe pipe
+    cdef int status = 0
+    cdef Py_ssize_t i
+    work.data = NULL; work.size = 0; work.cap = 0
+    pipe.pend2 = NOTHING; pipe.pend3 = NOTHING; pipe.pend4 = NOTHING
+    pipe.tok_len = 0
+    pipe.tok_cap = 64
+    pipe.tok = <uint32_t*>malloc(pipe.tok_cap * sizeof(uint32_t))
+    pipe.vocab = <void*>vocab
+    vocab.char_cache = True   # a corpus vocabulary: worth the 256 KiB table (not sentence_row's)
+    pipe.frozen = frozen
+    pipe.ids = ids
+    pipe.failed = 0
+    if pipe.tok == NULL:
+        raise MemoryError()
+    offsets[0] = ids.size
+    with nogil:
+        for i in range(n_lines):
+            if tokenize_line(kind, &pipe, kinds[i], datas[i], lengths[i], &work) < 0:
+                status = -1
+                break
+            offsets[i + 1] = ids.size
+    free(work.data)
+    free(pipe.tok)
+    if status < 0:
+        raise MemoryError("tokenize: out of memory")
     return 0
 
 
@@ -960,23 +1003,10 @@ def tokenize(list lines, int kind, bint lowercase, Vocab vocab not None, bint fr
     cdef void** datas = <void**>malloc((n_lines + 1) * sizeof(void*))
     cdef Py_ssize_t* lengths = <Py_ssize_t*>malloc((n_lines + 1) * sizeof(Py_ssize_t))
     cdef int64_t* offsets = <int64_t*>malloc((n_lines + 1) * sizeof(int64_t))
-    cdef Buf work
     cdef Buf ids
-    cdef Pipe pipe
-    cdef int status = 0
-    work.data = NULL; work.size = 0; work.cap = 0
     ids.data = NULL; ids.size = 0; ids.cap = 0
-    pipe.pend2 = NOTHING; pipe.pend3 = NOTHING; pipe.pend4 = NOTHING
-    pipe.tok_len = 0
-    pipe.tok_cap = 64
-    pipe.tok = <uint32_t*>malloc(pipe.tok_cap * sizeof(uint32_t))
-    pipe.vocab = <void*>vocab
-    vocab.char_cache = True   # a corpus vocabulary: worth the 256 KiB table (not sentence_row's)
-    pipe.frozen = frozen
-    pipe.ids = &ids
-    pipe.failed = 0
     try:
-        if kinds == NULL or datas == NULL or lengths == NULL or offsets == NULL or pipe.tok == NULL:
+        if kinds == NULL or datas == NULL or lengths == NULL or offsets == NULL:
             raise MemoryError()
         for i in range(n_lines):
             line = lines[i]
@@ -988,15 +1018,7 @@ def tokenize(list lines, int kind, bint lowercase, Vocab vocab not None, bint fr
             kinds[i] = PyUnicode_KIND(line)
             datas[i] = PyUnicode_DATA(line)
             lengths[i] = PyUnicode_GET_LENGTH(line)
-        offsets[0] = 0
-        with nogil:
-            for i in range(n_lines):
-                if tokenize_line(kind, &pipe, kinds[i], datas[i], lengths[i], &work) < 0:
-                    status = -1
-                    break
-                offsets[i + 1] = ids.size
-        if status < 0:
-            raise MemoryError("tokenize: out of memory")
+        tokenize_buffers(kind, n_lines, kinds, datas, lengths, vocab, frozen, &ids, offsets)
         id_arr = np.empty(ids.size, dtype=np.int32)
         off_arr = np.empty(n_lines + 1, dtype=np.int64)
         if ids.size:
@@ -1005,24 +1027,143 @@ def tokenize(list lines, int kind, bint lowercase, Vocab vocab not None, bint fr
         return id_arr, off_arr
     finally:
         free(kinds); free(datas); free(lengths); free(offsets)
-        free(work.data); free(ids.data); free(pipe.tok)
+        free(ids.data)
+
+
+cdef inline bint ends_in_period(object line) noexcept:
+    """line.endswith(' .'): sacrebleu counts these lines to warn about tokenized text."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(line)
+    cdef int pykind = PyUnicode_KIND(line)
+    cdef const void* data = PyUnicode_DATA(line)
+    return n >= 2 and read_cp(pykind, data, n - 1) == 0x2E and read_cp(pykind, data, n - 2) == 0x20
+
+
+cdef tuple plain_corpus(object hypotheses, object references):
+    """(hypotheses, streams) as tuples when the corpus has the plain shape corpus_row handles
+    (a non-empty list of str; a non-empty list of lists of str, each as long), else None. The
+    tuples own their items, so nothing that runs later (a str's lower(), a gc callback that
+    empties the caller's lists) can free a line while its buffer is read."""
+    if type(hypotheses) is not list or type(references) is not list:
+        return None
+    cdef tuple hyps = tuple(<list>hypotheses)
+    cdef list streams = []
+    cdef Py_ssize_t n = len(hyps)
+    if n == 0 or len(<list>references) == 0:
+        return None
+    for stream in tuple(<list>references):
+        if type(stream) is not list or len(<list>stream) != n:
+            return None
+        streams.append(tuple(<list>stream))
+    for line in hyps:
+        if not PyUnicode_Check(line):
+            return None
+    for stream in streams:
+        for line in <tuple>stream:
+            if not PyUnicode_Check(line):
+                return None
+    return hyps, tuple(streams)
+
+
+def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
+               uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
+    """The corpus' summed statistics row ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` and
+    how many hypotheses end in ' .', as ``(row, periods)``; tokenizing and counting in one call,
+    without per-segment rows.
+
+    Only for the plain shape (see plain_corpus: no None reference, no other sequence types);
+    anything else returns None, and the caller takes the general path, which also gives the
+    errors for bad input. ``hash_mask`` is count_stats' test hook (forced hash collisions).
+    """
+    prepare_kind(kind)
+    if max_order < 1:
+        raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
+    corpus = plain_corpus(hypotheses, references)
+    if corpus is None:
+        return None
+    cdef tuple hyps = corpus[0], streams = corpus[1]
+    cdef Py_ssize_t n = len(hyps), n_streams = len(streams), n_lines = n * (1 + n_streams)
+    cdef Py_ssize_t i, k, j, width = 2 + 2 * max_order
+    cdef Py_ssize_t periods = 0
+    cdef list keep = []   # lowercased lines, alive while their buffers are read
+    cdef int* kinds = <int*>malloc(n_lines * sizeof(int))
+    cdef void** datas = <void**>malloc(n_lines * sizeof(void*))
+    cdef Py_ssize_t* lengths = <Py_ssize_t*>malloc(n_lines * sizeof(Py_ssize_t))
+    cdef int64_t* hyp_off = <int64_t*>malloc((n + 1) * sizeof(int64_t))
+    cdef int64_t* ref_off = <int64_t*>malloc((n * n_streams + 1) * sizeof(int64_t))
+    cdef int64_t* total = <int64_t*>calloc(width, sizeof(int64_t))
+    cdef int64_t* seg_row = <int64_t*>malloc(width * sizeof(int64_t))
+    cdef Buf hyp_ids, ref_ids
+    cdef Table t
+    cdef int64_t longest = 0
+    cdef Vocab vocab = Vocab()
+    hyp_ids.data = NULL; hyp_ids.size = 0; hyp_ids.cap = 0
+    ref_ids.data = NULL; ref_ids.size = 0; ref_ids.cap = 0
+    table_init(&t)
+    try:
+        if (kinds == NULL or datas == NULL or lengths == NULL or hyp_off == NULL
+                or ref_off == NULL or total == NULL or seg_row == NULL):
+            raise MemoryError()
+        # Lines in the order they are tokenized: the references segment by segment (so that
+        # segment i's are the contiguous spans i*n_streams .. (i+1)*n_streams-1), then the
+        # hypotheses.
+        j = 0
+        for i in range(n):
+            for k in range(n_streams):
+                line = (<tuple>streams[k])[i]
+                if lowercase:
+                    line = line.lower()
+                    keep.append(line)
+                kinds[j] = PyUnicode_KIND(line)
+                datas[j] = PyUnicode_DATA(line)
+                lengths[j] = PyUnicode_GET_LENGTH(line)
+                j += 1
+        for i in range(n):
+            line = hyps[i]
+            periods += ends_in_period(line)
+            if lowercase:
+                line = line.lower()
+                keep.append(line)
+            kinds[j] = PyUnicode_KIND(line)
+            datas[j] = PyUnicode_DATA(line)
+            lengths[j] = PyUnicode_GET_LENGTH(line)
+            j += 1
+        tokenize_buffers(kind, n * n_streams, kinds, datas, lengths, vocab, False, &ref_ids,
+                         ref_off)
+        tokenize_buffers(kind, n, kinds + n * n_streams, datas + n * n_streams,
+                         lengths + n * n_streams, vocab, True, &hyp_ids, hyp_off)
+        for i in range(n):
+            if hyp_off[i + 1] - hyp_off[i] > longest:
+                longest = hyp_off[i + 1] - hyp_off[i]
+        table_take(&t)
+        if table_reserve(&t, max_order, longest) < 0:
+            raise MemoryError("corpus_row: cannot allocate the n-gram table")
+        with nogil:
+            for i in range(n):
+                memset(seg_row, 0, width * sizeof(int64_t))
+                count_segment(&t, seg_row, max_order, hash_mask,
+                              <const int32_t*>hyp_ids.data + hyp_off[i] if hyp_ids.data != NULL
+                              else NULL, hyp_off[i + 1] - hyp_off[i],
+                              <const int32_t*>ref_ids.data, ref_off, i * n_streams,
+                              (i + 1) * n_streams)
+                for k in range(width):
+                    total[k] += seg_row[k]
+        if t.failed:
+            raise MemoryError("corpus_row: out of memory")
+        return [total[k] for k in range(width)], periods
+    finally:
+        table_give(&t)
+        free(kinds); free(datas); free(lengths); free(hyp_off); free(ref_off)
+        free(total); free(seg_row); free(hyp_ids.data); free(ref_ids.data)
 
 
 def count_tokenized_periods(list lines):
     """How many of ``lines`` end with ' .' (sacrebleu warns at 100: text left tokenized)."""
-    cdef Py_ssize_t i, n, count = 0
-    cdef int pykind
-    cdef const void* data
+    cdef Py_ssize_t i, count = 0
     for i in range(len(lines)):
         line = lines[i]
         if not PyUnicode_Check(line):
             raise TypeError(f"lines[{i}] must be a str, got {type(line).__name__}")
-        n = PyUnicode_GET_LENGTH(line)
-        if n >= 2:
-            pykind = PyUnicode_KIND(line)
-            data = PyUnicode_DATA(line)
-            if read_cp(pykind, data, n - 1) == 0x2E and read_cp(pykind, data, n - 2) == 0x20:
-                count += 1
+        count += ends_in_period(line)
     return count
 
 

@@ -95,14 +95,34 @@ class BLEU:
             self._warn_if_tokenized(hyps)
         return stats
 
-    @staticmethod
-    def _warn_if_tokenized(hyps: List[str]) -> None:
+    def _plain_corpus_row(self, hypotheses: Any, references: Any) -> Optional[List[int]]:
+        """``corpus_stats(...).total()`` in one compiled call (no per-segment rows), for a corpus
+        in the plain shape (lists of str, no None reference) and a compiled tokenizer; None for
+        anything else, which the general path then handles (with its errors for bad input)."""
+        if type(self.tokenizer) is not Tokenizer:   # library tokenizers rewrite lines first
+            return None
+        found = _impl.tokenize.corpus_row(hypotheses, references, self.tokenizer.code,
+                                          self.lowercase, self.max_ngram_order)
+        if found is None:
+            return None
+        row, periods = found
+        self.num_refs = len(references)
+        if not self._force and periods >= 100:
+            self._warn_tokenized()
+        return row
+
+    @classmethod
+    def _warn_if_tokenized(cls, hyps: List[str]) -> None:
         if _impl.tokenize.count_tokenized_periods(hyps) >= 100:
-            logger.warning("That's 100 lines that end in a tokenized period ('.')")
-            logger.warning("It looks like you forgot to detokenize your test data, which may "
-                           "hurt your score.")
-            logger.warning("If you insist your data is detokenized, or don't care, you can "
-                           "suppress this message with the `force` parameter.")
+            cls._warn_tokenized()
+
+    @staticmethod
+    def _warn_tokenized() -> None:
+        logger.warning("That's 100 lines that end in a tokenized period ('.')")
+        logger.warning("It looks like you forgot to detokenize your test data, which may "
+                       "hurt your score.")
+        logger.warning("If you insist your data is detokenized, or don't care, you can "
+                       "suppress this message with the `force` parameter.")
 
     # -- scores -----------------------------------------------------------------------------
     def score_row(self, row: Any) -> BLEUScore:
@@ -118,6 +138,10 @@ class BLEU:
                      references: Optional[Sequence[Sequence[Optional[str]]]] = None,
                      n_bootstrap: int = 1) -> BLEUScore:
         """Corpus BLEU; ``n_bootstrap > 1`` adds sacrebleu's bootstrap confidence interval."""
+        if n_bootstrap == 1 and references is not None:
+            row = self._plain_corpus_row(hypotheses, references)
+            if row is not None:
+                return self.score_row(row)
         stats = self.corpus_stats(hypotheses, references)
         score = self.score_stats(stats)
         if n_bootstrap > 1:

@@ -1,0 +1,144 @@
+"""The plain-corpus path: ``corpus_row`` tokenizes and counts a whole corpus in one call.
+
+``BLEU.corpus_score`` takes it when the corpus is a list of str with a list of lists of str (no
+None reference) and the tokenizer is a compiled one; everything else goes the general way
+(``corpus_stats``: per-segment rows). Both must give the same row, on both implementations.
+"""
+from __future__ import annotations
+
+import gc
+from typing import List
+
+import pytest
+import sacrebleu
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import turbobleu
+from conftest import assert_same_score, compiled_tokenize
+from turbobleu import _tokenize_py
+
+COMPILED = compiled_tokenize()
+MODULES = [pytest.param(_tokenize_py, id="twin"),
+           pytest.param(COMPILED, id="compiled",
+                        marks=pytest.mark.skipif(COMPILED is None,
+                                                 reason="compiled extension not built"))]
+FAST_TOKENIZERS = ("none", "13a", "intl", "zh", "char")
+
+WORDS = ["the", "The", "cat", "sat", "a", "mat", ".", ",", "2019.", "1,000", "U.S.", "x-y",
+         "&amp;", "<skipped>", "İstanbul", "中文", "猫", "\u3002", "ß", "dog ."]
+line = st.lists(st.sampled_from(WORDS), max_size=10).map(" ".join)
+
+
+@st.composite
+def plain_corpora(draw):
+    segments = draw(st.integers(1, 6))
+    hyps = [draw(line) for _ in range(segments)]
+    streams = [[draw(st.one_of(line, st.sampled_from(hyps))) for _ in range(segments)]
+               for _ in range(draw(st.integers(1, 3)))]
+    return hyps, streams
+
+
+def general_row(hyps: List[str], streams: List[List[str]], tokenize: str, lowercase: bool,
+                max_order: int) -> List[int]:
+    metric = turbobleu.BLEU(tokenize=tokenize, lowercase=lowercase, max_ngram_order=max_order)
+    return metric.corpus_stats(hyps, streams).total()
+
+
+@pytest.mark.parametrize("module", MODULES)
+@given(corpus=plain_corpora(), tokenize=st.sampled_from(FAST_TOKENIZERS),
+       lowercase=st.booleans(), max_order=st.integers(1, 6))
+@settings(max_examples=150)
+def test_corpus_row_equals_the_general_path(module, corpus, tokenize: str, lowercase: bool,
+                                            max_order: int) -> None:
+    hyps, streams = corpus
+    code = turbobleu.get_tokenizer(tokenize).code
+    row, periods = module.corpus_row(hyps, streams, code, lowercase, max_order)
+    assert row == general_row(hyps, streams, tokenize, lowercase, max_order)
+    assert all(type(x) is int for x in row)
+    assert periods == sum(h.endswith(" .") for h in hyps)
+
+
+@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+@given(corpus=plain_corpora(), lowercase=st.booleans())
+def test_corpus_row_with_forced_hash_collisions(corpus, lowercase: bool) -> None:
+    hyps, streams = corpus
+    want = COMPILED.corpus_row(hyps, streams, COMPILED.TOK_13A, lowercase, 4)
+    assert COMPILED.corpus_row(hyps, streams, COMPILED.TOK_13A, lowercase, 4, hash_mask=3) == want
+
+
+class Text(str):
+    """A str subclass (accepted like a str)."""
+
+
+OTHER_SHAPES = {
+    "hypotheses a tuple": (("a b",), [["a b"]]),
+    "references a tuple": (["a b"], (["a b"],)),
+    "a stream a tuple": (["a b"], [("a b",)]),
+    "a None reference": (["a b", "c"], [["a b", None], ["a", "c d"]]),
+    "a bytes hypothesis": ([b"a b"], [["a b"]]),
+    "a bytes reference": (["a b"], [[b"a b"]]),
+    "streams of other lengths": (["a", "b"], [["a", "b"], ["a"]]),
+    "no hypotheses": ([], [[]]),
+    "no streams": (["a"], []),
+}
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("shape", OTHER_SHAPES)
+def test_other_shapes_are_left_to_the_general_path(module, shape: str) -> None:
+    hyps, refs = OTHER_SHAPES[shape]
+    assert module.corpus_row(hyps, refs, module.TOK_13A, False, 4) is None
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_str_subclasses_count_as_str(module) -> None:
+    hyps, refs = [Text("the cat sat .")], [[Text("the cat sat on the mat .")]]
+    row, periods = module.corpus_row(hyps, refs, module.TOK_13A, True, 4)
+    assert row == general_row(hyps, refs, "13a", True, 4) and periods == 1
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_bad_max_order_is_an_error(module) -> None:
+    with pytest.raises(ValueError, match="max_ngram_order"):
+        module.corpus_row(["a"], [["a"]], module.TOK_13A, False, 0)
+
+
+@pytest.mark.parametrize("shape", ["a None reference", "hypotheses a tuple", "a stream a tuple"])
+def test_scores_of_other_shapes_still_equal_sacrebleu(shape: str) -> None:
+    hyps, refs = OTHER_SHAPES[shape]
+    assert_same_score(turbobleu.corpus_bleu(hyps, refs), sacrebleu.corpus_bleu(hyps, refs), shape)
+
+
+@pytest.mark.parametrize("shape", ["a bytes hypothesis", "a bytes reference",
+                                   "streams of other lengths", "no hypotheses"])
+def test_bad_input_still_gets_the_general_paths_errors(shape: str) -> None:
+    hyps, refs = OTHER_SHAPES[shape]
+    with pytest.raises((TypeError, ValueError), match=r"hypotheses|references"):
+        turbobleu.corpus_bleu(hyps, refs)
+
+
+class EmptiesTheLists(str):
+    """A line whose lower() empties the caller's lists and collects garbage: the corpus must
+    still be read from what it was when the call began, and nothing may be freed under it."""
+
+    targets: list = []
+
+    def lower(self) -> str:
+        for target in self.targets:
+            target.clear()
+        gc.collect()
+        return str.lower(self)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_lists_emptied_during_the_call_are_harmless(module) -> None:
+    hyps = [EmptiesTheLists("The Cat sat"), "a dog"]
+    stream = ["the cat sat on the mat", "A dog ran"]
+    want = general_row(list(hyps), [list(stream)], "13a", True, 4)
+    EmptiesTheLists.targets = [hyps, stream]
+    try:
+        row, _ = module.corpus_row(hyps, [stream], module.TOK_13A, True, 4)
+    finally:
+        EmptiesTheLists.targets = []
+    assert row == want
