@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 from typing import List
 
+import numpy as np
 import pytest
 import sacrebleu
 from hypothesis import given, settings
@@ -39,10 +40,15 @@ def plain_corpora(draw):
     return hyps, streams
 
 
+def general_stats(hyps: List[str], streams: List[List[str]], tokenize: str, lowercase: bool,
+                  max_order: int):
+    metric = turbobleu.BLEU(tokenize=tokenize, lowercase=lowercase, max_ngram_order=max_order)
+    return metric.corpus_stats(hyps, streams)
+
+
 def general_row(hyps: List[str], streams: List[List[str]], tokenize: str, lowercase: bool,
                 max_order: int) -> List[int]:
-    metric = turbobleu.BLEU(tokenize=tokenize, lowercase=lowercase, max_ngram_order=max_order)
-    return metric.corpus_stats(hyps, streams).total()
+    return general_stats(hyps, streams, tokenize, lowercase, max_order).total()
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -53,10 +59,13 @@ def test_corpus_row_equals_the_general_path(module, corpus, tokenize: str, lower
                                             max_order: int) -> None:
     hyps, streams = corpus
     code = turbobleu.get_tokenizer(tokenize).code
-    row, periods = module.corpus_row(hyps, streams, code, lowercase, max_order)
-    assert row == general_row(hyps, streams, tokenize, lowercase, max_order)
+    want = general_stats(hyps, streams, tokenize, lowercase, max_order)
+    rows = np.full((len(hyps), 2 + 2 * max_order), -7, dtype=np.int64)   # overwritten
+    row, periods = module.corpus_row(hyps, streams, code, lowercase, max_order, rows)
+    assert row == want.total() and rows.tolist() == want.rows()
     assert all(type(x) is int for x in row)
     assert periods == sum(h.endswith(" .") for h in hyps)
+    assert module.corpus_row(hyps, streams, code, lowercase, max_order) == (row, periods)
 
 
 @pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
@@ -102,6 +111,14 @@ def test_str_subclasses_count_as_str(module) -> None:
 def test_bad_max_order_is_an_error(module) -> None:
     with pytest.raises(ValueError, match="max_ngram_order"):
         module.corpus_row(["a"], [["a"]], module.TOK_13A, False, 0)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("shape", [(1, 10), (2, 9), (2, 12)])
+def test_rows_of_the_wrong_shape_are_an_error(module, shape) -> None:
+    with pytest.raises(ValueError, match=r"rows must have shape \(2, 10\)"):
+        module.corpus_row(["a", "b"], [["a", "b"]], module.TOK_13A, False, 4,
+                          np.zeros(shape, dtype=np.int64))
 
 
 @pytest.mark.parametrize("shape", ["a None reference", "hypotheses a tuple", "a stream a tuple"])

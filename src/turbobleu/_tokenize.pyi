@@ -46,10 +46,11 @@ def corpus_row(
     kind: int,
     lowercase: bool,
     max_order: int,
+    rows: npt.NDArray[np.int64] | None = None,
     hash_mask: int = ...,
 ) -> tuple[list[int], int] | None:
     """(summed statistics row, lines ending in ' .') of a corpus in the plain shape (a list of
-    str; a list of lists of str, each as long), else None."""
+    str; a list of lists of str, each as long), else None; per-segment rows go to ``rows``."""
 
 def count_tokenized_periods(lines: list[str]) -> int:
     """How many lines end with ' .' (sacrebleu's check for text left tokenized)."""

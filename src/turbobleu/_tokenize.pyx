@@ -1065,10 +1065,10 @@ cdef tuple plain_corpus(object hypotheses, object references):
 
 
 def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
-               uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
+               int64_t[:, ::1] rows=None, uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
     """The corpus' summed statistics row ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` and
-    how many hypotheses end in ' .', as ``(row, periods)``; tokenizing and counting in one call,
-    without per-segment rows.
+    how many hypotheses end in ' .', as ``(row, periods)``; tokenizing and counting in one call.
+    The per-segment rows go to ``rows`` (zeroed, one row per segment) when it is given.
 
     Only for the plain shape (see plain_corpus: no None reference, no other sequence types);
     anything else returns None, and the caller takes the general path, which also gives the
@@ -1083,6 +1083,9 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
     cdef tuple hyps = corpus[0], streams = corpus[1]
     cdef Py_ssize_t n = len(hyps), n_streams = len(streams), n_lines = n * (1 + n_streams)
     cdef Py_ssize_t i, k, j, width = 2 + 2 * max_order
+    if rows is not None and (rows.shape[0] != n or rows.shape[1] != width):
+        raise ValueError(f"corpus_row: rows must have shape ({n}, {width})")
+    cdef int64_t* rows_out = &rows[0, 0] if rows is not None else NULL
     cdef Py_ssize_t periods = 0
     cdef list keep = []   # lowercased lines, alive while their buffers are read
     cdef int* kinds = <int*>malloc(n_lines * sizeof(int))
@@ -1091,7 +1094,8 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
     cdef int64_t* hyp_off = <int64_t*>malloc((n + 1) * sizeof(int64_t))
     cdef int64_t* ref_off = <int64_t*>malloc((n * n_streams + 1) * sizeof(int64_t))
     cdef int64_t* total = <int64_t*>calloc(width, sizeof(int64_t))
-    cdef int64_t* seg_row = <int64_t*>malloc(width * sizeof(int64_t))
+    cdef int64_t* seg_buf = <int64_t*>malloc(width * sizeof(int64_t))
+    cdef int64_t* seg_row = seg_buf
     cdef Buf hyp_ids, ref_ids
     cdef Table t
     cdef int64_t longest = 0
@@ -1101,7 +1105,7 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
     table_init(&t)
     try:
         if (kinds == NULL or datas == NULL or lengths == NULL or hyp_off == NULL
-                or ref_off == NULL or total == NULL or seg_row == NULL):
+                or ref_off == NULL or total == NULL or seg_buf == NULL):
             raise MemoryError()
         # Lines in the order they are tokenized: the references segment by segment (so that
         # segment i's are the contiguous spans i*n_streams .. (i+1)*n_streams-1), then the
@@ -1139,6 +1143,8 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
             raise MemoryError("corpus_row: cannot allocate the n-gram table")
         with nogil:
             for i in range(n):
+                if rows_out != NULL:
+                    seg_row = rows_out + i * width
                 memset(seg_row, 0, width * sizeof(int64_t))
                 count_segment(&t, seg_row, max_order, hash_mask,
                               <const int32_t*>hyp_ids.data + hyp_off[i] if hyp_ids.data != NULL
@@ -1153,7 +1159,7 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
     finally:
         table_give(&t)
         free(kinds); free(datas); free(lengths); free(hyp_off); free(ref_off)
-        free(total); free(seg_row); free(hyp_ids.data); free(ref_ids.data)
+        free(total); free(seg_buf); free(hyp_ids.data); free(ref_ids.data)
 
 
 def count_tokenized_periods(list lines):

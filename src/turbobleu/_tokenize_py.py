@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -171,41 +171,52 @@ def tokenize(lines: list, kind: int, lowercase: bool, vocab: Vocab, frozen: bool
     return np.array(ids, dtype=np.int32), np.array(offsets, dtype=np.int64)
 
 
-def _plain_corpus(hypotheses: object, references: object) -> bool:
-    """Whether a corpus has the plain shape corpus_row handles: a non-empty list of str, and a
-    non-empty list of lists of str, each as long."""
+def _plain_corpus(hypotheses: Any, references: Any) -> Optional[Tuple[list, List[list]]]:
+    """Copies of a corpus in the plain shape corpus_row handles (a non-empty list of str, and a
+    non-empty list of lists of str, each as long), else None. Copies, because a str subclass'
+    lower() may change the caller's lists while the corpus is read."""
     if type(hypotheses) is not list or type(references) is not list:
-        return False
-    if not hypotheses or not references:
-        return False
-    if any(type(stream) is not list or len(stream) != len(hypotheses) for stream in references):
-        return False
-    return all(isinstance(line, str) for line in hypotheses) and all(
-        isinstance(line, str) for stream in references for line in stream)
+        return None
+    hyps = list(hypotheses)
+    streams = [stream for stream in references]
+    if not hyps or not streams:
+        return None
+    if any(type(stream) is not list or len(stream) != len(hyps) for stream in streams):
+        return None
+    streams = [list(stream) for stream in streams]
+    if not all(isinstance(line, str) for line in hyps) or not all(
+            isinstance(line, str) for stream in streams for line in stream):
+        return None
+    return hyps, streams
 
 
-def corpus_row(hypotheses: object, references: object, kind: int, lowercase: bool,
-               max_order: int, hash_mask: int = 2**64 - 1) -> Optional[Tuple[List[int], int]]:
+def corpus_row(hypotheses: Any, references: Any, kind: int, lowercase: bool, max_order: int,
+               rows: Optional[np.ndarray] = None,
+               hash_mask: int = 2**64 - 1) -> Optional[Tuple[List[int], int]]:
     """``(summed statistics row, lines ending in ' .')`` of a plain-shaped corpus, else None
-    (the caller's general path handles other shapes and bad input). ``hash_mask`` is the
-    compiled kernel's collision hook; n-grams here are compared as tuples, so it is ignored."""
+    (the caller's general path handles other shapes and bad input); the per-segment rows go to
+    ``rows`` when it is given. ``hash_mask`` is the compiled kernel's collision hook; n-grams
+    here are compared as tuples, so it is ignored."""
     from ._kernel_py import segment_row
 
     _check_kind(kind)
     if max_order < 1:
         raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
-    if not _plain_corpus(hypotheses, references):
+    corpus = _plain_corpus(hypotheses, references)
+    if corpus is None:
         return None
-    # Copies: a str subclass' lower() may change the caller's lists while this runs.
-    hyps = list(hypotheses)  # type: ignore[call-overload]
-    streams = [list(stream) for stream in references]  # type: ignore[attr-defined]
-    periods = count_tokenized_periods(hyps)
-    total = [0] * (2 + 2 * max_order)
+    hyps, streams = corpus
+    width = 2 + 2 * max_order
+    if rows is not None and rows.shape != (len(hyps), width):
+        raise ValueError(f"corpus_row: rows must have shape ({len(hyps)}, {width})")
+    total = [0] * width
     for i, hyp in enumerate(hyps):
         refs = [split_tokens(stream[i], kind, lowercase) for stream in streams]
         row = segment_row(split_tokens(hyp, kind, lowercase), refs, max_order)
+        if rows is not None:
+            rows[i] = row
         total = [a + b for a, b in zip(total, row)]
-    return total, periods
+    return total, count_tokenized_periods(hyps)
 
 
 def count_tokenized_periods(lines: list) -> int:

@@ -95,14 +95,16 @@ class BLEU:
             self._warn_if_tokenized(hyps)
         return stats
 
-    def _plain_corpus_row(self, hypotheses: Any, references: Any) -> Optional[List[int]]:
-        """``corpus_stats(...).total()`` in one compiled call (no per-segment rows), for a corpus
-        in the plain shape (lists of str, no None reference) and a compiled tokenizer; None for
-        anything else, which the general path then handles (with its errors for bad input)."""
+    def _plain_corpus_row(self, hypotheses: Any, references: Any,
+                          rows: Optional[np.ndarray] = None) -> Optional[List[int]]:
+        """``corpus_stats(...).total()`` in one compiled call, for a corpus in the plain shape
+        (lists of str, no None reference) and a compiled tokenizer, with the per-segment rows
+        written to ``rows`` if given; None for anything else, which the general path then
+        handles (with its errors for bad input)."""
         if type(self.tokenizer) is not Tokenizer:   # library tokenizers rewrite lines first
             return None
         found = _impl.tokenize.corpus_row(hypotheses, references, self.tokenizer.code,
-                                          self.lowercase, self.max_ngram_order)
+                                          self.lowercase, self.max_ngram_order, rows)
         if found is None:
             return None
         row, periods = found
@@ -175,9 +177,15 @@ class BLEU:
 
         Each entry equals ``sentence_score(hypotheses[i], [refs[i] for refs in references])``.
         """
-        stats = self.corpus_stats(hypotheses, references)
-        scores = np.empty(len(stats), dtype=np.float64)
-        _impl.kernel.sacrebleu_sentence_scores(stats.array, self.max_ngram_order,
+        rows: Optional[np.ndarray] = None
+        if references is not None and type(hypotheses) is list and hypotheses:
+            rows = np.empty((len(hypotheses), 2 + 2 * self.max_ngram_order), dtype=np.int64)
+            if self._plain_corpus_row(hypotheses, references, rows) is None:
+                rows = None
+        if rows is None:
+            rows = self.corpus_stats(hypotheses, references).array
+        scores = np.empty(len(rows), dtype=np.float64)
+        _impl.kernel.sacrebleu_sentence_scores(rows, self.max_ngram_order,
                                                self.smooth_method, self.smooth_value,
                                                self.effective_order, _NEUMAIER_SUM, scores)
         return scores
