@@ -216,6 +216,23 @@ def test_a_vocabulary_after_a_large_one_starts_empty() -> None:
                                                                                   "new"]
 
 
+@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+def test_a_vocabulary_after_one_of_many_characters_knows_none_of_them() -> None:
+    """The one-character cache (char, zh) is kept with the spare memory and must come back
+    empty: characters spread over many 1024-character blocks, then other text."""
+    chars = "".join(chr(c) for c in range(0x4E00, 0x9FA5, 7)) + "!?.,abc\u3002"
+    big = COMPILED.Vocab()
+    COMPILED.tokenize([chars, chars[::-1]], _impl.tokenize.TOK_CHAR, False, big)
+    del big
+    lines = ["\u4e00\u4e07 b ! \u3002", "a \u4e00 ?"]
+    for kind in (_impl.tokenize.TOK_CHAR, _impl.tokenize.TOK_ZH):
+        fresh = COMPILED.Vocab()
+        ids, _ = COMPILED.tokenize(lines, kind, False, fresh)
+        assert ids.tolist() == _tokenize_py.tokenize(lines, kind, False,
+                                                     _tokenize_py.Vocab())[0].tolist()
+        del fresh
+
+
 @given(hyp=lines_text, refs=st.lists(lines_text, min_size=1, max_size=3),
        name=st.sampled_from(NAMES), lowercase=st.booleans())
 def test_sentence_bleu_on_generated_text(hyp: str, refs: List[str], name: str,

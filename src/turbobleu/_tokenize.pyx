@@ -140,9 +140,11 @@ cdef struct SpareVocab:
     TokenInfo* info
     Py_ssize_t info_cap
     Buf arena
+    int32_t* char_ids        # all zero, or NULL
 
 cdef SpareVocab SPARE
 SPARE.slots = NULL
+SPARE.char_ids = NULL
 cdef enum:
     SPARE_MAX_SLOTS = 1 << 20        # 8 MiB of slots
     SPARE_MAX_ARENA = 1 << 20        # code points
@@ -162,12 +164,14 @@ cdef class Vocab:
     cdef Py_ssize_t info_cap
     cdef Buf arena
     cdef int32_t* char_ids       # id + 1 of each one-character token below 65536 (0: not seen)
+    cdef uint64_t char_blocks    # bit b: char_ids[1024*b : 1024*(b+1)] has an entry
     cdef bint char_cache         # whether to use char_ids (corpus tokenization only)
 
     def __cinit__(self):
         global SPARE
         self.count = 0
         self.char_ids = NULL
+        self.char_blocks = 0
         self.char_cache = False
         if SPARE.slots != NULL:
             # A previous vocabulary's memory (see SPARE), all slots zero. The table starts
@@ -177,7 +181,9 @@ cdef class Vocab:
             self.info, self.info_cap = SPARE.info, SPARE.info_cap
             self.arena = SPARE.arena
             self.arena.size = 0
+            self.char_ids = SPARE.char_ids
             SPARE.slots = NULL
+            SPARE.char_ids = NULL
             return
         self.cap = self.slots_alloc = 1024
         self.info_cap = 512
@@ -191,21 +197,34 @@ cdef class Vocab:
 
     def __dealloc__(self):
         global SPARE
-        free(self.char_ids)
         if (SPARE.slots == NULL and self.slots != NULL and self.info != NULL
                 and self.arena.data != NULL and self.slots_alloc <= SPARE_MAX_SLOTS
                 and self.arena.cap <= SPARE_MAX_ARENA):
             memset(self.slots, 0, self.cap * sizeof(uint64_t))   # the rest is zero already
+            self.clear_char_ids()
             SPARE.slots, SPARE.slots_alloc = self.slots, self.slots_alloc
             SPARE.info, SPARE.info_cap = self.info, self.info_cap
             SPARE.arena = self.arena
+            SPARE.char_ids = self.char_ids
             return
+        free(self.char_ids)
         free(self.slots)
         free(self.info)
         free(self.arena.data)
 
     def __len__(self):
         return self.count
+
+    cdef void clear_char_ids(self) noexcept nogil:
+        """Zero char_ids again, block by block: only the blocks written since it was zero
+        (``char_blocks``), not its 256 KiB (a corpus touches few of them)."""
+        cdef int b
+        if self.char_ids == NULL:
+            return
+        for b in range(64):
+            if self.char_blocks >> b & 1:
+                memset(&self.char_ids[b << 10], 0, 1024 * sizeof(int32_t))
+        self.char_blocks = 0
 
     cdef int reset(self) noexcept nogil:
         """Forget every token (keeps the memory unless the table grew large)."""
@@ -220,6 +239,7 @@ cdef class Vocab:
         memset(self.slots, 0, self.cap * sizeof(uint64_t))
         free(self.char_ids)
         self.char_ids = NULL
+        self.char_blocks = 0
         self.char_cache = False
         self.count = 0
         self.arena.size = 0
@@ -273,6 +293,7 @@ cdef class Vocab:
         tid = self.intern(&c, 1, frozen)
         if tid >= 0 and c < 65536 and self.char_ids != NULL:   # never an unknown (-1) id
             self.char_ids[c] = tid + 1
+            self.char_blocks |= 1ULL << (c >> 10)
         return tid
 
     cdef int32_t intern_hashed(self, const uint32_t* s, Py_ssize_t n, uint64_t h,
@@ -1038,6 +1059,31 @@ cdef inline bint ends_in_period(object line) noexcept:
     return n >= 2 and read_cp(pykind, data, n - 1) == 0x2E and read_cp(pykind, data, n - 2) == 0x20
 
 
+# corpus_row's id buffers, kept between calls like the vocabulary's memory (SPARE): a fresh
+# buffer that grows to a few hundred KiB faults its pages in again on every call. Taken and
+# given back with the GIL held.
+cdef Buf SPARE_REF_IDS
+cdef Buf SPARE_HYP_IDS
+SPARE_REF_IDS.data = NULL; SPARE_REF_IDS.size = 0; SPARE_REF_IDS.cap = 0
+SPARE_HYP_IDS.data = NULL; SPARE_HYP_IDS.size = 0; SPARE_HYP_IDS.cap = 0
+cdef enum:
+    SPARE_MAX_IDS = 4 << 20          # ids (16 MiB); larger buffers go back to the allocator
+
+
+cdef inline void buf_take(Buf* spare, Buf* b) noexcept:
+    b[0] = spare[0]
+    b.size = 0
+    spare.data = NULL; spare.size = 0; spare.cap = 0
+
+
+cdef inline void buf_give(Buf* spare, Buf* b) noexcept:
+    if spare.data == NULL and b.cap <= SPARE_MAX_IDS:
+        spare[0] = b[0]
+    else:
+        free(b.data)
+    b.data = NULL; b.size = 0; b.cap = 0
+
+
 cdef tuple plain_corpus(object hypotheses, object references):
     """(hypotheses, streams) as tuples when the corpus has the plain shape corpus_row handles
     (a non-empty list of str; a non-empty list of lists of str, each as long), else None. The
@@ -1100,8 +1146,8 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
     cdef Table t
     cdef int64_t longest = 0
     cdef Vocab vocab = Vocab()
-    hyp_ids.data = NULL; hyp_ids.size = 0; hyp_ids.cap = 0
-    ref_ids.data = NULL; ref_ids.size = 0; ref_ids.cap = 0
+    buf_take(&SPARE_HYP_IDS, &hyp_ids)
+    buf_take(&SPARE_REF_IDS, &ref_ids)
     table_init(&t)
     try:
         if (kinds == NULL or datas == NULL or lengths == NULL or hyp_off == NULL
@@ -1159,7 +1205,9 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
     finally:
         table_give(&t)
         free(kinds); free(datas); free(lengths); free(hyp_off); free(ref_off)
-        free(total); free(seg_buf); free(hyp_ids.data); free(ref_ids.data)
+        free(total); free(seg_buf)
+        buf_give(&SPARE_HYP_IDS, &hyp_ids)
+        buf_give(&SPARE_REF_IDS, &ref_ids)
 
 
 def count_tokenized_periods(list lines):
