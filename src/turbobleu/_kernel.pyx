@@ -47,11 +47,12 @@ cdef inline int64_t pow2_at_least(int64_t n) noexcept nogil:
 
 
 cdef inline int64_t table_size(int max_order, int64_t hyp_len) noexcept nogil:
-    """Slots for a hypothesis' n-grams: at most 1/16 full for ordinary segments, so that
-    probes (of reference n-grams, mostly absent) rarely meet another key (measured: 6-9% less
-    counting time than 1/8 on WMT23); 1/2 for very long ones, to bound the memory."""
+    """Slots for a hypothesis' n-grams: at most 1/8 full for ordinary segments, so that most
+    probes end at their first slot; 1/2 for very long ones, to bound the memory. (1/16 counts
+    faster in a warm loop but slower where the caches start cold, as after another library's
+    call; 1/4 the other way round.)"""
     cdef int64_t entries = max_order * hyp_len
-    return pow2_at_least(16 * entries if entries <= 8192 else 2 * entries)
+    return pow2_at_least(8 * entries if entries <= 8192 else 2 * entries)
 
 
 cdef int table_reserve(Table* t, int max_order, int64_t longest) noexcept nogil:
