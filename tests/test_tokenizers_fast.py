@@ -155,18 +155,24 @@ def test_generated_text(module, name: str, lines: List[str], lowercase: bool) ->
     assert got == sacre_tokens(lines, name, lowercase)
 
 
-# Text dense in what 13a's rules 2-4 look at (marks, digits, hyphens) next to words, edges,
-# symbols and Chinese characters: the splitting of chunks at their marks, and the fallback to the
-# rule transducers when marks touch or a digit precedes '-', for 13a (padded line) and zh (not).
+# Text dense in what the rules look at, next to words, line edges, symbols and Chinese
+# characters: for 13a (padded line) and zh (not), marks, digits and hyphens (chunks split at their
+# marks, or the rule transducers when marks touch or a digit precedes '-'); for intl (not padded
+# either), punctuation, symbols and numbers of several scripts (words split at them, or the
+# transducers when two of them touch).
 MARK_DENSE = st.text(st.sampled_from(list("..,,--00119aab!  \n") + ["\u4e2d", "\xa0", "&"]),
                      max_size=24)
+INTL_DENSE = st.text(st.sampled_from(list(".,'()$+-01aab  ") + [
+    "\u0663", "\u00bc", "\u20ac", "\u00ab", "\u3002", "\xa0", "\u4e2d", "\u2028"]), max_size=24)
 
 
 @pytest.mark.parametrize("module", MODULES)
-@pytest.mark.parametrize("name", ["13a", "zh"])
-@given(lines=st.lists(MARK_DENSE, min_size=1, max_size=8))
+@pytest.mark.parametrize("name", ["13a", "zh", "intl"])
+@given(data=st.data())
 @settings(max_examples=400)
-def test_mark_dense_text(module, name: str, lines: List[str]) -> None:
+def test_mark_dense_text(module, name: str, data) -> None:
+    lines = data.draw(st.lists(INTL_DENSE if name == "intl" else MARK_DENSE, min_size=1,
+                               max_size=8))
     code = module.TOK_13A if name == "13a" else CODES[name]
     assert module.tokenize_strings(lines, code, False) == sacre_tokens(lines, name, False)
 

@@ -758,6 +758,43 @@ cdef inline void finish_intl(Pipe* p) noexcept nogil:
     end_token(p)
 
 
+cdef bint split_intl_word(Pipe* p, const uint32_t* s, Py_ssize_t start, Py_ssize_t end,
+                          bint at_line_start, bint at_line_end) noexcept nogil:
+    """intl's passes on a word (a run without whitespace) none of whose punctuation or symbol
+    characters stand next to each other: emit its tokens and return True; otherwise emit
+    nothing and return False (the transducers handle the word).
+
+    Then each such character is alone in its passes' matches. A symbol is always a token of its
+    own (pass 3). Punctuation is split off by pass 1 after a non-number (whitespace included),
+    or else by pass 2 before a non-number; it stays inside the word only with a number or the
+    line's edge on each side ("1.5", the line "5." or ".5"): the line is not padded, so a pass
+    needing a character beyond its edge cannot match there.
+    """
+    cdef Py_ssize_t k, piece = start
+    cdef int cls
+    cdef bint number_before, number_after
+    for k in range(start, end - 1):
+        if intl_char(s[k]) & (I_PUNCT | I_SYMBOL) and intl_char(s[k + 1]) & (I_PUNCT | I_SYMBOL):
+            return False
+    for k in range(start, end):
+        cls = intl_char(s[k])
+        if cls == I_PUNCT:
+            # "edge" counts as a number here: neither pass can match across it
+            number_before = intl_char(s[k - 1]) == I_NUMBER if k > start else at_line_start
+            number_after = intl_char(s[k + 1]) == I_NUMBER if k + 1 < end else at_line_end
+            if number_before and number_after:
+                continue
+        elif cls != I_SYMBOL:
+            continue
+        if k > piece:
+            emit_span(p, s + piece, k - piece)
+        emit_char(p, s[k])
+        piece = k + 1
+    if end > piece:
+        emit_span(p, s + piece, end - piece)
+    return True
+
+
 cdef void feed_intl(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
     """The three passes and str.split() on an rstripped line, interning every token.
 
@@ -786,7 +823,7 @@ cdef void feed_intl(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
             i += 1
         if (seen & (I_PUNCT | I_SYMBOL)) == 0:
             emit_span_hashed(p, s + start, i - start, hash_finish(h, i - start))
-        else:
+        elif not split_intl_word(p, s, start, i, start == 0, i == n):   # "word.", "(a)"
             if start > 0:
                 intl_rule1(p, SPACE, 0)
             for k in range(start, i):
