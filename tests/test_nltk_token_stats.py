@@ -75,6 +75,28 @@ def test_corpus_rows_count_by_definition(impl, corpus, orders: int) -> None:
     assert rows.tolist() == [by_definition(r, h, orders) for r, h in corpus]
 
 
+TOTALS = [
+    pytest.param(_token_stats.python_corpus_totals, id="twin"),
+    pytest.param(getattr(_hashable, "corpus_totals", None), id="compiled",
+                 marks=pytest.mark.skipif(_hashable is None, reason="_hashable not built")),
+]
+
+
+@pytest.mark.parametrize("corpus_totals", TOTALS)
+@settings(max_examples=200)
+@given(corpus=st.lists(st.tuples(reference_lists, sentences), min_size=1, max_size=5),
+       orders=st.integers(1, 5))
+def test_corpus_totals_sum_the_rows_by_definition(corpus_totals, corpus, orders: int) -> None:
+    refs = [r for r, _ in corpus]
+    hyps = [h for _, h in corpus]
+    rows = [by_definition(r, h, orders) for r, h in corpus]
+    sums, dens, last = corpus_totals(refs, hyps, orders)
+    assert sums == [sum(column) for column in zip(*rows)]
+    assert dens == [sum(max(1, row[2 + orders + k]) for row in rows) for k in range(orders)]
+    assert last == rows[-1]
+    assert all(type(x) is int for x in sums + dens + last)
+
+
 class WrongLength(list):
     def __len__(self) -> int:
         return super().__len__() + 1
@@ -164,6 +186,15 @@ def test_unusual_input_is_declined_not_raised(impl) -> None:
     assert corpus_rows([], [], 4) is None
     assert corpus_rows([[["a"]]], [["a"], ["b"]], 4) is None  # different lengths
     assert sentence_row([["a"]], ["a"], 0) is None
+
+
+@pytest.mark.parametrize("corpus_totals", TOTALS)
+def test_unusual_input_is_declined_by_corpus_totals(corpus_totals) -> None:
+    for refs, hyp in declined_inputs():
+        assert corpus_totals([refs], [hyp], 4) is None, (refs, hyp)
+    assert corpus_totals([], [], 4) is None
+    assert corpus_totals([[["a"]]], [["a"], ["b"]], 4) is None
+    assert corpus_totals([[["a"]]], [["a"]], 0) is None
 
 
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)

@@ -1,6 +1,6 @@
 """Type stubs for the compiled ``_hashable.pyx`` (``_token_stats.py`` has its pure-Python twin).
 
-Both functions return None instead of raising for input they leave to the caller's own loop.
+Every function returns None instead of raising for input they leave to the caller's own loop.
 """
 from typing import Any, List, Optional, Tuple
 
@@ -10,5 +10,7 @@ import numpy.typing as npt
 def sentence_row(references: Any, hypothesis: Any, orders: int) -> Optional[List[int]]: ...
 def corpus_rows(reference_lists: Any, hypotheses: Any,
                 orders: int) -> Optional[npt.NDArray[np.int64]]: ...
+def corpus_totals(reference_lists: Any, hypotheses: Any,
+                  orders: int) -> Optional[Tuple[List[int], List[int], List[int]]]: ...
 def unsmoothed_sentence_score(references: Any, hypothesis: Any,
                               weights: Tuple[Any, ...]) -> Optional[float]: ...

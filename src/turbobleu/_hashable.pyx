@@ -420,15 +420,30 @@ def unsmoothed_sentence_score(references, hypothesis, tuple weights):
 
 def corpus_rows(reference_lists, hypotheses, int orders):
     """One kernel row per segment (an int64 array of shape (segments, 2 + 2*orders)), or None."""
+    return count_corpus(reference_lists, hypotheses, orders, False)
+
+
+def corpus_totals(reference_lists, hypotheses, int orders):
+    """What corpus_bleu needs of the rows, without them: ``(sums, dens, last)``, the column sums
+    of the rows, the sums of ``max(1, totals_n)`` for n = 1..orders (NLTK's denominators) and the
+    last row, as lists of ints; or None."""
+    return count_corpus(reference_lists, hypotheses, orders, True)
+
+
+cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_only):
+    """corpus_rows, or corpus_totals with ``totals_only``."""
     cdef Ids hyp_ids, ref_ids
     cdef int64_t* hyp_off = NULL
     cdef int64_t* ref_off = NULL
     cdef int64_t* seg_ref = NULL
     cdef Py_ssize_t n, i, k, m, n_refs_total = 0, cap_refs = 0, longest = 0
+    cdef Py_ssize_t width = 2 + 2 * orders
     cdef Interner vocab = Interner(256)   # grows with the distinct tokens
     cdef Table table
     cdef int64_t[:, ::1] out
     cdef int64_t* grown
+    cdef int64_t* totals = NULL
+    cdef int64_t* seg_row
     if orders < 1:
         return None
     hyp_ids.data = ref_ids.data = NULL
@@ -491,18 +506,37 @@ def corpus_rows(reference_lists, hypotheses, int orders):
         except Exception:
             return None
         vocab = None
-        rows = _np.zeros((n, 2 + 2 * orders), dtype=_np.int64)
-        out = rows
         if table_reserve(&table, orders, longest) < 0:
             raise MemoryError("corpus_rows: cannot allocate the n-gram table")
-        with nogil:
-            for i in range(n):
-                count_segment(&table, &out[i, 0], orders, 0xFFFFFFFFFFFFFFFFULL,
-                              hyp_ids.data + hyp_off[i], hyp_off[i + 1] - hyp_off[i],
-                              ref_ids.data, ref_off, seg_ref[i], seg_ref[i + 1])
+        if totals_only:
+            totals = <int64_t*>calloc(3 * width, sizeof(int64_t))   # sums, dens, the last row
+            if totals == NULL:
+                raise MemoryError()
+            seg_row = totals + 2 * width
+            with nogil:
+                for i in range(n):
+                    memset(seg_row, 0, width * sizeof(int64_t))
+                    count_segment(&table, seg_row, orders, 0xFFFFFFFFFFFFFFFFULL,
+                                  hyp_ids.data + hyp_off[i], hyp_off[i + 1] - hyp_off[i],
+                                  ref_ids.data, ref_off, seg_ref[i], seg_ref[i + 1])
+                    for k in range(width):
+                        totals[k] += seg_row[k]
+                    for k in range(orders):
+                        totals[width + k] += seg_row[2 + orders + k] if seg_row[2 + orders + k] > 1 else 1
+        else:
+            rows = _np.zeros((n, width), dtype=_np.int64)
+            out = rows
+            with nogil:
+                for i in range(n):
+                    count_segment(&table, &out[i, 0], orders, 0xFFFFFFFFFFFFFFFFULL,
+                                  hyp_ids.data + hyp_off[i], hyp_off[i + 1] - hyp_off[i],
+                                  ref_ids.data, ref_off, seg_ref[i], seg_ref[i + 1])
         if table.failed:
             raise MemoryError("corpus_rows: out of memory while counting")
-        return rows
+        if not totals_only:
+            return rows
+        return ([totals[k] for k in range(width)], [totals[width + k] for k in range(orders)],
+                [seg_row[k] for k in range(width)])
     finally:
         table_give(&table)
         free(hyp_ids.data)
@@ -510,3 +544,4 @@ def corpus_rows(reference_lists, hypotheses, int orders):
         free(hyp_off)
         free(ref_off)
         free(seg_ref)
+        free(totals)

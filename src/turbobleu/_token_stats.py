@@ -103,6 +103,17 @@ def python_corpus_rows(reference_lists: Any, hypotheses: Any,
         return None
 
 
+def python_corpus_totals(reference_lists: Any, hypotheses: Any,
+                         orders: int) -> Optional[Tuple[List[int], List[int], List[int]]]:
+    """``(sums, dens, last)`` of python_corpus_rows' rows: the column sums, the sums of
+    ``max(1, totals_n)`` for n = 1..orders (NLTK's denominators) and the last row; or None."""
+    rows = python_corpus_rows(reference_lists, hypotheses, orders)
+    if rows is None:
+        return None
+    dens = np.maximum(rows[:, 2 + orders:], 1).sum(axis=0)
+    return rows.sum(axis=0).tolist(), dens.tolist(), rows[-1].tolist()
+
+
 def python_unsmoothed_sentence_score(references: Any, hypothesis: Any,
                                      weights: Tuple[Any, ...]) -> Any:
     """NLTK's sentence_bleu without smoothing or auto_reweigh, for a tuple of float weights
@@ -133,5 +144,6 @@ _COMPILED = _compiled()
 compiled = _COMPILED is not None  # whether the compiled interning is in use
 sentence_row = _COMPILED.sentence_row if compiled else python_sentence_row
 corpus_rows = _COMPILED.corpus_rows if compiled else python_corpus_rows
+corpus_totals = _COMPILED.corpus_totals if compiled else python_corpus_totals
 unsmoothed_sentence_score = (_COMPILED.unsmoothed_sentence_score if compiled
                              else python_unsmoothed_sentence_score)

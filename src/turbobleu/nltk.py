@@ -29,12 +29,10 @@ from itertools import islice
 from types import MethodType
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-import numpy as np
-
 from ._nltk_recipe import (
     TINY, NeedsExactPath, brevity_penalty, final_scores, smoothed_precisions, warn_zero_order,
 )
-from ._token_stats import corpus_rows, sentence_row, unsmoothed_sentence_score
+from ._token_stats import corpus_totals, sentence_row, unsmoothed_sentence_score
 
 __all__ = [
     "Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_length", "corpus_bleu",
@@ -313,16 +311,15 @@ def corpus_bleu(list_of_references: Any, hypotheses: Any,
     max_order = max(len(weight) for weight in weights)
     method = _builtin_method(smoothing_function)
     orders = _orders_for(method, max_order)
-    rows = corpus_rows(list_of_references, hypotheses, orders) if max_order > 0 else None
-    if rows is None:
+    found = corpus_totals(list_of_references, hypotheses, orders) if max_order > 0 else None
+    if found is None:
         nums, dens, hyp_lengths, ref_lengths, last = _stats_nltk_order(
             list_of_references, hypotheses, max_order)
         return _finish(nums, dens, hyp_lengths, ref_lengths, weights, smoothing_function,
                        method, auto_reweigh, 0, None, last, exact_only=True)
-    sums = rows.sum(axis=0).tolist()
     # NLTK's denominator is max(1, n-gram count) per sentence: short hypotheses still add 1.
-    dens = np.maximum(rows[:, 2 + orders:2 + orders + max_order], 1).sum(axis=0).tolist()
-    last = rows[-1].tolist()
+    sums, all_dens, last = found
+    dens = all_dens[:max_order]
     fifth = (last[6], last[6 + orders] or 1) if orders >= 5 else None
 
     def last_pair() -> Tuple[Any, Any]:
