@@ -10,7 +10,8 @@ import numpy as np
 
 from . import _impl
 from .recipes import NEUMAIER_SUM as _NEUMAIER_SUM
-from .recipes import SMOOTH_DEFAULTS, check_smoothing, sacrebleu_from_row
+from .recipes import (SMOOTH_DEFAULTS, c_recipe_applies, check_smoothing, sacrebleu_from_int_row,
+                      sacrebleu_from_row)
 from .references import PreparedReferences, check_hypotheses, sentence_references
 from .result import BLEUScore, BLEUSignature
 from .stats import BLEUStats
@@ -66,6 +67,10 @@ class BLEU:
         self.effective_order = bool(effective_order)
         self.trg_lang = trg_lang
         self._force = force
+        # sentence_score's shortcuts: a compiled tokenizer's code (None for library tokenizers,
+        # which rewrite lines in Python first), and whether the C recipe scores the rows
+        self._sentence_code = self.tokenizer.code if type(self.tokenizer) is Tokenizer else None
+        self._int_row_score = c_recipe_applies(smooth_method, max_ngram_order)
         self.n_bootstrap: Optional[int] = None
         self.seed: Optional[str] = None
         self._ref_cache: Optional[PreparedReferences] = None
@@ -162,12 +167,22 @@ class BLEU:
 
     def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> BLEUScore:
         """BLEU of one hypothesis against its references (a list of strings)."""
-        refs = sentence_references(references)
+        # (the common call, a non-empty list and a compiled tokenizer, in the fewest steps)
+        refs = (references if type(references) is list and references
+                else sentence_references(references))
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
-        hyp, refs, code, lower = self.tokenizer.prepare_sentence(hypothesis, refs, self.lowercase)
-        row = _impl.tokenize.sentence_row(hyp, refs, code, lower, self.max_ngram_order)
+        if self._sentence_code is not None:
+            row = _impl.tokenize.sentence_row(hypothesis, refs, self._sentence_code,
+                                              self.lowercase, self.max_ngram_order)
+        else:
+            hyp, refs, code, lower = self.tokenizer.prepare_sentence(hypothesis, refs,
+                                                                     self.lowercase)
+            row = _impl.tokenize.sentence_row(hyp, refs, code, lower, self.max_ngram_order)
         self.num_refs = len(refs) - refs.count(None)
+        if self._int_row_score:
+            return sacrebleu_from_int_row(row, self.max_ngram_order, self.smooth_method,
+                                          self.smooth_value, self.effective_order)
         return self.score_row(row)
 
     def sentence_scores(self, hypotheses: Sequence[str],
