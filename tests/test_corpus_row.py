@@ -159,3 +159,58 @@ def test_lists_emptied_during_the_call_are_harmless(module) -> None:
     finally:
         EmptiesTheLists.targets = []
     assert row == want
+
+
+def test_the_signature_counts_the_streams_the_call_began_with() -> None:
+    hyps = [EmptiesTheLists("The Cat sat"), "a dog"]
+    streams = [["the cat sat on the mat", "A dog ran"], ["a cat", "dogs"]]
+    metric = turbobleu.BLEU(lowercase=True)
+    EmptiesTheLists.targets = [streams]
+    try:
+        metric.corpus_score(hyps, streams)
+    finally:
+        EmptiesTheLists.targets = []
+    assert metric.get_signature().format().startswith("nrefs:2|")
+
+
+class LowerIsNotAStr(str):
+    def lower(self):  # type: ignore[override]
+        return 42
+
+
+@pytest.mark.parametrize("call", [
+    lambda: turbobleu.corpus_bleu([LowerIsNotAStr("a b")], [["a b"]], lowercase=True),
+    lambda: turbobleu.corpus_bleu(["a b"], [[LowerIsNotAStr("a b")]], lowercase=True),
+    lambda: turbobleu.corpus_bleu(["a b", "c"], [[LowerIsNotAStr("a b"), None], ["a", "c"]],
+                                  lowercase=True),
+    lambda: turbobleu.sentence_bleu(LowerIsNotAStr("a b"), ["a b"], lowercase=True),
+    lambda: turbobleu.sentence_bleu("a b", [LowerIsNotAStr("a b")], lowercase=True),
+], ids=["corpus hypothesis", "corpus reference", "general path", "sentence hypothesis",
+        "sentence reference"])
+def test_a_lower_that_returns_no_str_is_a_type_error(call) -> None:
+    with pytest.raises(TypeError, match=r"lower\(\) must return a str, got int"):
+        call()
+
+
+class ScoresASentenceWhenLowered(str):
+    """A line whose lower() scores another sentence: a call from inside a call."""
+
+    def lower(self) -> str:
+        inner.append(turbobleu.sentence_bleu("the dog ran away", ["a dog ran away fast"]))
+        return str.lower(self)
+
+
+inner: list = []
+
+
+def test_sentence_bleu_called_from_inside_sentence_bleu() -> None:
+    inner.clear()
+    hyp = ScoresASentenceWhenLowered("The Cat sat on the mat")
+    got = turbobleu.sentence_bleu(hyp, ["the cat sat on a mat", "a cat on the mat"],
+                                  lowercase=True)
+    want = sacrebleu.sentence_bleu(str(hyp), ["the cat sat on a mat", "a cat on the mat"],
+                                   lowercase=True)
+    assert_same_score(got, want, "outer call")
+    assert len(inner) == 1
+    assert_same_score(inner[0], sacrebleu.sentence_bleu("the dog ran away",
+                                                        ["a dog ran away fast"]), "inner call")

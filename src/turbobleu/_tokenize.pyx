@@ -286,12 +286,14 @@ cdef class Vocab:
         seen once is looked up by index (char and zh tokens are mostly single characters)."""
         cdef int32_t tid
         if self.char_cache and c < 65536:
-            if self.char_ids == NULL:
+            if self.char_ids == NULL and not frozen:
                 self.char_ids = <int32_t*>calloc(65536, sizeof(int32_t))
             if self.char_ids != NULL and self.char_ids[c] != 0:
                 return self.char_ids[c] - 1
         tid = self.intern(&c, 1, frozen)
-        if tid >= 0 and c < 65536 and self.char_ids != NULL:   # never an unknown (-1) id
+        # A frozen lookup writes nothing: threads may look up in one vocabulary at once (a
+        # BLEU with cached references). Its id is in the cache already unless it is unknown.
+        if tid >= 0 and c < 65536 and self.char_ids != NULL and not frozen:
             self.char_ids[c] = tid + 1
             self.char_blocks |= 1ULL << (c >> 10)
         return tid
@@ -564,6 +566,16 @@ cdef inline bint digit_hyphen(const uint32_t* s, Py_ssize_t start, Py_ssize_t en
     return False
 
 
+cdef inline Py_ssize_t split_off(Pipe* p, const uint32_t* s, Py_ssize_t piece,
+                                 Py_ssize_t k) noexcept nogil:
+    """Emit the token s[piece:k] (if not empty), then s[k] as a token of its own; returns where
+    the next token starts."""
+    if k > piece:
+        emit_span(p, s + piece, k - piece)
+    emit_char(p, s[k])
+    return k + 1
+
+
 cdef inline bint is_mark(uint32_t c) noexcept nogil:
     return c == 0x2E or c == 0x2C
 
@@ -594,10 +606,7 @@ cdef bint split_marks(Pipe* p, const uint32_t* s, Py_ssize_t start, Py_ssize_t e
         digit_after = is_digit(s[k + 1]) if k + 1 < end else not open_after
         if digit_before and digit_after:
             continue
-        if k > piece:
-            emit_span(p, s + piece, k - piece)
-        emit_char(p, s[k])
-        piece = k + 1
+        piece = split_off(p, s, piece, k)
     if end > piece:
         emit_span(p, s + piece, end - piece)
     return True
@@ -786,10 +795,7 @@ cdef bint split_intl_word(Pipe* p, const uint32_t* s, Py_ssize_t start, Py_ssize
                 continue
         elif cls != I_SYMBOL:
             continue
-        if k > piece:
-            emit_span(p, s + piece, k - piece)
-        emit_char(p, s[k])
-        piece = k + 1
+        piece = split_off(p, s, piece, k)
     if end > piece:
         emit_span(p, s + piece, end - piece)
     return True
@@ -1010,6 +1016,16 @@ cdef int prepare_kind(int kind) except -1:
     return 0
 
 
+cdef object lowered(object line, str what, Py_ssize_t i):
+    """line.lower(), which must be a str (a str subclass may override lower()); ``what`` and
+    ``i`` (-1: none) name the line in the error."""
+    low = line.lower()
+    if not PyUnicode_Check(low):
+        name = f"{what}[{i}]" if i >= 0 else what
+        raise TypeError(f"{name}.lower() must return a str, got {type(low).__name__}")
+    return low
+
+
 cdef int tokenize_buffers(int kind, Py_ssize_t n_lines, const int* kinds, void** datas,
                           const Py_ssize_t* lengths, Vocab vocab, bint frozen, Buf* ids,
                           int64_t* offsets) except -1:
@@ -1053,10 +1069,10 @@ def tokenize(list lines, int kind, bint lowercase, Vocab vocab not None, bint fr
     With ``frozen``, tokens not already in ``vocab`` get id -1 (they can match nothing).
     """
     prepare_kind(kind)
-    cdef Py_ssize_t n_lines = len(lines), i
-    cdef list keep = lines
-    if lowercase:
-        keep = [None] * n_lines
+    # A copy: it keeps every line (lowercased or not) alive while the buffers are read without
+    # the GIL, whatever another thread or a str subclass' lower() does to the caller's list.
+    cdef list keep = list(lines)
+    cdef Py_ssize_t n_lines = len(keep), i
     cdef int* kinds = <int*>malloc((n_lines + 1) * sizeof(int))
     cdef void** datas = <void**>malloc((n_lines + 1) * sizeof(void*))
     cdef Py_ssize_t* lengths = <Py_ssize_t*>malloc((n_lines + 1) * sizeof(Py_ssize_t))
@@ -1067,11 +1083,11 @@ def tokenize(list lines, int kind, bint lowercase, Vocab vocab not None, bint fr
         if kinds == NULL or datas == NULL or lengths == NULL or offsets == NULL:
             raise MemoryError()
         for i in range(n_lines):
-            line = lines[i]
+            line = keep[i]
             if not PyUnicode_Check(line):
                 raise TypeError(f"{what}[{i}] must be a str, got {type(line).__name__}")
             if lowercase:
-                line = line.lower()
+                line = lowered(line, what, i)
                 keep[i] = line
             kinds[i] = PyUnicode_KIND(line)
             datas[i] = PyUnicode_DATA(line)
@@ -1171,6 +1187,7 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
     cdef int64_t* rows_out = &rows[0, 0] if rows is not None else NULL
     cdef Py_ssize_t periods = 0
     cdef list keep = []   # lowercased lines, alive while their buffers are read
+    cdef Vocab vocab = Vocab()   # before the allocations below: it may raise MemoryError
     cdef int* kinds = <int*>malloc(n_lines * sizeof(int))
     cdef void** datas = <void**>malloc(n_lines * sizeof(void*))
     cdef Py_ssize_t* lengths = <Py_ssize_t*>malloc(n_lines * sizeof(Py_ssize_t))
@@ -1182,7 +1199,6 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
     cdef Buf hyp_ids, ref_ids
     cdef Table t
     cdef int64_t longest = 0
-    cdef Vocab vocab = Vocab()
     buf_take(&SPARE_HYP_IDS, &hyp_ids)
     buf_take(&SPARE_REF_IDS, &ref_ids)
     table_init(&t)
@@ -1198,7 +1214,7 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
             for k in range(n_streams):
                 line = (<tuple>streams[k])[i]
                 if lowercase:
-                    line = line.lower()
+                    line = lowered(line, f"references[{k}]", i)
                     keep.append(line)
                 kinds[j] = PyUnicode_KIND(line)
                 datas[j] = PyUnicode_DATA(line)
@@ -1208,7 +1224,7 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
             line = hyps[i]
             periods += ends_in_period(line)
             if lowercase:
-                line = line.lower()
+                line = lowered(line, "hypotheses", i)
                 keep.append(line)
             kinds[j] = PyUnicode_KIND(line)
             datas[j] = PyUnicode_DATA(line)
@@ -1247,10 +1263,12 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
         buf_give(&SPARE_REF_IDS, &ref_ids)
 
 
-def count_tokenized_periods(list lines):
+def count_tokenized_periods(lines):
     """How many of ``lines`` end with ' .' (sacrebleu warns at 100: text left tokenized)."""
     cdef Py_ssize_t i, count = 0
-    for i in range(len(lines)):
+    if type(lines) is not list:
+        lines = list(lines)
+    for i in range(len(<list>lines)):
         line = lines[i]
         if not PyUnicode_Check(line):
             raise TypeError(f"lines[{i}] must be a str, got {type(line).__name__}")
@@ -1286,9 +1304,10 @@ SENT_PIPE.tok_cap = 64
 SENT_PIPE.tok = <uint32_t*>malloc(64 * sizeof(uint32_t))
 
 
-cdef int tokenize_one(str line, int kind, bint lowercase, bint frozen) except -2:
+cdef int tokenize_one(object line, int kind, bint lowercase, bint frozen, str what,
+                      Py_ssize_t i) except -2:
     if lowercase:
-        line = line.lower()
+        line = lowered(line, what, i)
     SENT_PIPE.frozen = frozen
     SENT_PIPE.pend2 = NOTHING; SENT_PIPE.pend3 = NOTHING; SENT_PIPE.pend4 = NOTHING
     SENT_PIPE.tok_len = 0
@@ -1298,9 +1317,18 @@ cdef int tokenize_one(str line, int kind, bint lowercase, bint frozen) except -2
     return 0
 
 
+cdef bint SENT_BUSY = False   # a sentence_row call is using the SENT_* scratch
+
+
 def sentence_row(hypothesis, list references, int kind, bint lowercase, int max_order):
     """``[hyp_len, ref_len, matches_1..N, totals_1..N]`` of one hypothesis (a str) against
     ``references`` (str or None each; None is skipped, as sacrebleu does)."""
+    global SENT_BUSY
+    if SENT_BUSY:
+        # Called again from inside a call (a str subclass' lower(), a gc callback): the
+        # scratch is taken, so the twin computes this row.
+        from turbobleu._tokenize_py import sentence_row as python_sentence_row
+        return python_sentence_row(hypothesis, references, kind, lowercase, max_order)
     cdef Py_ssize_t k, n_refs = 0, hyp_start, hyp_len, width = 2 + 2 * max_order
     cdef int64_t* ref_off
     cdef int64_t* row
@@ -1309,8 +1337,10 @@ def sentence_row(hypothesis, list references, int kind, bint lowercase, int max_
     if max_order < 1:
         raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
     prepare_kind(kind)
-    ref_off = <int64_t*>malloc((len(references) + 1) * sizeof(int64_t))
+    cdef tuple refs = tuple(references)   # keeps them alive and their count fixed
+    ref_off = <int64_t*>malloc((len(refs) + 1) * sizeof(int64_t))
     row = <int64_t*>calloc(width, sizeof(int64_t))
+    SENT_BUSY = True
     try:
         if ref_off == NULL or row == NULL or SENT_PIPE.tok == NULL or SENT_VOCAB.reset() < 0:
             raise MemoryError()
@@ -1319,17 +1349,17 @@ def sentence_row(hypothesis, list references, int kind, bint lowercase, int max_
         SENT_PIPE.failed = 0
         SENT_IDS.size = 0
         ref_off[0] = 0
-        for k in range(len(references)):
-            ref = references[k]
+        for k in range(len(refs)):
+            ref = refs[k]
             if ref is None:
                 continue
             if not PyUnicode_Check(ref):
                 raise TypeError(f"references[{k}] must be a str or None, got {type(ref).__name__}")
-            tokenize_one(ref, kind, lowercase, False)
+            tokenize_one(ref, kind, lowercase, False, "references", k)
             n_refs += 1
             ref_off[n_refs] = SENT_IDS.size
         hyp_start = SENT_IDS.size
-        tokenize_one(hypothesis, kind, lowercase, True)
+        tokenize_one(hypothesis, kind, lowercase, True, "hypothesis", -1)
         hyp_len = SENT_IDS.size - hyp_start
         if n_refs == 0 and hyp_len > 0:
             raise ValueError("references: every reference is None, so there is nothing to "
@@ -1341,5 +1371,6 @@ def sentence_row(hypothesis, list references, int kind, bint lowercase, int max_
                       <const int32_t*>SENT_IDS.data, ref_off, 0, n_refs)
         return [row[k] for k in range(width)]
     finally:
+        SENT_BUSY = False
         free(ref_off)
         free(row)

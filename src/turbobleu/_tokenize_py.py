@@ -149,6 +149,8 @@ class Vocab(dict):
 def split_tokens(line: str, kind: int, lowercase: bool) -> List[str]:
     if lowercase:
         line = line.lower()
+        if not isinstance(line, str):   # a str subclass may override lower()
+            raise TypeError(f"lower() must return a str, got {type(line).__name__}")
     return _REWRITERS[kind](line.rstrip()).split()
 
 

@@ -67,10 +67,6 @@ class BLEU:
         self.effective_order = bool(effective_order)
         self.trg_lang = trg_lang
         self._force = force
-        # sentence_score's shortcuts: a compiled tokenizer's code (None for library tokenizers,
-        # which rewrite lines in Python first), and whether the C recipe scores the rows
-        self._sentence_code = self.tokenizer.code if type(self.tokenizer) is Tokenizer else None
-        self._int_row_score = c_recipe_applies(smooth_method, max_ngram_order)
         self.n_bootstrap: Optional[int] = None
         self.seed: Optional[str] = None
         self._ref_cache: Optional[PreparedReferences] = None
@@ -108,12 +104,14 @@ class BLEU:
         handles (with its errors for bad input)."""
         if type(self.tokenizer) is not Tokenizer:   # library tokenizers rewrite lines first
             return None
+        # The streams as the call finds them (corpus_row reads a snapshot taken at its start).
+        num_refs = len(references) if type(references) is list else 0
         found = _impl.tokenize.corpus_row(hypotheses, references, self.tokenizer.code,
                                           self.lowercase, self.max_ngram_order, rows)
         if found is None:
             return None
         row, periods = found
-        self.num_refs = len(references)
+        self.num_refs = num_refs
         if not self._force and periods >= 100:
             self._warn_tokenized()
         return row
@@ -172,15 +170,15 @@ class BLEU:
                 else sentence_references(references))
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
-        if self._sentence_code is not None:
-            row = _impl.tokenize.sentence_row(hypothesis, refs, self._sentence_code,
-                                              self.lowercase, self.max_ngram_order)
+        tokenizer = self.tokenizer
+        if type(tokenizer) is Tokenizer:   # a compiled one (library ones rewrite lines first)
+            row = _impl.tokenize.sentence_row(hypothesis, refs, tokenizer.code, self.lowercase,
+                                              self.max_ngram_order)
         else:
-            hyp, refs, code, lower = self.tokenizer.prepare_sentence(hypothesis, refs,
-                                                                     self.lowercase)
+            hyp, refs, code, lower = tokenizer.prepare_sentence(hypothesis, refs, self.lowercase)
             row = _impl.tokenize.sentence_row(hyp, refs, code, lower, self.max_ngram_order)
         self.num_refs = len(refs) - refs.count(None)
-        if self._int_row_score:
+        if c_recipe_applies(self.smooth_method, self.max_ngram_order):
             return sacrebleu_from_int_row(row, self.max_ngram_order, self.smooth_method,
                                           self.smooth_value, self.effective_order)
         return self.score_row(row)

@@ -92,7 +92,10 @@ class PreparedReferences:
             self.ids, self.offsets = _impl.tokenize.tokenize(
                 lines, code, lower, self.vocab, False, "references")
         except TypeError:
-            raise TypeError(_bad_item(streams, "references") or "references: bad item") from None
+            bad = _bad_item(streams, "references")
+            if bad is None:
+                raise   # not a bad item (e.g. a str subclass whose lower() returns no str)
+            raise TypeError(bad) from None
         self.seg_ref_off = seg_ref_off
 
     def stats(self, hypotheses: list, max_order: int) -> BLEUStats:
