@@ -68,6 +68,29 @@ def test_corpus_row_equals_the_general_path(module, corpus, tokenize: str, lower
     assert module.corpus_row(hyps, streams, code, lowercase, max_order) == (row, periods)
 
 
+@given(corpus=plain_corpora(), tokenize=st.sampled_from(FAST_TOKENIZERS),
+       lowercase=st.booleans(), smoothing=st.sampled_from(["exp", "floor", "none", "add-k"]),
+       max_order=st.integers(1, 6))
+@settings(max_examples=150)
+def test_plain_corpus_scores_equal_sacrebleu(corpus, tokenize: str, lowercase: bool,
+                                             smoothing: str, max_order: int) -> None:
+    """End to end through the plain-corpus path (whichever implementation is in use): the
+    integer statistics first, then every float of corpus_score and sentence_scores with ==."""
+    hyps, streams = corpus
+    kwargs = dict(tokenize=tokenize, lowercase=lowercase, smooth_method=smoothing,
+                  max_ngram_order=max_order, force=True)
+    ours, theirs = turbobleu.BLEU(**kwargs), sacrebleu.BLEU(**kwargs)
+    assert ours._plain_corpus_row(hyps, streams) == [
+        sum(column) for column in zip(*theirs._extract_corpus_statistics(hyps, streams))]
+    assert_same_score(ours.corpus_score(hyps, streams), theirs.corpus_score(hyps, streams),
+                      "corpus_score")
+    assert ours.get_signature().format() == theirs.get_signature().format()
+    sentence = turbobleu.BLEU(effective_order=True, **kwargs)
+    want = [sacrebleu.BLEU(effective_order=True, **kwargs).sentence_score(h, list(refs)).score
+            for h, refs in zip(hyps, zip(*streams))]
+    assert sentence.sentence_scores(hyps, streams).tolist() == want
+
+
 @pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
 @given(corpus=plain_corpora(), lowercase=st.booleans())
 def test_corpus_row_with_forced_hash_collisions(corpus, lowercase: bool) -> None:

@@ -1026,6 +1026,14 @@ cdef object lowered(object line, str what, Py_ssize_t i):
     return low
 
 
+cdef inline void note_line(object line, int* kinds, void** datas, Py_ssize_t* lengths,
+                           Py_ssize_t j) noexcept:
+    """Record where str ``line``'s characters are, for tokenize_buffers."""
+    kinds[j] = PyUnicode_KIND(line)
+    datas[j] = PyUnicode_DATA(line)
+    lengths[j] = PyUnicode_GET_LENGTH(line)
+
+
 cdef int tokenize_buffers(int kind, Py_ssize_t n_lines, const int* kinds, void** datas,
                           const Py_ssize_t* lengths, Vocab vocab, bint frozen, Buf* ids,
                           int64_t* offsets) except -1:
@@ -1089,9 +1097,7 @@ def tokenize(list lines, int kind, bint lowercase, Vocab vocab not None, bint fr
             if lowercase:
                 line = lowered(line, what, i)
                 keep[i] = line
-            kinds[i] = PyUnicode_KIND(line)
-            datas[i] = PyUnicode_DATA(line)
-            lengths[i] = PyUnicode_GET_LENGTH(line)
+            note_line(line, kinds, datas, lengths, i)
         tokenize_buffers(kind, n_lines, kinds, datas, lengths, vocab, frozen, &ids, offsets)
         id_arr = np.empty(ids.size, dtype=np.int32)
         off_arr = np.empty(n_lines + 1, dtype=np.int64)
@@ -1216,9 +1222,7 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
                 if lowercase:
                     line = lowered(line, f"references[{k}]", i)
                     keep.append(line)
-                kinds[j] = PyUnicode_KIND(line)
-                datas[j] = PyUnicode_DATA(line)
-                lengths[j] = PyUnicode_GET_LENGTH(line)
+                note_line(line, kinds, datas, lengths, j)
                 j += 1
         for i in range(n):
             line = hyps[i]
@@ -1226,9 +1230,7 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
             if lowercase:
                 line = lowered(line, "hypotheses", i)
                 keep.append(line)
-            kinds[j] = PyUnicode_KIND(line)
-            datas[j] = PyUnicode_DATA(line)
-            lengths[j] = PyUnicode_GET_LENGTH(line)
+            note_line(line, kinds, datas, lengths, j)
             j += 1
         tokenize_buffers(kind, n * n_streams, kinds, datas, lengths, vocab, False, &ref_ids,
                          ref_off)

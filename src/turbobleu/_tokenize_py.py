@@ -179,8 +179,7 @@ def _plain_corpus(hypotheses: Any, references: Any) -> Optional[Tuple[list, List
     lower() may change the caller's lists while the corpus is read."""
     if type(hypotheses) is not list or type(references) is not list:
         return None
-    hyps = list(hypotheses)
-    streams = [stream for stream in references]
+    hyps, streams = list(hypotheses), list(references)
     if not hyps or not streams:
         return None
     if any(type(stream) is not list or len(stream) != len(hyps) for stream in streams):
@@ -223,10 +222,12 @@ def corpus_row(hypotheses: Any, references: Any, kind: int, lowercase: bool, max
 
 def count_tokenized_periods(lines: list) -> int:
     """How many of ``lines`` end with ' .' (sacrebleu warns at 100: text left tokenized)."""
+    count = 0
     for i, line in enumerate(lines):
         if not isinstance(line, str):
             raise TypeError(f"lines[{i}] must be a str, got {type(line).__name__}")
-    return sum(1 for line in lines if line.endswith(" ."))
+        count += line.endswith(" .")
+    return count
 
 
 def tokenize_strings(lines: list, kind: int, lowercase: bool) -> List[List[str]]:
