@@ -144,6 +144,41 @@ def test_string_tokens_count_by_definition(impl, refs, hyp, subclass: int) -> No
         by_definition(refs, hyp, 4), by_definition(refs, hyp[::-1], 4)]
 
 
+@pytest.mark.skipif(_hashable is None, reason="_hashable not built")
+@pytest.mark.parametrize("mask", [0, 0xF, -1 << 32])
+@settings(max_examples=150)
+@given(refs=st.lists(st.lists(str_tokens, max_size=12), min_size=1, max_size=3),
+       hyp=st.lists(str_tokens, max_size=12))
+def test_str_tokens_sharing_a_hash_stay_apart(mask: int, refs, hyp) -> None:
+    """Narrowed hashes put distinct tokens on one hash (mask 0: all of them), a shared slot
+    (0xF) or a shared tag (high half only): the characters alone must tell them apart."""
+    old = _hashable.set_str_hash_mask(mask)
+    try:
+        row = _hashable.sentence_row(refs, hyp, 4)
+        rows = _hashable.corpus_rows([refs, refs], [hyp, hyp[::-1]], 3)
+    finally:
+        _hashable.set_str_hash_mask(old)
+    assert row == by_definition(refs, hyp, 4)
+    assert rows.tolist() == [by_definition(refs, hyp, 3), by_definition(refs, hyp[::-1], 3)]
+
+
+@pytest.mark.skipif(_hashable is None, reason="_hashable not built")
+def test_same_shape_tokens_sharing_a_hash_stay_apart() -> None:
+    """Every length up to 12 characters of each width, against each token that differs from it
+    in one position: a hypothesis of one matches a reference of the other nowhere."""
+    tokens = [base * n for base in ("a", "\u0101", "\U0001F600") for n in range(1, 13)]
+    pairs = [(t, t[:k] + c + t[k + 1:]) for t in tokens for k in range(len(t))
+             for c in ("b", "\u0102", "\U0001F601") if c != t[k]]
+    old = _hashable.set_str_hash_mask(0)
+    try:
+        rows = [_hashable.sentence_row([[other]], [token], 1) for token, other in pairs]
+        same = [_hashable.sentence_row([[token]], [token[:]], 1) for token, _ in pairs]
+    finally:
+        _hashable.set_str_hash_mask(old)
+    assert [(pair, row) for pair, row in zip(pairs, rows) if row != [1, 1, 0, 1]] == []
+    assert all(row == [1, 1, 1, 1] for row in same)
+
+
 class LooksLikeA:
     """Not a str, but equal to "a" (and hashed like it): a dict treats them as one key."""
 

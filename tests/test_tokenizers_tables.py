@@ -70,6 +70,16 @@ def test_compiled_lookup_equals_installed_regex_everywhere() -> None:
     assert np.array_equal(got, want), describe(got, want)
 
 
+@needs_compiled
+def test_compiled_table_marks_whitespace_and_keeps_classes() -> None:
+    """The splitter's table: the class of every code point, plus 8 on Python's whitespace."""
+    index, blocks = COMPILED.with_spaces_marked(*_unicode_classes.two_level_table())
+    looked_up = blocks[index[ALL >> 7].astype(np.int64) * 128 + (ALL & 127)]
+    spaces = np.array([chr(cp).isspace() for cp in range(0x110000)])
+    want = regex_classes() | np.where(spaces, 8, 0).astype(np.uint8)
+    assert np.array_equal(looked_up, want), describe(looked_up, want)
+
+
 def test_twin_lookup_equals_installed_regex() -> None:
     """The twin's bisect lookup on every class boundary and a stride of everything else."""
     want = regex_classes()

@@ -19,7 +19,7 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.float cimport DBL_MIN
 from libc.math cimport exp, isfinite, isinf, log
-from libc.string cimport memcmp, memset
+from libc.string cimport memcmp, memcpy, memset
 
 from turbobleu._nltk_recipe import warn_zero_order
 from turbobleu._kernel cimport (Table, count_segment, exact_sum, table_give, table_init,
@@ -112,68 +112,140 @@ cdef enum:
     MAX_STR_LENGTH = 1 << 28  # longer str tokens go to the dict (their shape would not fit)
 
 
-cdef struct StrSlot:
-    PyObject* key           # NULL: an empty slot
+cdef struct StrKey:
+    PyObject* key           # an owned reference to the token
     Py_hash_t hash
-    uint64_t head           # the first (up to) 8 bytes of the characters, zero padded
+    uint64_t head           # str_head: its first (up to) 8 bytes
     uint32_t shape          # length << 3 | bytes per character (1, 2 or 4)
-    int32_t id
 
 
 cdef struct StrTable:
-    StrSlot* slots
-    Py_ssize_t mask         # capacity - 1 (a power of two, at most a quarter full)
-    PyObject** keys         # keys[id]: an owned reference to each distinct token
+    uint64_t* slots         # (hash's high half) << 32 | (id + 1); 0 is an empty slot
+    Py_ssize_t mask         # slots in use - 1 (a power of two, at most a quarter full)
+    Py_ssize_t slots_alloc  # slots allocated (>= mask + 1); those beyond the ones in use are 0
+    StrKey* keys            # keys[id], ids in first-seen order
     Py_ssize_t size         # distinct tokens so far, the next id
     Py_ssize_t keys_cap
 
 
+# The memory of one finished table, kept for the next call (a corpus call's table otherwise goes
+# back to the allocator, which returns it to the system, and the next call faults it in again).
+# Taken and given back with the GIL held; its slots are all zero and it owns no token.
+cdef StrTable SPARE_STRS
+memset(&SPARE_STRS, 0, sizeof(StrTable))
+cdef enum:
+    MIN_SLOTS = 64
+    MAX_FIRST_SLOTS = 1024
+    SPARE_MAX_SLOTS = 1 << 20   # 8 MiB of slots
+
+
+cdef inline uint64_t str_slot_value(Py_hash_t h, Py_ssize_t token_id) noexcept:
+    return (<uint64_t>h & 0xFFFFFFFF00000000ULL) | <uint64_t>(token_id + 1)
+
+
 cdef int str_table_init(StrTable* t, Py_ssize_t expected) except -1:
-    cdef Py_ssize_t cap = 16
-    while cap < 4 * expected:
+    """An empty table for about ``expected`` distinct tokens (it grows): the spare one if there
+    is one, starting small again and growing in place (a sparse large table would cost cache
+    misses, and zeroing it again at the end, time)."""
+    global SPARE_STRS
+    cdef Py_ssize_t cap = MIN_SLOTS
+    while cap < 4 * expected and cap < MAX_FIRST_SLOTS:
         cap *= 2
-    t.slots = <StrSlot*>calloc(cap, sizeof(StrSlot))
-    t.keys = <PyObject**>malloc(cap // 2 * sizeof(PyObject*))
+    if SPARE_STRS.slots != NULL and SPARE_STRS.slots_alloc >= cap:
+        t[0] = SPARE_STRS
+        memset(&SPARE_STRS, 0, sizeof(StrTable))
+        t.mask = cap - 1
+        t.size = 0
+        return 0
+    t.slots = <uint64_t*>calloc(cap, sizeof(uint64_t))
+    t.keys = <StrKey*>malloc(cap // 4 * sizeof(StrKey))
     t.mask = cap - 1
+    t.slots_alloc = cap
     t.size = 0
-    t.keys_cap = cap // 2
+    t.keys_cap = cap // 4
     if t.slots == NULL or t.keys == NULL:
         raise MemoryError()
     return 0
 
 
 cdef void str_table_release(StrTable* t) noexcept:
+    """Drop the tokens; keep the memory as the spare (if there is none and it is not large)."""
+    global SPARE_STRS
     cdef Py_ssize_t i
     if t.keys != NULL:
         for i in range(t.size):
-            Py_DECREF(t.keys[i])
-    free(t.slots)
-    free(t.keys)
+            Py_DECREF(t.keys[i].key)
+    t.size = 0
+    if (SPARE_STRS.slots == NULL and t.slots != NULL and t.keys != NULL
+            and t.slots_alloc <= SPARE_MAX_SLOTS):
+        memset(t.slots, 0, (t.mask + 1) * sizeof(uint64_t))   # the rest is zero already
+        SPARE_STRS = t[0]
+    else:
+        free(t.slots)
+        free(t.keys)
     t.slots = NULL
     t.keys = NULL
-    t.size = 0
 
 
 cdef int str_table_grow(StrTable* t) except -1:
-    """Double the capacity (the table stays at most a quarter full)."""
+    """Double the slots in use (the table stays at most a quarter full) and the keys array."""
     cdef Py_ssize_t cap = 2 * (t.mask + 1), i, j
-    cdef StrSlot* slots = <StrSlot*>calloc(cap, sizeof(StrSlot))
-    cdef PyObject** keys = <PyObject**>realloc(t.keys, cap // 2 * sizeof(PyObject*))
-    if keys != NULL:
+    cdef uint64_t* slots
+    cdef StrKey* keys
+    if t.keys_cap < cap // 4:
+        keys = <StrKey*>realloc(t.keys, cap // 4 * sizeof(StrKey))
+        if keys == NULL:
+            raise MemoryError()
         t.keys = keys
-        t.keys_cap = cap // 2
-    if slots == NULL or keys == NULL:
-        free(slots)
-        raise MemoryError()
-    for i in range(t.mask + 1):
-        if t.slots[i].key != NULL:
-            j = t.slots[i].hash & (cap - 1)
-            while slots[j].key != NULL:
-                j = (j + 1) & (cap - 1)
-            slots[j] = t.slots[i]
-    free(t.slots)
-    t.slots = slots
+        t.keys_cap = cap // 4
+    if cap <= t.slots_alloc:
+        memset(t.slots, 0, (t.mask + 1) * sizeof(uint64_t))   # beyond: zero already
+        slots = t.slots
+    else:
+        slots = <uint64_t*>calloc(cap, sizeof(uint64_t))
+        if slots == NULL:
+            raise MemoryError()
+    for i in range(t.size):
+        j = t.keys[i].hash & (cap - 1)
+        while slots[j] != 0:
+            j = (j + 1) & (cap - 1)
+        slots[j] = str_slot_value(t.keys[i].hash, i)
+    if slots != t.slots:
+        free(t.slots)
+        t.slots = slots
+        t.slots_alloc = cap
     t.mask = cap - 1
+    return 0
+
+
+# Tests narrow this to make distinct tokens share a hash: only the verification then tells
+# them apart (what must never change a result is only rarely reached otherwise).
+cdef Py_hash_t STR_HASH_MASK = -1
+
+
+def set_str_hash_mask(Py_hash_t mask):
+    """Test hook: keep only these bits of every str token's hash (-1: all); returns the old mask."""
+    global STR_HASH_MASK
+    old = STR_HASH_MASK
+    STR_HASH_MASK = mask
+    return old
+
+
+cdef inline uint64_t str_head(const unsigned char* d, Py_ssize_t nbytes) noexcept:
+    """The first bytes of a token's characters as one number, for tokens of one shape: all of
+    them up to 8 bytes (two overlapping loads, or three single bytes, which cover every byte),
+    the first 8 beyond that (the rest is compared with memcmp). Few branches, none per byte."""
+    cdef uint64_t whole
+    cdef uint32_t low, high
+    if nbytes >= 8:
+        memcpy(&whole, d, 8)
+        return whole
+    if nbytes >= 4:
+        memcpy(&low, d, 4)
+        memcpy(&high, d + nbytes - 4, 4)
+        return low | (<uint64_t>high << 32)
+    if nbytes > 0:
+        return d[0] | (<uint64_t>d[nbytes >> 1] << 8) | (<uint64_t>d[nbytes - 1] << 16)
     return 0
 
 
@@ -191,35 +263,37 @@ cdef inline Py_ssize_t str_find(StrTable* t, PyObject* token, bint insert) excep
         return NOT_PLAIN
     cdef unsigned int kind = PyUnicode_KIND(token)
     cdef const unsigned char* data = <const unsigned char*>PyUnicode_DATA(token)
-    cdef Py_ssize_t nbytes = length * kind, j
-    cdef uint64_t head = 0
-    for j in range(nbytes if nbytes < 8 else 8):
-        head |= (<uint64_t>data[j]) << (8 * j)
+    cdef Py_ssize_t nbytes = length * kind
+    cdef uint64_t head = str_head(data, nbytes)
     cdef uint32_t shape = <uint32_t>(length << 3 | kind)
     cdef Py_hash_t h = tb_cached_str_hash(token)
     if h == -1:
         h = PyObject_Hash(token)
+    h &= STR_HASH_MASK
+    cdef uint64_t tag = <uint64_t>h & 0xFFFFFFFF00000000ULL, v
     cdef Py_ssize_t i = h & t.mask
-    cdef StrSlot* slot
+    cdef StrKey* k
     while True:
-        slot = &t.slots[i]
-        if slot.key == NULL:
+        v = t.slots[i]
+        if v == 0:
             break
-        if slot.key == token or (slot.hash == h and slot.shape == shape and slot.head == head
-                                 and (nbytes <= 8 or memcmp(
-                                     <const unsigned char*>PyUnicode_DATA(slot.key) + 8,
-                                     data + 8, nbytes - 8) == 0)):
-            return slot.id
+        if (v & 0xFFFFFFFF00000000ULL) == tag:
+            k = &t.keys[<Py_ssize_t>(v & 0xFFFFFFFFULL) - 1]
+            if k.key == token or (k.hash == h and k.shape == shape and k.head == head
+                                  and (nbytes <= 8 or memcmp(
+                                      <const unsigned char*>PyUnicode_DATA(k.key) + 8,
+                                      data + 8, nbytes - 8) == 0)):
+                return <Py_ssize_t>(v & 0xFFFFFFFFULL) - 1
         i = (i + 1) & t.mask
     if not insert:
         return -1
     Py_INCREF(token)
-    slot.key = token
-    slot.hash = h
-    slot.head = head
-    slot.shape = shape
-    slot.id = <int32_t>t.size
-    t.keys[t.size] = token
+    k = &t.keys[t.size]
+    k.key = token
+    k.hash = h
+    k.head = head
+    k.shape = shape
+    t.slots[i] = str_slot_value(h, t.size)
     t.size += 1
     if 4 * t.size > t.mask:
         str_table_grow(t)
@@ -245,7 +319,7 @@ cdef class Interner:
         cdef Py_ssize_t i
         self.vocab = {}
         for i in range(self.strs.size):
-            self.vocab[<object>self.strs.keys[i]] = i
+            self.vocab[<object>self.strs.keys[i].key] = i
         self.next_id = self.strs.size
         return 0
 

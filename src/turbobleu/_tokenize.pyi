@@ -19,6 +19,10 @@ def is_python_space(c: int) -> bool:
 def intl_class_of(c: int) -> int:
     """The intl tokenizer's class of code point ``c``: 1 N, 2 P, 4 S, 0 none (a test hook)."""
 
+def with_spaces_marked(index: npt.ArrayLike, blocks: npt.ArrayLike
+                       ) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint8]]:
+    """The intl class table with 8 added on every whitespace code point (the splitter's)."""
+
 def is_zh_char_of(c: int) -> bool:
     """Whether the zh tokenizer puts spaces around code point ``c`` (a test hook)."""
 

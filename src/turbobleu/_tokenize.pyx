@@ -439,6 +439,23 @@ cdef inline void sink(Pipe* p, uint32_t c) noexcept nogil:
     p.tok_len += 1
 
 
+cdef inline void sink_run(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
+    """sink() of n characters, none of them whitespace."""
+    cdef Py_ssize_t cap = p.tok_cap
+    cdef uint32_t* grown
+    if p.tok_len + n > cap:
+        while cap < p.tok_len + n:
+            cap *= 2
+        grown = <uint32_t*>realloc(p.tok, cap * sizeof(uint32_t))
+        if grown == NULL:
+            p.failed = 1
+            return
+        p.tok = grown
+        p.tok_cap = cap
+    memcpy(p.tok + p.tok_len, s, n * sizeof(uint32_t))
+    p.tok_len += n
+
+
 cdef inline void append_id(Pipe* p, int32_t tid) noexcept nogil:
     """Append an interned token's id (-2 from the vocabulary means it ran out of memory)."""
     if tid == -2 or buf_reserve(p.ids, p.ids.size + 1) < 0:
@@ -660,50 +677,67 @@ cdef void feed_13a(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
 #   2. (\p{P})(\P{N}) -> ' \1 \2'    punctuation before a non-number
 #   3. (\p{S})        -> ' \1 '      every symbol
 # N, P and S are the `regex` package's Unicode classes (see _unicode_classes.py), looked up in a
-# two-level table: block index per 128 code points, then the class of each code point.
+# two-level table: block index per 128 code points, then the class of each code point. The
+# table also marks Python whitespace (I_WHITE, in no class), so the splitter needs one lookup per
+# character, whatever its script.
 cdef enum:
     I_NUMBER = 1
     I_PUNCT = 2
     I_SYMBOL = 4
-    I_WHITE = 8     # Python whitespace (never in a class); used by the ASCII table only
+    I_CLASSES = 7
+    I_WHITE = 8     # Python whitespace (never in a class)
 
 cdef const uint16_t* INTL_INDEX = NULL
 cdef const uint8_t* INTL_BLOCKS = NULL
-cdef unsigned char INTL_ASCII[128]
+cdef uint8_t INTL_BMP[65536]     # the same, flat for U+0000-U+FFFF: one load per character
 cdef object INTL_ARRAYS = None   # keeps the table's arrays alive
 
 
-cdef inline int intl_class(uint32_t c) noexcept nogil:
-    """I_NUMBER, I_PUNCT, I_SYMBOL or 0 (code points beyond U+10FFFF cannot occur in a str)."""
+cdef inline int intl_char(uint32_t c) noexcept nogil:
+    """intl_class, or I_WHITE for whitespace (code points beyond U+10FFFF cannot occur)."""
+    if c < 65536:
+        return INTL_BMP[c]
     return INTL_BLOCKS[(<Py_ssize_t>INTL_INDEX[c >> 7] << 7) | (c & 127)]
 
 
-cdef inline int intl_char(uint32_t c) noexcept nogil:
-    """intl_class, or I_WHITE for whitespace; ASCII from a flat table."""
-    if c < 128:
-        return INTL_ASCII[c]
-    if py_space(c):
-        return I_WHITE
-    return intl_class(c)
+cdef inline int intl_class(uint32_t c) noexcept nogil:
+    """I_NUMBER, I_PUNCT, I_SYMBOL or 0."""
+    return intl_char(c) & I_CLASSES
+
+
+def with_spaces_marked(index, blocks):
+    """The class table (uint16 index, uint8 blocks) with I_WHITE added to every whitespace code
+    point: each block holding one gets a copy of its own (blocks are shared between ranges)."""
+    index = np.array(index, dtype=np.uint16)    # a copy: the caller's table stays as it was
+    blocks = np.ascontiguousarray(blocks, dtype=np.uint8)
+    cdef dict marked = {}                        # block number -> its copy, whitespace marked
+    cdef uint32_t c
+    for c in range(LAST_SPACE + 1):
+        if py_space(c):
+            if (c >> 7) not in marked:
+                first = 128 * int(index[c >> 7])
+                marked[c >> 7] = blocks[first:first + 128].copy()
+            marked[c >> 7][c & 127] |= I_WHITE
+    for j, k in enumerate(marked):
+        index[k] = blocks.shape[0] // 128 + j
+    return index, np.concatenate([blocks] + list(marked.values()))
 
 
 cdef int ensure_intl_table() except -1:
     """Load the class table on first use (it comes from Python: the shipped or `regex`'s)."""
     global INTL_INDEX, INTL_BLOCKS, INTL_ARRAYS
-    cdef int c
+    cdef Py_ssize_t k
     if INTL_INDEX != NULL:
         return 0
     from turbobleu._unicode_classes import two_level_table
-    index, blocks = two_level_table()
-    index = np.ascontiguousarray(index, dtype=np.uint16)
-    blocks = np.ascontiguousarray(blocks, dtype=np.uint8)
+    index, blocks = with_spaces_marked(*two_level_table())
     if index.shape[0] != (0x110000 >> 7) or blocks.shape[0] != 128 * (int(index.max()) + 1):
         raise ValueError("intl class table has the wrong shape")
     INTL_ARRAYS = (index, blocks)
     INTL_BLOCKS = <const uint8_t*><Py_ssize_t>blocks.ctypes.data
     INTL_INDEX = <const uint16_t*><Py_ssize_t>index.ctypes.data
-    for c in range(128):
-        INTL_ASCII[c] = I_WHITE if py_space(c) else intl_class(c)
+    for k in range(512):
+        memcpy(INTL_BMP + (k << 7), INTL_BLOCKS + (<Py_ssize_t>INTL_INDEX[k] << 7), 128)
     return 0
 
 
@@ -765,6 +799,35 @@ cdef inline void finish_intl(Pipe* p) noexcept nogil:
         intl_rule3(p, p.pend3, p.pend3_cls)
         p.pend3 = NOTHING
     end_token(p)
+
+
+cdef void pass_intl_word(Pipe* p, const uint32_t* s, Py_ssize_t start,
+                         Py_ssize_t end) noexcept nogil:
+    """Feed a word's characters through the three passes (intl_rule1, one at a time).
+
+    When both pending characters and a run of the next ones are in no class, no pass can match
+    among them: the passes only delay the run by the two pending characters. Such runs (most of
+    a line of CJK text, which has no spaces) are copied to the token instead.
+    """
+    cdef Py_ssize_t k = start, m
+    cdef int cls
+    while k < end:
+        cls = intl_class(s[k])
+        if (cls == 0 and p.pend2 != NOTHING and p.pend2_cls == 0 and p.pend3 != NOTHING
+                and p.pend3_cls == 0):
+            m = k + 1
+            while m < end and intl_class(s[m]) == 0:
+                m += 1
+            if m - k >= 2:
+                sink(p, p.pend3)            # may be the SPACE before the word: ends a token
+                sink(p, p.pend2)
+                sink_run(p, s + k, m - k - 2)
+                p.pend3 = s[m - 2]
+                p.pend2 = s[m - 1]
+                k = m
+                continue
+        intl_rule1(p, s[k], cls)
+        k += 1
 
 
 cdef bint split_intl_word(Pipe* p, const uint32_t* s, Py_ssize_t start, Py_ssize_t end,
@@ -832,8 +895,7 @@ cdef void feed_intl(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
         elif not split_intl_word(p, s, start, i, start == 0, i == n):   # "word.", "(a)"
             if start > 0:
                 intl_rule1(p, SPACE, 0)
-            for k in range(start, i):
-                intl_rule1(p, s[k], intl_class(s[k]))
+            pass_intl_word(p, s, start, i)
             if i < n:
                 intl_rule1(p, SPACE, 0)
             finish_intl(p)
