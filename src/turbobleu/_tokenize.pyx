@@ -727,17 +727,25 @@ cdef int ensure_intl_table() except -1:
     """Load the class table on first use (it comes from Python: the shipped or `regex`'s)."""
     global INTL_INDEX, INTL_BLOCKS, INTL_ARRAYS
     cdef Py_ssize_t k
+    cdef const uint8_t* blocks_data
+    cdef const uint16_t* index_data
     if INTL_INDEX != NULL:
         return 0
     from turbobleu._unicode_classes import two_level_table
     index, blocks = with_spaces_marked(*two_level_table())
     if index.shape[0] != (0x110000 >> 7) or blocks.shape[0] != 128 * (int(index.max()) + 1):
         raise ValueError("intl class table has the wrong shape")
+    blocks_data = <const uint8_t*><Py_ssize_t>blocks.ctypes.data
+    index_data = <const uint16_t*><Py_ssize_t>index.ctypes.data
+    # The Python code above can let another thread in, which may have loaded the table since
+    # (and be reading it without the GIL): keep that one. From here on no Python code runs.
+    if INTL_INDEX != NULL:
+        return 0
     INTL_ARRAYS = (index, blocks)
-    INTL_BLOCKS = <const uint8_t*><Py_ssize_t>blocks.ctypes.data
-    INTL_INDEX = <const uint16_t*><Py_ssize_t>index.ctypes.data
     for k in range(512):
-        memcpy(INTL_BMP + (k << 7), INTL_BLOCKS + (<Py_ssize_t>INTL_INDEX[k] << 7), 128)
+        memcpy(INTL_BMP + (k << 7), blocks_data + (<Py_ssize_t>index_data[k] << 7), 128)
+    INTL_BLOCKS = blocks_data
+    INTL_INDEX = index_data     # last: a non-NULL index means the whole table is in place
     return 0
 
 
