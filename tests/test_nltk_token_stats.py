@@ -150,8 +150,9 @@ def test_string_tokens_count_by_definition(impl, refs, hyp, subclass: int) -> No
 @given(refs=st.lists(st.lists(str_tokens, max_size=12), min_size=1, max_size=3),
        hyp=st.lists(str_tokens, max_size=12))
 def test_str_tokens_sharing_a_hash_stay_apart(mask: int, refs, hyp) -> None:
-    """Narrowed hashes put distinct tokens on one hash (mask 0: all of them), a shared slot
-    (0xF) or a shared tag (high half only): the characters alone must tell them apart."""
+    """Narrowed hashes give distinct tokens one hash (mask 0), one tag with 16 start slots
+    (0xF) or one start slot with distinct tags (high half only): only the characters can tell
+    them apart."""
     old = _hashable.set_str_hash_mask(mask)
     try:
         row = _hashable.sentence_row(refs, hyp, 4)
@@ -172,11 +173,31 @@ def test_same_shape_tokens_sharing_a_hash_stay_apart() -> None:
     old = _hashable.set_str_hash_mask(0)
     try:
         rows = [_hashable.sentence_row([[other]], [token], 1) for token, other in pairs]
-        same = [_hashable.sentence_row([[token]], [token[:]], 1) for token, _ in pairs]
+        # an equal token that is another object (str slicing would return the same one)
+        same = [_hashable.sentence_row([[token]], [token.encode().decode()], 1)
+                for token, _ in pairs]
     finally:
         _hashable.set_str_hash_mask(old)
     assert [(pair, row) for pair, row in zip(pairs, rows) if row != [1, 1, 0, 1]] == []
     assert all(row == [1, 1, 1, 1] for row in same)
+
+
+@pytest.mark.skipif(_hashable is None, reason="_hashable not built")
+def test_a_reused_table_grows_in_place_with_narrowed_hashes() -> None:
+    """A large call leaves its table as the spare; later calls start small in it and grow in
+    place, with every token on one of 16 start slots."""
+    big = [f"t{i}" for i in range(5000)]
+    assert _hashable.sentence_row([big[::3]], big, 1) == [5000, 1667, 1667, 5000]
+    old = _hashable.set_str_hash_mask(0xF)
+    try:
+        hyps = [[f"w{i % 700}_{j}" for j in range(6)] for i in range(900)]
+        refs = [[[f"w{i % 700}_{j}" for j in range(0, 6, 2)] + ["t1"]] for i in range(900)]
+        rows = _hashable.corpus_rows(refs, hyps, 2)
+        row = _hashable.sentence_row(refs[0], hyps[0] + big[:600], 2)
+    finally:
+        _hashable.set_str_hash_mask(old)
+    assert rows.tolist() == [by_definition(r, h, 2) for r, h in zip(refs, hyps)]
+    assert row == by_definition(refs[0], hyps[0] + big[:600], 2)
 
 
 class LooksLikeA:

@@ -71,13 +71,14 @@ def test_compiled_lookup_equals_installed_regex_everywhere() -> None:
 
 
 @needs_compiled
-def test_compiled_table_marks_whitespace_and_keeps_classes() -> None:
-    """The splitter's table: the class of every code point, plus 8 on Python's whitespace."""
-    index, blocks = COMPILED.with_spaces_marked(*_unicode_classes.two_level_table())
-    looked_up = blocks[index[ALL >> 7].astype(np.int64) * 128 + (ALL & 127)]
+def test_compiled_splitter_lookup_is_class_plus_whitespace_everywhere() -> None:
+    """What the intl splitter reads per character (the flat BMP table, the two-level one above
+    it): the class of every code point, plus 8 on Python's whitespace."""
+    got = np.fromiter((COMPILED.intl_char_of(cp) for cp in range(0x110000)), dtype=np.uint8,
+                      count=0x110000)
     spaces = np.array([chr(cp).isspace() for cp in range(0x110000)])
     want = regex_classes() | np.where(spaces, 8, 0).astype(np.uint8)
-    assert np.array_equal(looked_up, want), describe(looked_up, want)
+    assert np.array_equal(got, want), describe(got, want)
 
 
 def test_twin_lookup_equals_installed_regex() -> None:

@@ -115,7 +115,7 @@ cdef enum:
 cdef struct StrKey:
     PyObject* key           # an owned reference to the token
     Py_hash_t hash
-    uint64_t head           # str_head: its first (up to) 8 bytes
+    uint64_t head           # str_head: all of its bytes when they are 8 or fewer, else the first 8
     uint32_t shape          # length << 3 | bytes per character (1, 2 or 4)
 
 
@@ -125,7 +125,8 @@ cdef struct StrTable:
     Py_ssize_t slots_alloc  # slots allocated (>= mask + 1); those beyond the ones in use are 0
     StrKey* keys            # keys[id], ids in first-seen order
     Py_ssize_t size         # distinct tokens so far, the next id
-    Py_ssize_t keys_cap
+    Py_ssize_t keys_cap     # >= (mask + 1) / 4, so an insert below the load limit always fits
+    Py_hash_t hash_mask     # STR_HASH_MASK when the table was made (one mask per table)
 
 
 # The memory of one finished table, kept for the next call (a corpus call's table otherwise goes
@@ -137,6 +138,20 @@ cdef enum:
     MIN_SLOTS = 64
     MAX_FIRST_SLOTS = 1024
     SPARE_MAX_SLOTS = 1 << 20   # 8 MiB of slots
+
+
+# Tests narrow this to make distinct tokens share a hash: only the verification then tells
+# them apart (what must never change a result is only rarely reached otherwise).
+cdef Py_hash_t STR_HASH_MASK = -1
+
+
+def set_str_hash_mask(Py_hash_t mask):
+    """Test hook: keep only these bits of every str token's hash (-1: all) in the tables made
+    from now on; returns the old mask."""
+    global STR_HASH_MASK
+    old = STR_HASH_MASK
+    STR_HASH_MASK = mask
+    return old
 
 
 cdef inline uint64_t str_slot_value(Py_hash_t h, Py_ssize_t token_id) noexcept:
@@ -151,11 +166,12 @@ cdef int str_table_init(StrTable* t, Py_ssize_t expected) except -1:
     cdef Py_ssize_t cap = MIN_SLOTS
     while cap < 4 * expected and cap < MAX_FIRST_SLOTS:
         cap *= 2
-    if SPARE_STRS.slots != NULL and SPARE_STRS.slots_alloc >= cap:
+    if SPARE_STRS.slots != NULL:
         t[0] = SPARE_STRS
         memset(&SPARE_STRS, 0, sizeof(StrTable))
-        t.mask = cap - 1
+        t.mask = (cap if cap <= t.slots_alloc else t.slots_alloc) - 1
         t.size = 0
+        t.hash_mask = STR_HASH_MASK
         return 0
     t.slots = <uint64_t*>calloc(cap, sizeof(uint64_t))
     t.keys = <StrKey*>malloc(cap // 4 * sizeof(StrKey))
@@ -163,6 +179,7 @@ cdef int str_table_init(StrTable* t, Py_ssize_t expected) except -1:
     t.slots_alloc = cap
     t.size = 0
     t.keys_cap = cap // 4
+    t.hash_mask = STR_HASH_MASK
     if t.slots == NULL or t.keys == NULL:
         raise MemoryError()
     return 0
@@ -218,19 +235,6 @@ cdef int str_table_grow(StrTable* t) except -1:
     return 0
 
 
-# Tests narrow this to make distinct tokens share a hash: only the verification then tells
-# them apart (what must never change a result is only rarely reached otherwise).
-cdef Py_hash_t STR_HASH_MASK = -1
-
-
-def set_str_hash_mask(Py_hash_t mask):
-    """Test hook: keep only these bits of every str token's hash (-1: all); returns the old mask."""
-    global STR_HASH_MASK
-    old = STR_HASH_MASK
-    STR_HASH_MASK = mask
-    return old
-
-
 cdef inline uint64_t str_head(const unsigned char* d, Py_ssize_t nbytes) noexcept:
     """The first bytes of a token's characters as one number, for tokens of one shape: all of
     them up to 8 bytes (two overlapping loads, or three single bytes, which cover every byte),
@@ -269,7 +273,7 @@ cdef inline Py_ssize_t str_find(StrTable* t, PyObject* token, bint insert) excep
     cdef Py_hash_t h = tb_cached_str_hash(token)
     if h == -1:
         h = PyObject_Hash(token)
-    h &= STR_HASH_MASK
+    h &= t.hash_mask
     cdef uint64_t tag = <uint64_t>h & 0xFFFFFFFF00000000ULL, v
     cdef Py_ssize_t i = h & t.mask
     cdef StrKey* k
@@ -287,6 +291,13 @@ cdef inline Py_ssize_t str_find(StrTable* t, PyObject* token, bint insert) excep
         i = (i + 1) & t.mask
     if not insert:
         return -1
+    if 4 * (t.size + 1) > t.mask:
+        # Grow first (a failed growth then leaves the table as it was), and find the empty
+        # slot again in the larger table.
+        str_table_grow(t)
+        i = h & t.mask
+        while t.slots[i] != 0:
+            i = (i + 1) & t.mask
     Py_INCREF(token)
     k = &t.keys[t.size]
     k.key = token
@@ -295,8 +306,6 @@ cdef inline Py_ssize_t str_find(StrTable* t, PyObject* token, bint insert) excep
     k.shape = shape
     t.slots[i] = str_slot_value(h, t.size)
     t.size += 1
-    if 4 * t.size > t.mask:
-        str_table_grow(t)
     return t.size - 1
 
 

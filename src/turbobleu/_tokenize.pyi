@@ -19,6 +19,9 @@ def is_python_space(c: int) -> bool:
 def intl_class_of(c: int) -> int:
     """The intl tokenizer's class of code point ``c``: 1 N, 2 P, 4 S, 0 none (a test hook)."""
 
+def intl_char_of(c: int) -> int:
+    """The intl splitter's lookup for code point ``c``: its class, plus 8 for whitespace."""
+
 def with_spaces_marked(index: npt.ArrayLike, blocks: npt.ArrayLike
                        ) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint8]]:
     """The intl class table with 8 added on every whitespace code point (the splitter's)."""

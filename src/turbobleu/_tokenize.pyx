@@ -737,16 +737,27 @@ cdef int ensure_intl_table() except -1:
         raise ValueError("intl class table has the wrong shape")
     blocks_data = <const uint8_t*><Py_ssize_t>blocks.ctypes.data
     index_data = <const uint16_t*><Py_ssize_t>index.ctypes.data
+    arrays = (index, blocks)    # made here: allocating can start a gc, which can run Python code
     # The Python code above can let another thread in, which may have loaded the table since
-    # (and be reading it without the GIL): keep that one. From here on no Python code runs.
+    # (and be reading it without the GIL): keep that one. From here on no Python code runs (the
+    # assignment below only releases the None it replaces).
     if INTL_INDEX != NULL:
         return 0
-    INTL_ARRAYS = (index, blocks)
+    INTL_ARRAYS = arrays
     for k in range(512):
         memcpy(INTL_BMP + (k << 7), blocks_data + (<Py_ssize_t>index_data[k] << 7), 128)
     INTL_BLOCKS = blocks_data
     INTL_INDEX = index_data     # last: a non-NULL index means the whole table is in place
     return 0
+
+
+def intl_char_of(uint32_t c):
+    """Test hook: what the intl splitter looks up for code point ``c``: its class, plus 8 for
+    whitespace."""
+    if c > 0x10FFFF:
+        raise ValueError("not a code point")
+    ensure_intl_table()
+    return intl_char(c)
 
 
 def intl_class_of(uint32_t c):
