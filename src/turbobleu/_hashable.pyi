@@ -15,4 +15,5 @@ def corpus_totals(reference_lists: Any, hypotheses: Any,
 def unsmoothed_sentence_score(references: Any, hypothesis: Any,
                               weights: Tuple[Any, ...]) -> Optional[float]: ...
 def set_str_hash_mask(mask: int) -> int:
-    """Test hook: keep only these bits of each str token's hash (-1: all); returns the old."""
+    """Test hook: keep only these bits of each str token's hash (-1: all) in the tables made
+    from now on; returns the old mask."""

@@ -22,10 +22,6 @@ def intl_class_of(c: int) -> int:
 def intl_char_of(c: int) -> int:
     """The intl splitter's lookup for code point ``c``: its class, plus 8 for whitespace."""
 
-def with_spaces_marked(index: npt.ArrayLike, blocks: npt.ArrayLike
-                       ) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint8]]:
-    """The intl class table with 8 added on every whitespace code point (the splitter's)."""
-
 def is_zh_char_of(c: int) -> bool:
     """Whether the zh tokenizer puts spaces around code point ``c`` (a test hook)."""
 

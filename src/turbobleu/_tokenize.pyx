@@ -439,23 +439,6 @@ cdef inline void sink(Pipe* p, uint32_t c) noexcept nogil:
     p.tok_len += 1
 
 
-cdef inline void sink_run(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
-    """sink() of n characters, none of them whitespace."""
-    cdef Py_ssize_t cap = p.tok_cap
-    cdef uint32_t* grown
-    if p.tok_len + n > cap:
-        while cap < p.tok_len + n:
-            cap *= 2
-        grown = <uint32_t*>realloc(p.tok, cap * sizeof(uint32_t))
-        if grown == NULL:
-            p.failed = 1
-            return
-        p.tok = grown
-        p.tok_cap = cap
-    memcpy(p.tok + p.tok_len, s, n * sizeof(uint32_t))
-    p.tok_len += n
-
-
 cdef inline void append_id(Pipe* p, int32_t tid) noexcept nogil:
     """Append an interned token's id (-2 from the vocabulary means it ran out of memory)."""
     if tid == -2 or buf_reserve(p.ids, p.ids.size + 1) < 0:
@@ -705,7 +688,7 @@ cdef inline int intl_class(uint32_t c) noexcept nogil:
     return intl_char(c) & I_CLASSES
 
 
-def with_spaces_marked(index, blocks):
+cdef tuple with_spaces_marked(index, blocks):
     """The class table (uint16 index, uint8 blocks) with I_WHITE added to every whitespace code
     point: each block holding one gets a copy of its own (blocks are shared between ranges)."""
     index = np.array(index, dtype=np.uint16)    # a copy: the caller's table stays as it was
@@ -732,7 +715,8 @@ cdef int ensure_intl_table() except -1:
     if INTL_INDEX != NULL:
         return 0
     from turbobleu._unicode_classes import two_level_table
-    index, blocks = with_spaces_marked(*two_level_table())
+    index, blocks = two_level_table()
+    index, blocks = with_spaces_marked(index, blocks)
     if index.shape[0] != (0x110000 >> 7) or blocks.shape[0] != 128 * (int(index.max()) + 1):
         raise ValueError("intl class table has the wrong shape")
     blocks_data = <const uint8_t*><Py_ssize_t>blocks.ctypes.data
@@ -820,35 +804,6 @@ cdef inline void finish_intl(Pipe* p) noexcept nogil:
     end_token(p)
 
 
-cdef void pass_intl_word(Pipe* p, const uint32_t* s, Py_ssize_t start,
-                         Py_ssize_t end) noexcept nogil:
-    """Feed a word's characters through the three passes (intl_rule1, one at a time).
-
-    When both pending characters and a run of the next ones are in no class, no pass can match
-    among them: the passes only delay the run by the two pending characters. Such runs (most of
-    a line of CJK text, which has no spaces) are copied to the token instead.
-    """
-    cdef Py_ssize_t k = start, m
-    cdef int cls
-    while k < end:
-        cls = intl_class(s[k])
-        if (cls == 0 and p.pend2 != NOTHING and p.pend2_cls == 0 and p.pend3 != NOTHING
-                and p.pend3_cls == 0):
-            m = k + 1
-            while m < end and intl_class(s[m]) == 0:
-                m += 1
-            if m - k >= 2:
-                sink(p, p.pend3)            # may be the SPACE before the word: ends a token
-                sink(p, p.pend2)
-                sink_run(p, s + k, m - k - 2)
-                p.pend3 = s[m - 2]
-                p.pend2 = s[m - 1]
-                k = m
-                continue
-        intl_rule1(p, s[k], cls)
-        k += 1
-
-
 cdef bint split_intl_word(Pipe* p, const uint32_t* s, Py_ssize_t start, Py_ssize_t end,
                           bint at_line_start, bint at_line_end) noexcept nogil:
     """intl's passes on a word (a run without whitespace) none of whose punctuation or symbol
@@ -914,7 +869,8 @@ cdef void feed_intl(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
         elif not split_intl_word(p, s, start, i, start == 0, i == n):   # "word.", "(a)"
             if start > 0:
                 intl_rule1(p, SPACE, 0)
-            pass_intl_word(p, s, start, i)
+            for k in range(start, i):
+                intl_rule1(p, s[k], intl_class(s[k]))
             if i < n:
                 intl_rule1(p, SPACE, 0)
             finish_intl(p)
