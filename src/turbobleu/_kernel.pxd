@@ -4,17 +4,15 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 cdef struct Slot:
     uint64_t key        # (slot of the (n-1)-gram prefix + 1) << 32 | last token: exact identity;
                         # all ones when the slot is unused
-    uint32_t ref_stamp  # which reference ref_cur counts for
     int32_t hyp_count
     int32_t ref_max     # max count over the references seen so far
-    int32_t ref_cur     # count within reference ref_stamp
+    int32_t ref_cur     # count within the current reference (when there are several)
 
 cdef struct Table:
     Slot* slots
     int64_t* live       # the slots used by the current segment: index | order << 32
     int64_t capacity    # allocated slots (a power of two)
     int64_t live_cap
-    uint32_t ref_stamp
     int64_t* pos        # per hypothesis/reference position: slot of the n-gram starting there
     int64_t pos_cap
     int failed          # set when memory ran out inside count_segment

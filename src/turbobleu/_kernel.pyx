@@ -128,7 +128,6 @@ cdef inline int64_t add_hyp_ngram(Table* t, uint64_t start_mask, uint64_t wrap, 
         s.hyp_count = 0
         s.ref_max = 0
         s.ref_cur = 0
-        s.ref_stamp = t.ref_stamp - 1
         t.live[n_live[0]] = idx | (<int64_t>order << ORDER_SHIFT)
         n_live[0] += 1
     s.hyp_count += 1
@@ -136,17 +135,33 @@ cdef inline int64_t add_hyp_ngram(Table* t, uint64_t start_mask, uint64_t wrap, 
 
 
 cdef inline int64_t count_ref_ngram(Table* t, uint64_t start_mask, uint64_t wrap,
-                                    uint64_t key) noexcept nogil:
+                                    uint64_t key, bint single) noexcept nogil:
     """Count one reference n-gram; returns its slot, which is empty when the hypothesis does not
     have the n-gram. The update is written without branches (the hit/miss pattern is random):
-    an empty slot's counters are scratch, set afresh when a hypothesis n-gram claims the slot."""
+    an empty slot's counters are scratch, set afresh when a hypothesis n-gram claims the slot
+    (unsigned arithmetic: a scratch count may wrap around, harmlessly). With a ``single``
+    reference its count is the maximum; otherwise fold_reference takes the maximum after each
+    reference."""
     cdef int64_t idx = probe(t, start_mask, wrap, key)
     cdef Slot* s = &t.slots[idx]
-    cdef int32_t cur = s.ref_cur + 1 if s.ref_stamp == t.ref_stamp else 1
-    s.ref_stamp = t.ref_stamp
-    s.ref_cur = cur
-    s.ref_max = cur if cur > s.ref_max else s.ref_max
+    if single:
+        s.ref_max = <int32_t>(<uint32_t>s.ref_max + 1)
+    else:
+        s.ref_cur = <int32_t>(<uint32_t>s.ref_cur + 1)
     return idx
+
+
+cdef inline void fold_reference(Table* t, const int64_t* rpos, const int64_t* found,
+                                int64_t n_found) noexcept nogil:
+    """After one of several references: the n-grams it has (``found``: their positions in it,
+    ``rpos``: their slots by position) take the maximum of their counts so far and start again
+    from zero. A repeated n-gram is met again with a count of zero, which changes nothing."""
+    cdef int64_t m
+    cdef Slot* s
+    for m in range(n_found):
+        s = &t.slots[rpos[found[m]]]
+        s.ref_max = s.ref_cur if s.ref_cur > s.ref_max else s.ref_max
+        s.ref_cur = 0
 
 
 cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mask,
@@ -164,6 +179,7 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
     cdef int64_t i, j, m, k, r, n_live = 0, rlen, best = -1, dist, best_dist = 0, e, idx
     cdef int64_t ref_total = 0, base, n_refs = ref_last - ref_first, h_n, need
     cdef int n
+    cdef bint single = n_refs == 1
     cdef uint64_t wrap = <uint64_t>(table_size(max_order, hyp_len) - 1)
     cdef uint64_t start_mask = wrap & hash_mask   # a narrow hash_mask forces collisions (tests)
     cdef Slot* s
@@ -212,14 +228,15 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
     for r in range(ref_first, ref_last):
         ref = ref_ids + ref_off[r]
         rlen = ref_off[r + 1] - ref_off[r]
-        t.ref_stamp += 1
         k = base
         for j in range(rlen):
-            idx = count_ref_ngram(t, start_mask, wrap, ngram_key(-1, ref[j]))
+            idx = count_ref_ngram(t, start_mask, wrap, ngram_key(-1, ref[j]), single)
             rpos[base + j] = idx
             ract[k] = j
             k += t.slots[idx].key != EMPTY
         rcnt[r - ref_first] = k - base
+        if not single:
+            fold_reference(t, rpos + base, ract + base, k - base)
         base += rlen
     h_n = 0
     for i in range(hyp_len - 1):
@@ -239,17 +256,19 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
         for r in range(ref_first, ref_last):
             ref = ref_ids + ref_off[r]
             rlen = ref_off[r + 1] - ref_off[r]
-            t.ref_stamp += 1
             k = base
             for m in range(base, base + rcnt[r - ref_first]):
                 j = ract[m]
                 if j > rlen - n:        # ascending: the rest cannot hold an n-gram either
                     break
-                idx = count_ref_ngram(t, start_mask, wrap, ngram_key(rpos[base + j], ref[j + n - 1]))
+                idx = count_ref_ngram(t, start_mask, wrap, ngram_key(rpos[base + j], ref[j + n - 1]),
+                                      single)
                 rpos[base + j] = idx
                 ract[k] = j
                 k += t.slots[idx].key != EMPTY
             rcnt[r - ref_first] = k - base
+            if not single:
+                fold_reference(t, rpos + base, ract + base, k - base)
             base += rlen
         # Positions whose n-gram some reference has can start an (n+1)-gram match.
         k = 0
