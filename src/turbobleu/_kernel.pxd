@@ -6,10 +6,11 @@ cdef struct Slot:
                         # all ones when the slot is unused
     int32_t hyp_count
     int32_t ref_max     # max count over the references seen so far
-    int32_t ref_cur     # count within the current reference (when there are several)
 
 cdef struct Table:
-    Slot* slots
+    Slot* slots         # 16 bytes each
+    int32_t* ref_cur    # per slot: its count within the current reference (when there are
+                        # several; kept apart so that the slots stay small)
     int64_t* live       # the slots used by the current segment: index | order << 32
     int64_t capacity    # allocated slots (a power of two)
     int64_t live_cap

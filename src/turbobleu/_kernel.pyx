@@ -59,14 +59,20 @@ cdef int table_reserve(Table* t, int max_order, int64_t longest) noexcept nogil:
     """Make room for a hypothesis of ``longest`` ids; 0 on success, -1 when memory runs out."""
     cdef int64_t need = table_size(max_order, longest)
     cdef Slot* slots
+    cdef int32_t* ref_cur
     cdef int64_t* live
     if need > t.capacity:
         slots = <Slot*>malloc(need * sizeof(Slot))
-        if slots == NULL:
+        ref_cur = <int32_t*>malloc(need * sizeof(int32_t))
+        if slots == NULL or ref_cur == NULL:
+            free(slots)
+            free(ref_cur)
             return -1
         memset(slots, 0xFF, need * sizeof(Slot))   # every key EMPTY
         free(t.slots)
+        free(t.ref_cur)
         t.slots = slots
+        t.ref_cur = ref_cur
         t.capacity = need
     if max_order * longest + 1 > t.live_cap:
         live = <int64_t*>malloc((max_order * longest + 1) * sizeof(int64_t))
@@ -84,6 +90,7 @@ cdef void table_init(Table* t) noexcept nogil:
 
 cdef void table_release(Table* t) noexcept nogil:
     free(t.slots)
+    free(t.ref_cur)
     free(t.live)
     free(t.pos)
     table_init(t)
@@ -110,7 +117,7 @@ cdef void table_give(Table* t) noexcept:
     """Done with ``t``: keep it as the spare (every slot is empty again after count_segment)
     unless it failed, is large, or there is a spare already (call with the GIL held)."""
     global SPARE_TABLE
-    cdef int64_t size = (t.capacity * sizeof(Slot) + t.live_cap * sizeof(int64_t)
+    cdef int64_t size = (t.capacity * (sizeof(Slot) + sizeof(int32_t)) + t.live_cap * sizeof(int64_t)
                          + t.pos_cap * sizeof(int64_t))
     if not t.failed and size <= SPARE_TABLE_MAX_BYTES and SPARE_TABLE.slots == NULL:
         SPARE_TABLE = t[0]
@@ -120,14 +127,15 @@ cdef void table_give(Table* t) noexcept:
 
 
 cdef inline int64_t add_hyp_ngram(Table* t, uint64_t start_mask, uint64_t wrap, uint64_t key,
-                                  int order, int64_t* n_live) noexcept nogil:
+                                  int order, int64_t* n_live, bint single) noexcept nogil:
     cdef int64_t idx = probe(t, start_mask, wrap, key)
     cdef Slot* s = &t.slots[idx]
     if s.key == EMPTY:
         s.key = key
         s.hyp_count = 0
         s.ref_max = 0
-        s.ref_cur = 0
+        if not single:
+            t.ref_cur[idx] = 0
         t.live[n_live[0]] = idx | (<int64_t>order << ORDER_SHIFT)
         n_live[0] += 1
     s.hyp_count += 1
@@ -147,7 +155,7 @@ cdef inline int64_t count_ref_ngram(Table* t, uint64_t start_mask, uint64_t wrap
     if single:
         s.ref_max = <int32_t>(<uint32_t>s.ref_max + 1)
     else:
-        s.ref_cur = <int32_t>(<uint32_t>s.ref_cur + 1)
+        t.ref_cur[idx] = <int32_t>(<uint32_t>t.ref_cur[idx] + 1)
     return idx
 
 
@@ -156,12 +164,15 @@ cdef inline void fold_reference(Table* t, const int64_t* rpos, const int64_t* fo
     """After one of several references: the n-grams it has (``found``: their positions in it,
     ``rpos``: their slots by position) take the maximum of their counts so far and start again
     from zero. A repeated n-gram is met again with a count of zero, which changes nothing."""
-    cdef int64_t m
+    cdef int64_t m, idx
+    cdef int32_t cur
     cdef Slot* s
     for m in range(n_found):
-        s = &t.slots[rpos[found[m]]]
-        s.ref_max = s.ref_cur if s.ref_cur > s.ref_max else s.ref_max
-        s.ref_cur = 0
+        idx = rpos[found[m]]
+        s = &t.slots[idx]
+        cur = t.ref_cur[idx]
+        s.ref_max = cur if cur > s.ref_max else s.ref_max
+        t.ref_cur[idx] = 0
 
 
 cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mask,
@@ -223,7 +234,7 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
     # Unigrams: every position of the hypothesis and of each reference. (Written apart from the
     # loop over orders below: folding it in, with a prefix test per lookup, measured 10% slower.)
     for i in range(hyp_len):
-        hpos[i] = add_hyp_ngram(t, start_mask, wrap, ngram_key(-1, hyp[i]), 1, &n_live)
+        hpos[i] = add_hyp_ngram(t, start_mask, wrap, ngram_key(-1, hyp[i]), 1, &n_live, single)
     base = 0
     for r in range(ref_first, ref_last):
         ref = ref_ids + ref_off[r]
@@ -250,7 +261,7 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
         for m in range(h_n):
             i = hact[m]
             hpos[i] = add_hyp_ngram(t, start_mask, wrap, ngram_key(hpos[i], hyp[i + n - 1]), n,
-                                    &n_live)
+                                    &n_live, single)
         # Reference n-grams extending a prefix the hypothesis has; max count over references.
         base = 0
         for r in range(ref_first, ref_last):
