@@ -5,7 +5,7 @@ leave one-shot iterators untouched when they do."""
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, UserList
 from typing import Any, List
 
 import numpy as np
@@ -73,6 +73,24 @@ def test_corpus_rows_count_by_definition(impl, corpus, orders: int) -> None:
     rows = corpus_rows(refs, hyps, orders)
     assert rows is not None and rows.dtype == np.int64
     assert rows.tolist() == [by_definition(r, h, orders) for r, h in corpus]
+
+
+# Up to 8 references of a list or tuple are held in C, more (or another kind of sequence) are
+# copied into a tuple: both ways, for sentences and for corpora.
+many_references = st.lists(sentences, min_size=1, max_size=11).flatmap(
+    lambda refs: st.sampled_from([refs, tuple(refs), UserList(refs)]))
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@settings(max_examples=200)
+@given(corpus=st.lists(st.tuples(many_references, sentences), min_size=1, max_size=4),
+       orders=st.integers(1, 4))
+def test_any_number_and_kind_of_reference_sequences(impl, corpus, orders: int) -> None:
+    sentence_row, corpus_rows = impl
+    want = [by_definition(list(r), h, orders) for r, h in corpus]
+    assert [sentence_row(r, h, orders) for r, h in corpus] == want
+    rows = corpus_rows([r for r, _ in corpus], [h for _, h in corpus], orders)
+    assert rows is not None and rows.tolist() == want
 
 
 TOTALS = [
@@ -344,6 +362,27 @@ def test_user_code_that_empties_the_input_lists_midway_is_harmless(impl) -> None
 
     refs: list = [ClearsReferences(["a"])] + [["a", "b"]] * 30
     assert sentence_row(refs, ["a", "b"], 2) in (None, [2, 2, 2, 1, 2, 1])
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_a_token_that_empties_its_reference_list_midway_is_harmless(impl) -> None:
+    """The references of one segment are read while a token's __hash__ empties their list:
+    counted as passed (or None), never a read of a freed reference."""
+    sentence_row, corpus_rows = impl
+
+    class ClearsTheList:
+        def __hash__(self) -> int:
+            segment_refs.clear()
+            return 1
+
+    segment_refs: list = [[ClearsTheList(), "a"], ["a", "b"], ["b"]]
+    as_passed = [list(r) for r in segment_refs]
+    row = sentence_row(segment_refs, ["a", "b"], 2)
+    assert row in (None, by_definition(as_passed, ["a", "b"], 2))
+    segment_refs[:] = as_passed
+    rows = corpus_rows([segment_refs, [["b"]]], [["a", "b"], ["b"]], 2)
+    assert rows is None or rows.tolist() == [by_definition(as_passed, ["a", "b"], 2),
+                                             by_definition([["b"]], ["b"], 2)]
 
 
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)

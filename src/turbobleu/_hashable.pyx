@@ -35,6 +35,8 @@ cdef extern from "Python.h":
     PyObject** PySequence_Fast_ITEMS(object o)
     ctypedef Py_ssize_t Py_hash_t
     bint PyUnicode_CheckExact(PyObject* o)
+    bint PyList_CheckExact(PyObject* o)
+    bint PyTuple_CheckExact(PyObject* o)
     Py_ssize_t PyUnicode_GET_LENGTH(PyObject* o)
     unsigned int PyUnicode_KIND(PyObject* o)
     void* PyUnicode_DATA(PyObject* o)
@@ -104,6 +106,40 @@ cdef object snapshot_of(object seq):
     if len(snapshot) != n:
         return None
     return snapshot
+
+
+cdef enum:
+    MAX_HELD = 8    # Held's capacity
+
+
+# The items of a short list or tuple, held (owned references) in C: a snapshot like
+# snapshot_of's tuple, for a sequence of references, without allocating one. Empty: size 0.
+cdef struct Held:
+    PyObject* items[MAX_HELD]
+    Py_ssize_t size
+
+
+cdef inline bint can_hold(object seq) noexcept:
+    return ((PyList_CheckExact(<PyObject*>seq) or PyTuple_CheckExact(<PyObject*>seq))
+            and PySequence_Fast_GET_SIZE(seq) <= MAX_HELD)
+
+
+cdef Py_ssize_t held_take(Held* h, object seq) noexcept:
+    """Hold the items of ``seq`` (can_hold(seq); no Python code runs here); how many."""
+    cdef Py_ssize_t k
+    held_release(h)
+    for k in range(PySequence_Fast_GET_SIZE(seq)):
+        h.items[k] = PySequence_Fast_GET_ITEM(seq, k)
+        Py_INCREF(h.items[k])
+    h.size = PySequence_Fast_GET_SIZE(seq)
+    return h.size
+
+
+cdef void held_release(Held* h) noexcept:
+    cdef Py_ssize_t k, size = h.size
+    h.size = 0
+    for k in range(size):
+        Py_DECREF(h.items[k])
 
 
 # -- plain str tokens: a C hash table ---------------------------------------------------------
@@ -388,10 +424,13 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
     """Count one hypothesis into ``row`` (zeroed, 2 + 2*orders values): 1, or 0 when declined."""
     cdef Ids ids
     cdef int64_t* offsets = NULL
-    cdef Py_ssize_t n_refs, k, hyp_len
+    cdef Py_ssize_t n_refs, k, hyp_len, refs_size
     cdef Interner vocab
+    cdef Held held
+    cdef PyObject** refs_items
     if orders < 1:
         return 0
+    held.size = 0
     ids.data = NULL
     ids.size = ids.cap = 0
     ids_reserve(&ids, 1)  # never a NULL buffer, even for empty input
@@ -401,8 +440,18 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
             if n_refs == 0:
                 return 0
             hyp_fast = fast_of(hypothesis)
-            refs_fast = snapshot_of(references)
-            if hyp_fast is None or refs_fast is None or len(refs_fast) != n_refs:
+            if hyp_fast is None:
+                return 0
+            if can_hold(references):
+                refs_size = held_take(&held, references)  # no tuple per call (see count_corpus)
+                refs_items = held.items
+            else:
+                refs_fast = snapshot_of(references)
+                if refs_fast is None:
+                    return 0
+                refs_size = PySequence_Fast_GET_SIZE(refs_fast)
+                refs_items = PySequence_Fast_ITEMS(refs_fast)
+            if refs_size != n_refs:
                 return 0
             hyp_len = PySequence_Fast_GET_SIZE(hyp_fast)
             vocab = Interner(hyp_len)
@@ -415,7 +464,7 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
                 raise MemoryError()
             offsets[0] = hyp_len
             for k in range(n_refs):
-                ref_fast = fast_of(<object>PySequence_Fast_GET_ITEM(refs_fast, k))
+                ref_fast = fast_of(<object>refs_items[k])
                 if ref_fast is None:
                     return 0
                 vocab.add(ref_fast, &ids, False)
@@ -433,6 +482,7 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
             raise MemoryError("sentence_row: out of memory while counting")
         return 1
     finally:
+        held_release(&held)
         free(ids.data)
         free(offsets)
 
@@ -527,10 +577,13 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
     cdef int64_t* grown
     cdef int64_t* totals = NULL
     cdef int64_t* seg_row
+    cdef Held held
+    cdef PyObject** items
     if orders < 1:
         return None
     hyp_ids.data = ref_ids.data = NULL
     hyp_ids.size = hyp_ids.cap = ref_ids.size = ref_ids.cap = 0
+    held.size = 0
     table_init(&table)
     try:
         ids_reserve(&hyp_ids, 1)  # never NULL buffers, even for empty input
@@ -562,10 +615,17 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
                     return None
             seg_ref[0] = 0
             for i in range(n):
-                refs_fast = snapshot_of(<object>PySequence_Fast_GET_ITEM(lists_fast, i))
-                if refs_fast is None:
-                    return None
-                m = PySequence_Fast_GET_SIZE(refs_fast)
+                refs = <object>PySequence_Fast_GET_ITEM(lists_fast, i)
+                if can_hold(refs):
+                    # Held in C (a tuple per segment costs more than the rest of a short one).
+                    m = held_take(&held, refs)
+                    items = held.items
+                else:
+                    refs_fast = snapshot_of(refs)
+                    if refs_fast is None:
+                        return None
+                    m = PySequence_Fast_GET_SIZE(refs_fast)
+                    items = PySequence_Fast_ITEMS(refs_fast)
                 if m == 0:
                     return None  # the library raises here; its own loop decides how
                 if n_refs_total + m + 1 > cap_refs:
@@ -577,12 +637,13 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
                     if n_refs_total == 0:
                         ref_off[0] = 0
                 for k in range(m):
-                    fast = fast_of(<object>PySequence_Fast_GET_ITEM(refs_fast, k))
+                    fast = fast_of(<object>items[k])
                     if fast is None:
                         return None
                     vocab.add(fast, &ref_ids, False)
                     n_refs_total += 1
                     ref_off[n_refs_total] = ref_ids.size
+                held_release(&held)
                 seg_ref[i + 1] = n_refs_total
         except MemoryError:
             raise
@@ -621,6 +682,7 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
         return ([totals[k] for k in range(width)], [totals[width + k] for k in range(orders)],
                 [seg_row[k] for k in range(width)])
     finally:
+        held_release(&held)
         table_give(&table)
         free(hyp_ids.data)
         free(ref_ids.data)
