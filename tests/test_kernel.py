@@ -137,6 +137,10 @@ def test_collisions_between_orders_and_long_repeats(hash_mask: int) -> None:
         ([1, 2, 1, 2, 1, 2, 1], [[2, 1, 2], [1, 2, 1, 2]]),
         ([0, 0, -1, -1, 0], [[-1, -1, -1], [0, 0]]),
         ([INT32_MAX, INT32_MIN, INT32_MAX], [[INT32_MIN, INT32_MAX], [INT32_MAX]]),
+        # The maximum over references from a later one, an earlier one, and one in between.
+        ([5, 5, 5, 5], [[5], [5, 5, 5]]),
+        ([5, 5, 5, 5], [[5, 5, 5], [5]]),
+        ([5, 5, 5, 5], [[5], [5, 5, 5], [5, 5]]),
     ]
     for order in range(1, 9):
         assert (run_kernel(COMPILED, segments, order, hash_mask=hash_mask).tolist()

@@ -125,14 +125,17 @@ cdef inline bint can_hold(object seq) noexcept:
 
 
 cdef Py_ssize_t held_take(Held* h, object seq) noexcept:
-    """Hold the items of ``seq`` (can_hold(seq); no Python code runs here); how many."""
-    cdef Py_ssize_t k
-    held_release(h)
-    for k in range(PySequence_Fast_GET_SIZE(seq)):
+    """Hold the items of ``seq`` (can_hold(seq)) in ``h``, which must be empty (releasing here
+    could run a finalizer, and so Python code, between the size check and the copy); how many.
+    No Python code runs here."""
+    cdef Py_ssize_t k, size = PySequence_Fast_GET_SIZE(seq)
+    if size > MAX_HELD or h.size != 0:     # never, by the callers; checked all the same
+        return 0
+    for k in range(size):
         h.items[k] = PySequence_Fast_GET_ITEM(seq, k)
         Py_INCREF(h.items[k])
-    h.size = PySequence_Fast_GET_SIZE(seq)
-    return h.size
+    h.size = size
+    return size
 
 
 cdef void held_release(Held* h) noexcept:

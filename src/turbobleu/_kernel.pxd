@@ -5,12 +5,15 @@ cdef struct Slot:
     uint64_t key        # (slot of the (n-1)-gram prefix + 1) << 32 | last token: exact identity;
                         # all ones when the slot is unused
     int32_t hyp_count
-    int32_t ref_max     # max count over the references seen so far
+    int32_t ref_max     # max count over the references counted so far (with one reference:
+                        # its count, growing while it is scanned)
 
 cdef struct Table:
     Slot* slots         # 16 bytes each
-    int32_t* ref_cur    # per slot: its count within the current reference (when there are
-                        # several; kept apart so that the slots stay small)
+    int32_t* ref_cur    # per slot: its count within the current reference; meaningful only
+                        # for claimed slots of segments with several references (reset when
+                        # claimed and by fold_reference; garbage otherwise). Kept apart so
+                        # that the slots stay small.
     int64_t* live       # the slots used by the current segment: index | order << 32
     int64_t capacity    # allocated slots (a power of two)
     int64_t live_cap

@@ -145,11 +145,12 @@ cdef inline int64_t add_hyp_ngram(Table* t, uint64_t start_mask, uint64_t wrap, 
 cdef inline int64_t count_ref_ngram(Table* t, uint64_t start_mask, uint64_t wrap,
                                     uint64_t key, bint single) noexcept nogil:
     """Count one reference n-gram; returns its slot, which is empty when the hypothesis does not
-    have the n-gram. The update is written without branches (the hit/miss pattern is random):
-    an empty slot's counters are scratch, set afresh when a hypothesis n-gram claims the slot
-    (unsigned arithmetic: a scratch count may wrap around, harmlessly). With a ``single``
-    reference its count is the maximum; otherwise fold_reference takes the maximum after each
-    reference."""
+    have the n-gram. The update has no branch on hit or miss (that pattern is random; ``single``
+    is the same for a whole segment): an empty slot's counter is scratch, set afresh when a
+    hypothesis n-gram claims the slot (unsigned arithmetic: a scratch count may wrap around,
+    harmlessly). With a ``single`` reference the count goes straight into ref_max, which is then
+    the maximum; with several it goes into ref_cur, and fold_reference takes the maximum after
+    each reference."""
     cdef int64_t idx = probe(t, start_mask, wrap, key)
     cdef Slot* s = &t.slots[idx]
     if single:
