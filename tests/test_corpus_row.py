@@ -237,3 +237,41 @@ def test_sentence_bleu_called_from_inside_sentence_bleu() -> None:
     assert len(inner) == 1
     assert_same_score(inner[0], sacrebleu.sentence_bleu("the dog ran away",
                                                         ["a dog ran away fast"]), "inner call")
+
+
+@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+@settings(max_examples=300)
+@given(hyp=line, refs=st.lists(st.one_of(line, st.none()), min_size=1, max_size=3),
+       tokenizer=st.sampled_from(FAST_TOKENIZERS), lowercase=st.booleans(),
+       order=st.integers(1, 16), smooth=st.sampled_from([("none", None), ("floor", None),
+                                                          ("floor", 0.3), ("exp", None),
+                                                          ("exp", 2)]),
+       effective=st.booleans())
+def test_sentence_score_parts_are_the_row_and_its_score(hyp, refs, tokenizer, lowercase, order,
+                                                        smooth, effective) -> None:
+    """The fused call sentence_bleu makes: the same row and the same score parts as the two
+    calls it replaces."""
+    from turbobleu import _kernel
+    from turbobleu.recipes import NEUMAIER_SUM
+    if all(r is None for r in refs) and hyp.strip():
+        refs = refs + [""]
+    code = turbobleu.get_tokenizer(tokenizer).code
+    row = COMPILED.sentence_row(hyp, refs, code, lowercase, order)
+    score, precisions, bp = _kernel.sacrebleu_score_parts(row, order, smooth[0], smooth[1],
+                                                          effective, NEUMAIER_SUM)
+    got = COMPILED.sentence_score_parts(hyp, refs, code, lowercase, order, smooth[0],
+                                        smooth[1], effective, NEUMAIER_SUM)
+    assert got == (score, row[2:2 + order], row[2 + order:], precisions, bp, row[0], row[1])
+
+
+@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+def test_sentence_score_parts_refuses_what_it_does_not_score() -> None:
+    code = turbobleu.get_tokenizer("13a").code
+    with pytest.raises(ValueError, match="add-k"):
+        COMPILED.sentence_score_parts("a b", ["a b"], code, False, 4, "add-k", 1, True, False)
+    with pytest.raises(ValueError, match="max_ngram_order"):
+        COMPILED.sentence_score_parts("a b", ["a b"], code, False, 0, "exp", None, True, False)
+    with pytest.raises(ValueError, match="max_order > 16"):
+        COMPILED.sentence_score_parts("a b", ["a b"], code, False, 17, "exp", None, True, False)
+    with pytest.raises(TypeError, match="hypothesis must be a str"):
+        COMPILED.sentence_score_parts(None, ["a b"], code, False, 4, "exp", None, True, False)

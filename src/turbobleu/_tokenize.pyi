@@ -69,3 +69,17 @@ def sentence_row(
     max_order: int,
 ) -> list[int]:
     """The statistics row of one hypothesis against its references (None ones are skipped)."""
+
+def sentence_score_parts(
+    hypothesis: str,
+    references: list[str | None],
+    kind: int,
+    lowercase: bool,
+    max_order: int,
+    smooth_method: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    neumaier: bool,
+) -> tuple[float, list[int], list[int], list[float], float, int, int]:
+    """BLEUScore's arguments for one hypothesis: sentence_row and sacrebleu_score_parts in one
+    call (not for add-k)."""

@@ -12,8 +12,10 @@ from libc.string cimport memchr, memcmp, memcpy, memmove, memset
 from cpython.unicode cimport PyUnicode_Check
 import numpy as np
 
-from turbobleu._kernel cimport (Table, count_segment, table_give, table_init, table_reserve,
-                                table_take)
+from turbobleu._kernel cimport (Table, count_segment, sacrebleu_row, table_give, table_init,
+                                table_reserve, table_take)
+from turbobleu._kernel import SMOOTH_CODES as _SMOOTH_CODES
+from turbobleu._kernel import sacrebleu_score_parts as _sacrebleu_score_parts
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object)
@@ -1359,18 +1361,14 @@ cdef int tokenize_one(object line, int kind, bint lowercase, bint frozen, str wh
 cdef bint SENT_BUSY = False   # a sentence_row call is using the SENT_* scratch
 
 
-def sentence_row(hypothesis, list references, int kind, bint lowercase, int max_order):
-    """``[hyp_len, ref_len, matches_1..N, totals_1..N]`` of one hypothesis (a str) against
-    ``references`` (str or None each; None is skipped, as sacrebleu does)."""
+cdef int fill_sentence_row(hypothesis, list references, int kind, bint lowercase,
+                           int max_order, int64_t* row) except -1:
+    """Count one hypothesis (a str) against ``references`` (str or None each; None is skipped,
+    as sacrebleu does) into ``row`` (zeroed, 2 + 2*max_order values). The caller checked that
+    SENT_BUSY is False."""
     global SENT_BUSY
-    if SENT_BUSY:
-        # Called again from inside a call (a str subclass' lower(), a gc callback): the
-        # scratch is taken, so the twin computes this row.
-        from turbobleu._tokenize_py import sentence_row as python_sentence_row
-        return python_sentence_row(hypothesis, references, kind, lowercase, max_order)
-    cdef Py_ssize_t k, n_refs = 0, hyp_start, hyp_len, width = 2 + 2 * max_order
+    cdef Py_ssize_t k, n_refs = 0, hyp_start, hyp_len
     cdef int64_t* ref_off
-    cdef int64_t* row
     if not PyUnicode_Check(hypothesis):
         raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
     if max_order < 1:
@@ -1378,10 +1376,9 @@ def sentence_row(hypothesis, list references, int kind, bint lowercase, int max_
     prepare_kind(kind)
     cdef tuple refs = tuple(references)   # keeps them alive and their count fixed
     ref_off = <int64_t*>malloc((len(refs) + 1) * sizeof(int64_t))
-    row = <int64_t*>calloc(width, sizeof(int64_t))
     SENT_BUSY = True
     try:
-        if ref_off == NULL or row == NULL or SENT_PIPE.tok == NULL or SENT_VOCAB.reset() < 0:
+        if ref_off == NULL or SENT_PIPE.tok == NULL or SENT_VOCAB.reset() < 0:
             raise MemoryError()
         SENT_PIPE.vocab = <void*>SENT_VOCAB
         SENT_PIPE.ids = &SENT_IDS
@@ -1408,8 +1405,61 @@ def sentence_row(hypothesis, list references, int kind, bint lowercase, int max_
         count_segment(&SENT_TABLE, row, max_order, 0xFFFFFFFFFFFFFFFFULL,
                       <const int32_t*>SENT_IDS.data + hyp_start, hyp_len,
                       <const int32_t*>SENT_IDS.data, ref_off, 0, n_refs)
-        return [row[k] for k in range(width)]
+        return 0
     finally:
         SENT_BUSY = False
         free(ref_off)
+
+
+def sentence_row(hypothesis, list references, int kind, bint lowercase, int max_order):
+    """``[hyp_len, ref_len, matches_1..N, totals_1..N]`` of one hypothesis (a str) against
+    ``references`` (str or None each; None is skipped, as sacrebleu does)."""
+    if SENT_BUSY:
+        # Called again from inside a call (a str subclass' lower(), a gc callback): the
+        # scratch is taken, so the twin computes this row.
+        from turbobleu._tokenize_py import sentence_row as python_sentence_row
+        return python_sentence_row(hypothesis, references, kind, lowercase, max_order)
+    cdef Py_ssize_t k, width = 2 + 2 * max_order
+    cdef int64_t* row = <int64_t*>calloc(width if width > 0 else 1, sizeof(int64_t))
+    if row == NULL:
+        raise MemoryError()
+    try:
+        fill_sentence_row(hypothesis, references, kind, lowercase, max_order, row)
+        return [row[k] for k in range(width)]
+    finally:
         free(row)
+
+
+cdef enum:
+    MAX_PARTS_ORDER = 16    # sentence_score_parts scores rows up to this order in C
+
+
+def sentence_score_parts(hypothesis, list references, int kind, bint lowercase, int max_order,
+                         str smooth_method, smooth_value, bint effective_order, bint neumaier):
+    """``BLEUScore``'s arguments (score, counts, totals, precisions, bp, sys_len, ref_len) for
+    one hypothesis: ``sentence_row`` and ``_kernel.sacrebleu_score_parts`` in one call (a
+    sentence_bleu loop spends most of its time around the compiled work). Not for add-k."""
+    cdef int64_t row[2 + 2 * MAX_PARTS_ORDER]
+    cdef double logs[MAX_PARTS_ORDER]
+    cdef double prec[MAX_PARTS_ORDER]
+    cdef double bp, score
+    cdef Py_ssize_t k
+    cdef int method = _SMOOTH_CODES[smooth_method]
+    if method == 2:
+        raise ValueError("sentence_score_parts: add-k takes the Python recipe")
+    if SENT_BUSY or not 1 <= max_order <= MAX_PARTS_ORDER:
+        # (re-entered, see sentence_row; or orders the C arrays here do not hold)
+        counts = sentence_row(hypothesis, references, kind, lowercase, max_order)
+        score, precisions, bp = _sacrebleu_score_parts(counts, max_order, smooth_method,
+                                                       smooth_value, effective_order, neumaier)
+        return (score, counts[2:2 + max_order], counts[2 + max_order:], precisions, bp,
+                counts[0], counts[1])
+    if smooth_value is None:
+        smooth_value = 0.1 if method == 1 else 0
+    memset(row, 0, sizeof(row))
+    fill_sentence_row(hypothesis, references, kind, lowercase, max_order, row)
+    score = sacrebleu_row(row, max_order, method, <double>smooth_value, False, effective_order,
+                          neumaier, logs, prec, &bp)
+    return (score, [row[2 + k] for k in range(max_order)],
+            [row[2 + max_order + k] for k in range(max_order)],
+            [prec[k] for k in range(max_order)], bp, row[0], row[1])

@@ -171,6 +171,14 @@ class BLEU:
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
         tokenizer = self.tokenizer
+        if type(tokenizer) is Tokenizer and c_recipe_applies(self.smooth_method,
+                                                             self.max_ngram_order):
+            # Tokenized, counted and scored in one compiled call (the usual sentence_bleu).
+            parts = _impl.tokenize.sentence_score_parts(
+                hypothesis, refs, tokenizer.code, self.lowercase, self.max_ngram_order,
+                self.smooth_method, self.smooth_value, self.effective_order, _NEUMAIER_SUM)
+            self.num_refs = len(refs) - refs.count(None)
+            return BLEUScore(*parts)
         if type(tokenizer) is Tokenizer:   # a compiled one (library ones rewrite lines first)
             row = _impl.tokenize.sentence_row(hypothesis, refs, tokenizer.code, self.lowercase,
                                               self.max_ngram_order)
