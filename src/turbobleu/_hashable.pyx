@@ -138,6 +138,24 @@ cdef Py_ssize_t held_take(Held* h, object seq) noexcept:
     return size
 
 
+cdef object items_of(object seq, Held* held, PyObject*** items, Py_ssize_t* size):
+    """The items of a segment's sequence of references, read once into ``items``/``size``:
+    held in ``held`` (empty) when it is a short list or tuple, else copied into a snapshot
+    tuple, which is returned (keep it while reading ``items``). ``size`` is -1 when the
+    sequence's length disagrees with its iteration."""
+    if can_hold(seq):
+        size[0] = held_take(held, seq)
+        items[0] = held.items
+        return None
+    snapshot = snapshot_of(seq)
+    if snapshot is None:
+        size[0] = -1
+        return None
+    size[0] = PySequence_Fast_GET_SIZE(snapshot)
+    items[0] = PySequence_Fast_ITEMS(snapshot)
+    return snapshot
+
+
 cdef void held_release(Held* h) noexcept:
     cdef Py_ssize_t k, size = h.size
     h.size = 0
@@ -445,15 +463,7 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
             hyp_fast = fast_of(hypothesis)
             if hyp_fast is None:
                 return 0
-            if can_hold(references):
-                refs_size = held_take(&held, references)  # no tuple per call (see count_corpus)
-                refs_items = held.items
-            else:
-                refs_fast = snapshot_of(references)
-                if refs_fast is None:
-                    return 0
-                refs_size = PySequence_Fast_GET_SIZE(refs_fast)
-                refs_items = PySequence_Fast_ITEMS(refs_fast)
+            refs_snapshot = items_of(references, &held, &refs_items, &refs_size)
             if refs_size != n_refs:
                 return 0
             hyp_len = PySequence_Fast_GET_SIZE(hyp_fast)
@@ -618,17 +628,11 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
                     return None
             seg_ref[0] = 0
             for i in range(n):
-                refs = <object>PySequence_Fast_GET_ITEM(lists_fast, i)
-                if can_hold(refs):
-                    # Held in C (a tuple per segment costs more than the rest of a short one).
-                    m = held_take(&held, refs)
-                    items = held.items
-                else:
-                    refs_fast = snapshot_of(refs)
-                    if refs_fast is None:
-                        return None
-                    m = PySequence_Fast_GET_SIZE(refs_fast)
-                    items = PySequence_Fast_ITEMS(refs_fast)
+                # (Held in C when short: a tuple per segment costs more than the rest of one.)
+                refs_snapshot = items_of(<object>PySequence_Fast_GET_ITEM(lists_fast, i), &held,
+                                         &items, &m)
+                if m == -1:
+                    return None
                 if m == 0:
                     return None  # the library raises here; its own loop decides how
                 if n_refs_total + m + 1 > cap_refs:

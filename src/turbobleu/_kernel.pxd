@@ -32,7 +32,5 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
                         const int32_t* ref_ids, const int64_t* ref_off,
                         int64_t ref_first, int64_t ref_last) noexcept nogil
 cdef double exact_sum(const double* x, int n, double* partials) noexcept nogil
-cdef double sacrebleu_row(const int64_t* row, int N, int method, double value,
-                          bint value_is_int, bint effective_order, bint neumaier,
-                          double* logs, double* precisions=*,
-                          double* bp_out=*) noexcept nogil
+cdef tuple score_parts_of_row(const int64_t* row, int max_order, str smooth_method,
+                             smooth_value, bint effective_order, bint neumaier)

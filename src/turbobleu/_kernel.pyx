@@ -472,25 +472,36 @@ def sacrebleu_sentence_scores(const int64_t[:, ::1] rows, int max_order, str smo
         free(logs)
 
 
+cdef tuple score_parts_of_row(const int64_t* row, int max_order, str smooth_method,
+                             smooth_value, bint effective_order, bint neumaier):
+    """sacrebleu_score_parts of a row in C memory (max_order <= 16 values checked by the caller
+    or here)."""
+    cdef int method = SMOOTH_CODES[smooth_method]
+    cdef double logs[16]
+    cdef double prec[16]
+    cdef double bp
+    cdef Py_ssize_t k
+    if method == 2 or not 1 <= max_order <= 16:
+        raise ValueError("sacrebleu_score_parts: add-k and max_order > 16 take the Python recipe")
+    if smooth_value is None:
+        smooth_value = 0.1 if method == 1 else 0
+    score = sacrebleu_row(row, max_order, method, <double>smooth_value, False, effective_order,
+                          neumaier, logs, prec, &bp)
+    return score, [prec[k] for k in range(max_order)], bp
+
+
 def sacrebleu_score_parts(row, int max_order, str smooth_method, smooth_value,
                           bint effective_order, bint neumaier):
     """(score, precisions, bp) of one statistics row (a sequence of ints), as
     ``recipes.sacrebleu_score`` computes them; not for add-k, whose counts change type."""
-    cdef int method = SMOOTH_CODES[smooth_method]
     cdef int64_t buf[34]
-    cdef double logs[16]
-    cdef double prec[16]
     cdef Py_ssize_t k
-    if method == 2 or max_order > 16:
+    if not 1 <= max_order <= 16:
         raise ValueError("sacrebleu_score_parts: add-k and max_order > 16 take the Python recipe")
-    if smooth_value is None:
-        smooth_value = 0.1 if method == 1 else 0
     for k in range(2 + 2 * max_order):
         buf[k] = row[k]
-    cdef double bp
-    score = sacrebleu_row(buf, max_order, method, <double>smooth_value, False, effective_order,
-                          neumaier, logs, prec, &bp)
-    return score, [prec[k] for k in range(max_order)], bp
+    return score_parts_of_row(buf, max_order, smooth_method, smooth_value, effective_order,
+                              neumaier)
 
 
 # =============================================================================================

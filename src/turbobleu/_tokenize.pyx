@@ -12,9 +12,8 @@ from libc.string cimport memchr, memcmp, memcpy, memmove, memset
 from cpython.unicode cimport PyUnicode_Check
 import numpy as np
 
-from turbobleu._kernel cimport (Table, count_segment, sacrebleu_row, table_give, table_init,
-                                table_reserve, table_take)
-from turbobleu._kernel import SMOOTH_CODES as _SMOOTH_CODES
+from turbobleu._kernel cimport (Table, count_segment, score_parts_of_row, table_give,
+                                table_init, table_reserve, table_take)
 from turbobleu._kernel import sacrebleu_score_parts as _sacrebleu_score_parts
 
 cdef extern from "Python.h":
@@ -1440,12 +1439,8 @@ def sentence_score_parts(hypothesis, list references, int kind, bint lowercase, 
     one hypothesis: ``sentence_row`` and ``_kernel.sacrebleu_score_parts`` in one call (a
     sentence_bleu loop spends most of its time around the compiled work). Not for add-k."""
     cdef int64_t row[2 + 2 * MAX_PARTS_ORDER]
-    cdef double logs[MAX_PARTS_ORDER]
-    cdef double prec[MAX_PARTS_ORDER]
-    cdef double bp, score
     cdef Py_ssize_t k
-    cdef int method = _SMOOTH_CODES[smooth_method]
-    if method == 2:
+    if smooth_method == "add-k":
         raise ValueError("sentence_score_parts: add-k takes the Python recipe")
     if SENT_BUSY or not 1 <= max_order <= MAX_PARTS_ORDER:
         # (re-entered, see sentence_row; or orders the C arrays here do not hold)
@@ -1454,12 +1449,9 @@ def sentence_score_parts(hypothesis, list references, int kind, bint lowercase, 
                                                        smooth_value, effective_order, neumaier)
         return (score, counts[2:2 + max_order], counts[2 + max_order:], precisions, bp,
                 counts[0], counts[1])
-    if smooth_value is None:
-        smooth_value = 0.1 if method == 1 else 0
     memset(row, 0, sizeof(row))
     fill_sentence_row(hypothesis, references, kind, lowercase, max_order, row)
-    score = sacrebleu_row(row, max_order, method, <double>smooth_value, False, effective_order,
-                          neumaier, logs, prec, &bp)
+    score, precisions, bp = score_parts_of_row(row, max_order, smooth_method, smooth_value,
+                                               effective_order, neumaier)
     return (score, [row[2 + k] for k in range(max_order)],
-            [row[2 + max_order + k] for k in range(max_order)],
-            [prec[k] for k in range(max_order)], bp, row[0], row[1])
+            [row[2 + max_order + k] for k in range(max_order)], precisions, bp, row[0], row[1])
