@@ -69,6 +69,9 @@ def pack_groups(
 def group_capacity_of(distinct: int) -> int:
     """The table capacity a group with ``distinct`` n-grams gets (a test hook)."""
 
+def table_slots_of(max_order: int, hyp_len: int) -> int:
+    """The slots a hypothesis of ``hyp_len`` ids gets for orders 1..max_order (a test hook)."""
+
 def build_ref_tables(
     ref_ids: _I32,
     ref_off: _I64,

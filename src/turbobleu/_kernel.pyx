@@ -50,9 +50,17 @@ cdef inline int64_t table_size(int max_order, int64_t hyp_len) noexcept nogil:
     """Slots for a hypothesis' n-grams: at most 1/8 full for ordinary segments, so that most
     probes end at their first slot; 1/2 for very long ones, to bound the memory. (1/16 counts
     faster in a warm loop but slower where the caches start cold, as after another library's
-    call; 1/4 the other way round.)"""
+    call; 1/4 the other way round.) Never smaller for a longer hypothesis: a corpus reserves the
+    table for its longest one, and every shorter segment must fit in it too."""
     cdef int64_t entries = max_order * hyp_len
-    return pow2_at_least(8 * entries if entries <= 8192 else 2 * entries)
+    if entries <= 8192:
+        return pow2_at_least(8 * entries)
+    return pow2_at_least(2 * entries if 2 * entries > 65536 else 65536)
+
+
+def table_slots_of(int max_order, int64_t hyp_len):
+    """Test hook: the slots a hypothesis of ``hyp_len`` ids gets for orders 1..``max_order``."""
+    return table_size(max_order, hyp_len)
 
 
 cdef int table_reserve(Table* t, int max_order, int64_t longest) noexcept nogil:
@@ -192,7 +200,8 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
     cdef int64_t ref_total = 0, base, n_refs = ref_last - ref_first, h_n, need
     cdef int n
     cdef bint single = n_refs == 1
-    cdef uint64_t wrap = <uint64_t>(table_size(max_order, hyp_len) - 1)
+    cdef int64_t size = table_size(max_order, hyp_len)
+    cdef uint64_t wrap = <uint64_t>(size - 1)
     cdef uint64_t start_mask = wrap & hash_mask   # a narrow hash_mask forces collisions (tests)
     cdef Slot* s
     cdef const int32_t* ref
@@ -215,6 +224,11 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
     for n in range(1, max_order + 1):
         row[1 + max_order + n] = hyp_len - n + 1 if hyp_len >= n else 0
     if hyp_len == 0 or ref_total == 0:
+        return
+    if size > t.capacity or max_order * hyp_len > t.live_cap:
+        # Not reserved for this hypothesis (a caller's bug): fail rather than probe beyond it.
+        t.failed = 1
+        row[0] = -1
         return
 
     need = 2 * hyp_len + 2 * ref_total + n_refs

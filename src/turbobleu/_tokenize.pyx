@@ -1404,6 +1404,9 @@ cdef int fill_sentence_row(hypothesis, list references, int kind, bint lowercase
         count_segment(&SENT_TABLE, row, max_order, 0xFFFFFFFFFFFFFFFFULL,
                       <const int32_t*>SENT_IDS.data + hyp_start, hyp_len,
                       <const int32_t*>SENT_IDS.data, ref_off, 0, n_refs)
+        if SENT_TABLE.failed:
+            SENT_TABLE.failed = 0   # it failed before touching a slot: the table is still empty
+            raise MemoryError("sentence_row: out of memory while counting")
         return 0
     finally:
         SENT_BUSY = False
