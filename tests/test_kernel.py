@@ -203,6 +203,49 @@ def test_seg_end_minus_one_means_all(kernel) -> None:
     assert out.tolist() == [[0, 0, 0, 0], [1, 1, 0, 1], [2, 1, 1, 2]]
 
 
+# Dense ids (n_ids > 0): unigrams are counted in an array indexed by id, -1 in the entry after.
+dense_ids = st.one_of(st.integers(-1, 3), st.integers(-1, 40))
+dense_lists = st.lists(dense_ids, max_size=14)
+dense_segments = st.lists(st.tuples(dense_lists, st.lists(dense_lists, max_size=8)), min_size=1,
+                          max_size=6)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@given(segments=dense_segments, order=orders, spare=st.integers(1, 5))
+def test_dense_ids_match_brute_force(kernel, segments: List[Segment], order: int,
+                                     spare: int) -> None:
+    """-1 stays an ordinary id (it matches -1); ``n_ids`` may exceed the largest id."""
+    n_ids = 1 + max([t for hyp, refs in segments for t in hyp + sum(refs, [])], default=0) + spare
+    want = [brute_force_row(hyp, refs, order) for hyp, refs in segments]
+    assert run_kernel(kernel, segments, order, n_ids=n_ids).tolist() == want
+
+
+@needs_compiled
+def test_dense_ids_across_calls_and_stamps() -> None:
+    """The unigram entries persist between calls (the spare table) and are claimed per segment
+    by stamp: alternating dense and general calls, growing and shrinking n_ids, stay exact."""
+    rng = np.random.default_rng(3)
+    for round_ in range(30):
+        n_ids = int(rng.integers(1, 300))
+        segments = [(rng.integers(-1, n_ids, rng.integers(0, 40)).tolist(),
+                     [rng.integers(-1, n_ids, rng.integers(0, 40)).tolist()
+                      for _ in range(int(rng.integers(1, 4)))])
+                    for _ in range(50)]
+        want = run_kernel(_kernel_py, segments, 4)
+        assert np.array_equal(run_kernel(COMPILED, segments, 4, n_ids=n_ids), want)
+        assert np.array_equal(run_kernel(COMPILED, segments, 4), want)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("bad", [5, -2, INT32_MIN])
+def test_dense_ids_out_of_range(kernel, bad: int) -> None:
+    out = np.zeros((1, 10), dtype=np.int64)
+    with pytest.raises(ValueError, match=rf"n_ids=5, ref_ids must be -1 or in 0..4; ref_ids\[1\] is {bad}"):
+        kernel.count_stats(*pack([([1, 2], [[3, bad]])]), 4, out, n_ids=5)
+    with pytest.raises(ValueError, match="n_ids must be at most"):
+        kernel.count_stats(*pack([([1, 2], [[3]])]), 4, out, n_ids=2**31)
+
+
 @needs_compiled
 def test_threads_on_disjoint_ranges() -> None:
     """The compiled kernel releases the GIL; threads filling disjoint row ranges of one output

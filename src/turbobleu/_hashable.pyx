@@ -23,7 +23,7 @@ from libc.string cimport memcmp, memcpy, memset
 
 from turbobleu._nltk_recipe import warn_zero_order
 from turbobleu._kernel cimport (Table, count_segment, exact_sum, table_give, table_init,
-                                table_reserve, table_take)
+                                table_reserve, table_reserve_ids, table_take)
 
 cdef extern from "Python.h":
     object PySequence_Fast(object o, const char* message)
@@ -489,7 +489,7 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
         if table_reserve(&SENTENCE_TABLE, orders, hyp_len) < 0:
             raise MemoryError("sentence_row: cannot allocate the n-gram table")
         count_segment(&SENTENCE_TABLE, row, orders, 0xFFFFFFFFFFFFFFFFULL, ids.data, hyp_len,
-                      ids.data, offsets, 0, n_refs)
+                      ids.data, offsets, 0, n_refs, 0)
         if SENTENCE_TABLE.failed:
             SENTENCE_TABLE.failed = 0
             raise MemoryError("sentence_row: out of memory while counting")
@@ -582,7 +582,7 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
     cdef int64_t* hyp_off = NULL
     cdef int64_t* ref_off = NULL
     cdef int64_t* seg_ref = NULL
-    cdef Py_ssize_t n, i, k, m, n_refs_total = 0, cap_refs = 0, longest = 0
+    cdef Py_ssize_t n, i, k, m, n_refs_total = 0, cap_refs = 0, longest = 0, n_ids
     cdef Py_ssize_t width = 2 + 2 * orders
     cdef Interner vocab = Interner(256)   # grows with the distinct tokens
     cdef Table table
@@ -656,8 +656,9 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
             raise
         except Exception:
             return None
+        n_ids = vocab.next_id if vocab.vocab is not None else vocab.strs.size
         vocab = None
-        if table_reserve(&table, orders, longest) < 0:
+        if table_reserve(&table, orders, longest) < 0 or table_reserve_ids(&table, n_ids) < 0:
             raise MemoryError("corpus_rows: cannot allocate the n-gram table")
         if totals_only:
             totals = <int64_t*>calloc(3 * width, sizeof(int64_t))   # sums, dens, the last row
@@ -669,7 +670,7 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
                     memset(seg_row, 0, width * sizeof(int64_t))
                     count_segment(&table, seg_row, orders, 0xFFFFFFFFFFFFFFFFULL,
                                   hyp_ids.data + hyp_off[i], hyp_off[i + 1] - hyp_off[i],
-                                  ref_ids.data, ref_off, seg_ref[i], seg_ref[i + 1])
+                                  ref_ids.data, ref_off, seg_ref[i], seg_ref[i + 1], n_ids)
                     for k in range(width):
                         totals[k] += seg_row[k]
                     for k in range(orders):
@@ -681,7 +682,7 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
                 for i in range(n):
                     count_segment(&table, &out[i, 0], orders, 0xFFFFFFFFFFFFFFFFULL,
                                   hyp_ids.data + hyp_off[i], hyp_off[i + 1] - hyp_off[i],
-                                  ref_ids.data, ref_off, seg_ref[i], seg_ref[i + 1])
+                                  ref_ids.data, ref_off, seg_ref[i], seg_ref[i + 1], n_ids)
         if table.failed:
             raise MemoryError("corpus_rows: out of memory while counting")
         if not totals_only:

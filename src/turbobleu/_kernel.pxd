@@ -8,6 +8,12 @@ cdef struct Slot:
     int32_t ref_max     # max count over the references counted so far (with one reference:
                         # its count, growing while it is scanned)
 
+cdef struct Uni:
+    int32_t hyp_count   # unigram counts of one token id, kept apart from the slots when the
+    int32_t ref_max     # ids are dense (see count_segment's n_ids); same meanings as in Slot
+    int32_t ref_cur     # and Table.ref_cur
+    uint32_t stamp      # the segment (Table.stamp) that claimed it; any other: free
+
 cdef struct Table:
     Slot* slots         # 16 bytes each
     int32_t* ref_cur    # per slot: its count within the current reference; meaningful only
@@ -20,17 +26,21 @@ cdef struct Table:
     int64_t* pos        # per hypothesis/reference position: slot of the n-gram starting there
     int64_t pos_cap
     int failed          # set when memory ran out inside count_segment
+    Uni* uni            # per token id 0..uni_cap-2, and one entry for id -1 after them
+    int64_t uni_cap
+    uint32_t stamp      # counts the segments counted with uni (0: none yet)
 
 cdef void table_init(Table* t) noexcept nogil
 
 cdef int table_reserve(Table* t, int max_order, int64_t longest) noexcept nogil
+cdef int table_reserve_ids(Table* t, int64_t n_ids) noexcept nogil
 cdef void table_release(Table* t) noexcept nogil
 cdef void table_take(Table* t) noexcept
 cdef void table_give(Table* t) noexcept
 cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mask,
                         const int32_t* hyp, int64_t hyp_len,
                         const int32_t* ref_ids, const int64_t* ref_off,
-                        int64_t ref_first, int64_t ref_last) noexcept nogil
+                        int64_t ref_first, int64_t ref_last, int64_t n_ids) noexcept nogil
 cdef double exact_sum(const double* x, int n, double* partials) noexcept nogil
 cdef tuple score_parts_of_row(const int64_t* row, int max_order, str smooth_method,
                              smooth_value, bint effective_order, bint neumaier)

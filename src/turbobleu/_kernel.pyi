@@ -31,6 +31,7 @@ def count_stats(
     seg_start: int = 0,
     seg_end: int = -1,
     hash_mask: int = 0xFFFFFFFFFFFFFFFF,
+    n_ids: int = 0,
 ) -> None:
     """Fill the zeroed rows ``out[seg_start:seg_end]`` with ``[hyp_len, ref_len, matches_1..N,
     totals_1..N]``; ``out`` has ``2 + 2*max_order`` columns."""

@@ -21,6 +21,9 @@ cdef inline uint64_t ngram_key(int64_t prefix_slot, int32_t token) noexcept nogi
 
 cdef enum:
     ORDER_SHIFT = 32    # t.live entries: slot index | order << ORDER_SHIFT
+    MAX_DENSE_IDS = 0x7FFFFFFF - 1   # ids below it: DENSE_BASE + id + 1 fits a key's high half
+    DENSE_BASE = 1 << 30    # prefix of a bigram whose unigram is token id u (dense ids): u + this;
+                            # slot indexes stay below it, so the two never meet in a key
 
 cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL   # the key of an unused slot
 
@@ -58,6 +61,20 @@ cdef inline int64_t table_size(int max_order, int64_t hyp_len) noexcept nogil:
     return pow2_at_least(2 * entries if 2 * entries > 65536 else 65536)
 
 
+cdef int table_reserve_ids(Table* t, int64_t n_ids) noexcept nogil:
+    """Make room for unigram entries of ids 0..n_ids-1 (count_segment's dense ids) and -1 (the
+    entry after them); 0 on success, -1 when memory runs out. New entries are free (stamp 0)."""
+    cdef Uni* grown
+    if n_ids + 1 > t.uni_cap:
+        grown = <Uni*>realloc(t.uni, (n_ids + 1) * sizeof(Uni))
+        if grown == NULL:
+            return -1
+        memset(grown + t.uni_cap, 0, (n_ids + 1 - t.uni_cap) * sizeof(Uni))
+        t.uni = grown
+        t.uni_cap = n_ids + 1
+    return 0
+
+
 def table_slots_of(int max_order, int64_t hyp_len):
     """Test hook: the slots a hypothesis of ``hyp_len`` ids gets for orders 1..``max_order``."""
     return table_size(max_order, hyp_len)
@@ -69,6 +86,8 @@ cdef int table_reserve(Table* t, int max_order, int64_t longest) noexcept nogil:
     cdef Slot* slots
     cdef int32_t* ref_cur
     cdef int64_t* live
+    if need >= DENSE_BASE:
+        return -1
     if need > t.capacity:
         slots = <Slot*>malloc(need * sizeof(Slot))
         ref_cur = <int32_t*>malloc(need * sizeof(int32_t))
@@ -101,6 +120,7 @@ cdef void table_release(Table* t) noexcept nogil:
     free(t.ref_cur)
     free(t.live)
     free(t.pos)
+    free(t.uni)
     table_init(t)
 
 
@@ -126,7 +146,7 @@ cdef void table_give(Table* t) noexcept:
     unless it failed, is large, or there is a spare already (call with the GIL held)."""
     global SPARE_TABLE
     cdef int64_t size = (t.capacity * (sizeof(Slot) + sizeof(int32_t)) + t.live_cap * sizeof(int64_t)
-                         + t.pos_cap * sizeof(int64_t))
+                         + t.pos_cap * sizeof(int64_t) + t.uni_cap * sizeof(Uni))
     if not t.failed and size <= SPARE_TABLE_MAX_BYTES and SPARE_TABLE.slots == NULL:
         SPARE_TABLE = t[0]
         table_init(t)
@@ -168,6 +188,17 @@ cdef inline int64_t count_ref_ngram(Table* t, uint64_t start_mask, uint64_t wrap
     return idx
 
 
+cdef inline void fold_unigrams(Table* t, const int64_t* rpos, const int64_t* found,
+                               int64_t n_found) noexcept nogil:
+    """fold_reference for the unigram entries of dense ids (``rpos``: DENSE_BASE + id)."""
+    cdef int64_t m
+    cdef Uni* u
+    for m in range(n_found):
+        u = &t.uni[rpos[found[m]] - DENSE_BASE]
+        u.ref_max = u.ref_cur if u.ref_cur > u.ref_max else u.ref_max
+        u.ref_cur = 0
+
+
 cdef inline void fold_reference(Table* t, const int64_t* rpos, const int64_t* found,
                                 int64_t n_found) noexcept nogil:
     """After one of several references: the n-grams it has (``found``: their positions in it,
@@ -184,11 +215,73 @@ cdef inline void fold_reference(Table* t, const int64_t* rpos, const int64_t* fo
         t.ref_cur[idx] = 0
 
 
+cdef inline void count_dense_unigrams(
+        Table* t, const int32_t* hyp, int64_t hyp_len, const int32_t* ref_ids,
+        const int64_t* ref_off, int64_t ref_first, int64_t ref_last, int64_t n_ids, bint single,
+        int64_t* hpos, int64_t* hact, int64_t* rpos, int64_t* ract, int64_t* rcnt,
+        int64_t* n_live, int64_t* h_n) noexcept nogil:
+    """count_segment's unigram stage for dense ids: the same lists and counts, from ``t.uni``
+    (id -1, an ordinary id as everywhere in the kernel, has the entry after the others). An
+    entry belongs to this segment when its stamp is this segment's; a reference token the
+    hypothesis lacks counts into a stale entry, scratch that is reset when a hypothesis claims
+    the entry."""
+    cdef int64_t i, j, k, r, base = 0, rlen, tok
+    cdef const int32_t* ref
+    cdef Uni* u
+    cdef uint32_t stamp
+    t.stamp += 1
+    if t.stamp == 0:                     # wrapped: really free every entry
+        memset(t.uni, 0, t.uni_cap * sizeof(Uni))
+        t.stamp = 1
+    stamp = t.stamp
+    for i in range(hyp_len):
+        tok = hyp[i]
+        tok = tok if tok >= 0 else n_ids
+        u = &t.uni[tok]
+        if u.stamp != stamp:
+            u.stamp = stamp
+            u.hyp_count = 0
+            u.ref_max = 0
+            u.ref_cur = 0
+            t.live[n_live[0]] = tok
+            n_live[0] += 1
+        u.hyp_count += 1
+        hpos[i] = DENSE_BASE + tok
+    for r in range(ref_first, ref_last):
+        ref = ref_ids + ref_off[r]
+        rlen = ref_off[r + 1] - ref_off[r]
+        k = base
+        for j in range(rlen):
+            tok = ref[j]
+            tok = tok if tok >= 0 else n_ids
+            u = &t.uni[tok]
+            if single:
+                u.ref_max = <int32_t>(<uint32_t>u.ref_max + 1)
+            else:
+                u.ref_cur = <int32_t>(<uint32_t>u.ref_cur + 1)
+            rpos[base + j] = DENSE_BASE + tok
+            ract[k] = j
+            k += u.stamp == stamp
+        rcnt[r - ref_first] = k - base
+        if not single:
+            fold_unigrams(t, rpos + base, ract + base, k - base)
+        base += rlen
+    k = 0
+    for i in range(hyp_len - 1):
+        hact[k] = i
+        k += t.uni[hpos[i] - DENSE_BASE].ref_max > 0
+    h_n[0] = k
+
+
 cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mask,
                         const int32_t* hyp, int64_t hyp_len,
                         const int32_t* ref_ids, const int64_t* ref_off,
-                        int64_t ref_first, int64_t ref_last) noexcept nogil:
+                        int64_t ref_first, int64_t ref_last, int64_t n_ids) noexcept nogil:
     """One statistics row (``row`` must be zeroed).
+
+    ``n_ids`` > 0 says the ids are dense: each -1 or in 0..n_ids-1 (reserved with
+    table_reserve_ids). Unigrams are then counted in ``t.uni``, indexed by id,
+    instead of the hash table: no probing for the most numerous lookups. 0: any int32 ids.
 
     Order by order: an n-gram can only occur in a reference if its (n-1)-gram prefix does, so
     order n looks only at the positions whose prefix was found in some reference. Per position,
@@ -211,6 +304,8 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
     cdef int64_t* rpos
     cdef int64_t* ract
     cdef int64_t* rcnt
+    cdef int64_t n_uni = 0
+    cdef Uni* u
 
     for r in range(ref_first, ref_last):
         rlen = ref_off[r + 1] - ref_off[r]
@@ -225,7 +320,8 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
         row[1 + max_order + n] = hyp_len - n + 1 if hyp_len >= n else 0
     if hyp_len == 0 or ref_total == 0:
         return
-    if size > t.capacity or max_order * hyp_len > t.live_cap:
+    if size > t.capacity or max_order * hyp_len > t.live_cap or (n_ids > 0
+                                                                 and n_ids + 1 > t.uni_cap):
         # Not reserved for this hypothesis (a caller's bug): fail rather than probe beyond it.
         t.failed = 1
         row[0] = -1
@@ -246,28 +342,33 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
     ract = rpos + ref_total
     rcnt = ract + ref_total
 
-    # Unigrams: every position of the hypothesis and of each reference. (Written apart from the
-    # loop over orders below: folding it in, with a prefix test per lookup, measured 10% slower.)
-    for i in range(hyp_len):
-        hpos[i] = add_hyp_ngram(t, start_mask, wrap, ngram_key(-1, hyp[i]), 1, &n_live, single)
-    base = 0
-    for r in range(ref_first, ref_last):
-        ref = ref_ids + ref_off[r]
-        rlen = ref_off[r + 1] - ref_off[r]
-        k = base
-        for j in range(rlen):
-            idx = count_ref_ngram(t, start_mask, wrap, ngram_key(-1, ref[j]), single)
-            rpos[base + j] = idx
-            ract[k] = j
-            k += t.slots[idx].key != EMPTY
-        rcnt[r - ref_first] = k - base
-        if not single:
-            fold_reference(t, rpos + base, ract + base, k - base)
-        base += rlen
-    h_n = 0
-    for i in range(hyp_len - 1):
-        hact[h_n] = i
-        h_n += t.slots[hpos[i]].ref_max > 0
+    if n_ids > 0:
+        count_dense_unigrams(t, hyp, hyp_len, ref_ids, ref_off, ref_first, ref_last, n_ids,
+                             single, hpos, hact, rpos, ract, rcnt, &n_live, &h_n)
+        n_uni = n_live
+    else:
+        # Unigrams: every position of the hypothesis and of each reference. (Written apart from the
+        # loop over orders below: folding it in, with a prefix test per lookup, measured 10% slower.)
+        for i in range(hyp_len):
+            hpos[i] = add_hyp_ngram(t, start_mask, wrap, ngram_key(-1, hyp[i]), 1, &n_live, single)
+        base = 0
+        for r in range(ref_first, ref_last):
+            ref = ref_ids + ref_off[r]
+            rlen = ref_off[r + 1] - ref_off[r]
+            k = base
+            for j in range(rlen):
+                idx = count_ref_ngram(t, start_mask, wrap, ngram_key(-1, ref[j]), single)
+                rpos[base + j] = idx
+                ract[k] = j
+                k += t.slots[idx].key != EMPTY
+            rcnt[r - ref_first] = k - base
+            if not single:
+                fold_reference(t, rpos + base, ract + base, k - base)
+            base += rlen
+        h_n = 0
+        for i in range(hyp_len - 1):
+            hact[h_n] = i
+            h_n += t.slots[hpos[i]].ref_max > 0
 
     for n in range(2, max_order + 1):
         if h_n == 0:
@@ -306,8 +407,12 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
             k += t.slots[hpos[i]].ref_max > 0
         h_n = k
 
-    # Clip, and empty the slots for the next segment.
-    for j in range(n_live):
+    # Clip, and empty the slots for the next segment (the unigram entries are freed by the next
+    # segment's stamp).
+    for j in range(n_uni):
+        u = &t.uni[t.live[j]]
+        row[2] += u.hyp_count if u.hyp_count < u.ref_max else u.ref_max
+    for j in range(n_uni, n_live):
         e = t.live[j]
         s = &t.slots[e & <int64_t>0xFFFFFFFF]
         row[1 + (e >> ORDER_SHIFT)] += s.hyp_count if s.hyp_count < s.ref_max else s.ref_max
@@ -323,16 +428,27 @@ cdef check_monotone(const int64_t[::1] off, str name):
             raise ValueError(f"count_stats: {name} must be non-decreasing from 0")
 
 
+cdef check_dense(const int32_t[::1] ids, int64_t n_ids, str name):
+    cdef Py_ssize_t k
+    if n_ids > MAX_DENSE_IDS:
+        raise ValueError(f"count_stats: n_ids must be at most {MAX_DENSE_IDS}, got {n_ids}")
+    for k in range(ids.shape[0]):
+        if not -1 <= ids[k] < n_ids:
+            raise ValueError(f"count_stats: with n_ids={n_ids}, {name} must be -1 or in "
+                             f"0..{n_ids - 1}; {name}[{k}] is {ids[k]}")
+
+
 def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
                 const int32_t[::1] ref_ids, const int64_t[::1] ref_off,
                 const int64_t[::1] seg_ref_off, int max_order, int64_t[:, ::1] out,
                 Py_ssize_t seg_start=0, Py_ssize_t seg_end=-1,
-                uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
+                uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL, int64_t n_ids=0):
     """Fill ``out[seg_start:seg_end]`` with the statistics rows of those segments.
 
     ``out`` must be zeroed and have ``2 + 2*max_order`` columns. The GIL is released while counting,
     so disjoint segment ranges may be counted from several threads at once. ``hash_mask`` exists for
-    tests: a narrow mask forces hash collisions, which must not change any result.
+    tests: a narrow mask forces hash collisions, which must not change any result. ``n_ids`` > 0
+    promises dense ids (each -1 or below ``n_ids``; checked), counted faster (see count_segment).
     """
     cdef Py_ssize_t n_seg = hyp_off.shape[0] - 1
     if seg_end < 0:
@@ -350,6 +466,9 @@ def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
                       or seg_ref_off[n_seg] > ref_off.shape[0] - 1
                       or (ref_off.shape[0] > 0 and ref_off[ref_off.shape[0] - 1] > ref_ids.shape[0])):
         raise ValueError("count_stats: offsets point past the id buffers")
+    if n_ids > 0:
+        check_dense(hyp_ids, n_ids, "hyp_ids")
+        check_dense(ref_ids, n_ids, "ref_ids")
 
     cdef int64_t longest = 0, seg
     for seg in range(seg_start, seg_end):
@@ -357,7 +476,8 @@ def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
             longest = hyp_off[seg + 1] - hyp_off[seg]
     cdef Table t
     table_take(&t)
-    if table_reserve(&t, max_order, longest) < 0:
+    if table_reserve(&t, max_order, longest) < 0 or (n_ids > 0
+                                                     and table_reserve_ids(&t, n_ids) < 0):
         table_release(&t)
         raise MemoryError("count_stats: cannot allocate the n-gram table")
 
@@ -370,7 +490,7 @@ def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
                 count_segment(&t, &out[seg, 0], max_order, hash_mask,
                               hyp_base + hyp_off[seg] if hyp_base != NULL else NULL,
                               hyp_off[seg + 1] - hyp_off[seg],
-                              ref_base, roff, seg_ref_off[seg], seg_ref_off[seg + 1])
+                              ref_base, roff, seg_ref_off[seg], seg_ref_off[seg + 1], n_ids)
         if t.failed:
             raise MemoryError("count_stats: out of memory")
     finally:

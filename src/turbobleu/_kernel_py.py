@@ -58,12 +58,26 @@ def _check_offsets(hyp_ids: Any, hyp_off: Any, ref_ids: Any, ref_off: Any,
         raise ValueError("count_stats: offsets point past the id buffers")
 
 
+MAX_DENSE_IDS = 0x7FFFFFFF - 1
+
+
+def _check_dense(ids: Any, n_ids: int, name: str) -> None:
+    if n_ids > MAX_DENSE_IDS:
+        raise ValueError(f"count_stats: n_ids must be at most {MAX_DENSE_IDS}, got {n_ids}")
+    for k, token in enumerate(ids.tolist() if hasattr(ids, "tolist") else ids):
+        if not -1 <= token < n_ids:
+            raise ValueError(f"count_stats: with n_ids={n_ids}, {name} must be -1 or in "
+                             f"0..{n_ids - 1}; {name}[{k}] is {token}")
+
+
 def count_stats(hyp_ids: Any, hyp_off: Any, ref_ids: Any, ref_off: Any, seg_ref_off: Any,
                 max_order: int, out: Any, seg_start: int = 0, seg_end: int = -1,
-                hash_mask: int = 0xFFFFFFFFFFFFFFFF) -> None:
+                hash_mask: int = 0xFFFFFFFFFFFFFFFF, n_ids: int = 0) -> None:
     """Fill ``out[seg_start:seg_end]`` with statistics rows (see the module docstring).
 
     ``hash_mask`` is accepted for signature parity with the compiled kernel; tuples need no hash.
+    So is ``n_ids`` (> 0: the ids are -1 or below it, which the compiled kernel counts faster),
+    checked the same way.
     """
     n_seg = len(hyp_off) - 1
     if seg_end < 0:
@@ -75,6 +89,9 @@ def count_stats(hyp_ids: Any, hyp_off: Any, ref_ids: Any, ref_off: Any, seg_ref_
     if out.shape[0] < seg_end or out.shape[1] != 2 + 2 * max_order:
         raise ValueError("count_stats: output array has the wrong shape")
     _check_offsets(hyp_ids, hyp_off, ref_ids, ref_off, seg_ref_off)
+    if n_ids > 0:
+        _check_dense(hyp_ids, n_ids, "hyp_ids")
+        _check_dense(ref_ids, n_ids, "ref_ids")
     hyp_list = hyp_ids.tolist() if hasattr(hyp_ids, "tolist") else list(hyp_ids)
     ref_list = ref_ids.tolist() if hasattr(ref_ids, "tolist") else list(ref_ids)
     for seg in range(seg_start, seg_end):

@@ -12,7 +12,7 @@ from libc.string cimport memchr, memcmp, memcpy, memmove, memset
 from cpython.unicode cimport PyUnicode_Check
 import numpy as np
 
-from turbobleu._kernel cimport (Table, count_segment, score_parts_of_row, table_give,
+from turbobleu._kernel cimport (Table, count_segment, score_parts_of_row, table_give, table_reserve_ids,
                                 table_init, table_reserve, table_take)
 from turbobleu._kernel import sacrebleu_score_parts as _sacrebleu_score_parts
 
@@ -1278,7 +1278,7 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
             if hyp_off[i + 1] - hyp_off[i] > longest:
                 longest = hyp_off[i + 1] - hyp_off[i]
         table_take(&t)
-        if table_reserve(&t, max_order, longest) < 0:
+        if table_reserve(&t, max_order, longest) < 0 or table_reserve_ids(&t, vocab.count) < 0:
             raise MemoryError("corpus_row: cannot allocate the n-gram table")
         with nogil:
             for i in range(n):
@@ -1289,7 +1289,7 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
                               <const int32_t*>hyp_ids.data + hyp_off[i] if hyp_ids.data != NULL
                               else NULL, hyp_off[i + 1] - hyp_off[i],
                               <const int32_t*>ref_ids.data, ref_off, i * n_streams,
-                              (i + 1) * n_streams)
+                              (i + 1) * n_streams, vocab.count)
                 for k in range(width):
                     total[k] += seg_row[k]
         if t.failed:
@@ -1403,7 +1403,7 @@ cdef int fill_sentence_row(hypothesis, list references, int kind, bint lowercase
             raise MemoryError()
         count_segment(&SENT_TABLE, row, max_order, 0xFFFFFFFFFFFFFFFFULL,
                       <const int32_t*>SENT_IDS.data + hyp_start, hyp_len,
-                      <const int32_t*>SENT_IDS.data, ref_off, 0, n_refs)
+                      <const int32_t*>SENT_IDS.data, ref_off, 0, n_refs, 0)
         if SENT_TABLE.failed:
             SENT_TABLE.failed = 0   # it failed before touching a slot: the table is still empty
             raise MemoryError("sentence_row: out of memory while counting")
