@@ -365,3 +365,40 @@ def test_compiled_score_parts_equal_the_python_recipe(case, smoothing, effective
 def test_score_parts_refuse_add_k(module) -> None:
     with pytest.raises(ValueError, match="add-k"):
         module.sacrebleu_score_parts([3, 3, 1, 0, 3, 2], 2, "add-k", None, True, False)
+
+
+@needs_compiled
+def test_prepared_table_builders_check_every_offset() -> None:
+    """An interior offset past the ids (only the last one was checked) is an error, not an
+    out-of-bounds read."""
+    ids = np.arange(3, dtype=np.int32)
+    bad = np.array([0, 3_000_000, 3], dtype=np.int64)
+    with pytest.raises(ValueError, match="ref_off must be non-decreasing"):
+        COMPILED.build_ref_tables(ids, bad, np.array([0, 2], dtype=np.int64), 1)
+    with pytest.raises(ValueError, match="grp_ref_off must be non-decreasing"):
+        COMPILED.build_ref_tables(ids, np.array([0, 1, 3], dtype=np.int64),
+                                  np.array([0, 2, 1], dtype=np.int64), 1)
+    with pytest.raises(ValueError, match="off must be non-decreasing"):
+        COMPILED.build_self_table(ids, bad, 1)
+
+
+@needs_compiled
+def test_prepared_table_scoring_checks_the_groups_regions() -> None:
+    ids, off, goff = COMPILED.pack_groups([[[1, 2, 3]], [[4, 5]]], "r")
+    table, caps = COMPILED.build_ref_tables(ids, off, goff, 2)
+    bases = np.concatenate([[0], np.cumsum(caps)[:-1]]).astype(np.int64)
+    ref_lens = np.diff(off).astype(np.int64)
+    hyp_ids, hyp_off = COMPILED.pack_sequences([[1, 2], [4, 5]], "h")
+    groups = np.array([0, 1], dtype=np.int64)
+
+    def score(bases_: np.ndarray, hyp_off_: np.ndarray) -> np.ndarray:
+        out = np.zeros((2, 6), dtype=np.int64)
+        COMPILED.score_ref_tables(table, bases_, caps, goff, ref_lens, 2, hyp_ids, hyp_off_,
+                                  groups, 2, out)
+        return out
+
+    assert score(bases, hyp_off)[:, 2:4].tolist() == [[2, 1], [2, 1]]
+    with pytest.raises(ValueError, match="region lies outside the table"):
+        score(bases + len(table), hyp_off)
+    with pytest.raises(ValueError, match="hyp_off must be non-decreasing"):
+        score(bases, np.array([0, 9, 4], dtype=np.int64))

@@ -422,10 +422,10 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
 cdef check_monotone(const int64_t[::1] off, str name):
     cdef Py_ssize_t k
     if off.shape[0] and off[0] < 0:
-        raise ValueError(f"count_stats: {name} must be non-decreasing from 0")
+        raise ValueError(f"{name} must be non-decreasing from 0")
     for k in range(off.shape[0] - 1):
         if off[k] > off[k + 1]:
-            raise ValueError(f"count_stats: {name} must be non-decreasing from 0")
+            raise ValueError(f"{name} must be non-decreasing from 0")
 
 
 cdef check_dense(const int32_t[::1] ids, int64_t n_ids, str name):
@@ -656,6 +656,20 @@ cdef extern from "Python.h":
     bint PyLong_Check(PyObject* o)
     bint PyIndex_Check(PyObject* o)
     long long PyLong_AsLongLongAndOverflow(PyObject* o, int* overflow) except? -1
+    bint PyList_Check(object o)
+    object PyList_AsTuple(object o)
+
+
+cdef object snapshot_fast(object seq):
+    """PySequence_Fast(seq), copied when it is a list (the caller's own list): the Python code
+    that reading its items can run (an iterator, __index__) cannot then change what is read."""
+    fast = PySequence_Fast(seq, b"not a sequence")
+    return PyList_AsTuple(fast) if PyList_Check(fast) else fast
+
+
+cdef changed_size(str what, Py_ssize_t i):
+    raise RuntimeError(f"{what}[{i}] changed size while its token ids were read (by the "
+                       f"Python code of one of its items)")
 
 cdef extern from *:
     """
@@ -731,9 +745,10 @@ def pack_sequences(rows, str what, pad=None, Py_ssize_t first=0):
     cdef long long small_v = 0
     cdef int32_t v
     cdef PyObject* item
+    cdef object token
     if isinstance(rows, (str, bytes)):
         raise TypeError(f"{what} must be a sequence of token-id sequences, got {type(rows).__name__}")
-    rows = PySequence_Fast(rows, b"not a sequence")
+    rows = snapshot_fast(rows)
     n = PySequence_Fast_GET_SIZE(rows)
     for i in range(n):
         row = <object>PySequence_Fast_GET_ITEM(rows, i)
@@ -755,6 +770,9 @@ def pack_sequences(rows, str what, pad=None, Py_ssize_t first=0):
     for i in range(n):
         seq = fast[i]
         m = PySequence_Fast_GET_SIZE(seq)
+        # A row (a list) that Python code lengthened since it was measured would not fit.
+        if pos + m > total:
+            changed_size(what, i + first)
         for j in range(m):
             item = PySequence_Fast_GET_ITEM(seq, j)
             # Fast path: a small non-negative exact int that is not the pad id.
@@ -763,7 +781,10 @@ def pack_sequences(rows, str what, pad=None, Py_ssize_t first=0):
                 idv[pos] = <int32_t>small_v
                 pos += 1
                 continue
-            v = _as_id(item, what, i + first, j, has_pad, padv, &skip)
+            token = <object>item    # held: its __index__ may drop the row's reference to it
+            v = _as_id(<PyObject*>token, what, i + first, j, has_pad, padv, &skip)
+            if PySequence_Fast_GET_SIZE(seq) != m:
+                changed_size(what, i + first)
             if not skip:
                 idv[pos] = v
                 pos += 1
@@ -781,7 +802,7 @@ def pack_groups(groups, str what, pad=None, Py_ssize_t first=0):
     cdef object grp, seq
     if isinstance(groups, (str, bytes)):
         raise TypeError(f"{what} must be a sequence of reference lists, got {type(groups).__name__}")
-    groups = PySequence_Fast(groups, b"not a sequence")
+    groups = snapshot_fast(groups)
     n = PySequence_Fast_GET_SIZE(groups)
     goff = _np.empty(n + 1, dtype=_np.int64)
     cdef int64_t[::1] goffv = goff
@@ -1029,6 +1050,8 @@ def build_ref_tables(const int32_t[::1] ref_ids, const int64_t[::1] ref_off,
         raise ValueError(f"max_order must be >= 1, got {max_order}")
     if not (0 <= g_start <= g_end <= n_grp):
         raise ValueError("build_ref_tables: inconsistent group range")
+    check_monotone(ref_off, "ref_off")
+    check_monotone(grp_ref_off, "grp_ref_off")
     if n_grp > 0 and (grp_ref_off[n_grp] > ref_off.shape[0] - 1
                       or (ref_off.shape[0] > 0
                           and ref_off[ref_off.shape[0] - 1] > ref_ids.shape[0])):
@@ -1129,13 +1152,19 @@ def score_ref_tables(const uint64_t[::1] table, const int64_t[::1] tab_base,
         raise ValueError("score_ref_tables: output array has the wrong shape")
     if tab_cap.shape[0] != n_grp or len_off.shape[0] != n_grp + 1:
         raise ValueError("score_ref_tables: inconsistent group arrays")
+    check_monotone(hyp_off, "hyp_off")
+    check_monotone(len_off, "len_off")
     if n_seg > 0 and hyp_off[n_seg] > hyp_ids.shape[0]:
         raise ValueError("score_ref_tables: offsets point past the id buffer")
+    if n_grp > 0 and len_off[n_grp] > ref_lens.shape[0]:
+        raise ValueError("score_ref_tables: len_off points past ref_lens")
     cdef int64_t seg, longest = 0, g, widest = 0
     for seg in range(seg_start, seg_end):
         g = hyp_group[seg]
         if g < 0 or g >= n_grp:
             raise ValueError(f"score_ref_tables: group {g} of hypothesis {seg} out of range")
+        if tab_base[g] < 0 or tab_cap[g] < 1 or 2 * (tab_base[g] + tab_cap[g]) > table.shape[0]:
+            raise ValueError(f"score_ref_tables: group {g}'s region lies outside the table")
         if hyp_off[seg + 1] - hyp_off[seg] > longest:
             longest = hyp_off[seg + 1] - hyp_off[seg]
         if tab_cap[g] > widest:
@@ -1698,6 +1727,7 @@ def build_self_table(const int32_t[::1] ids, const int64_t[::1] off, int max_ord
         raise ValueError(f"max_order must be >= 1, got {max_order}")
     if n_txt > 0x7FFFFFFF:
         raise ValueError("self-BLEU takes at most 2**31-1 texts")
+    check_monotone(off, "off")
     if n_txt > 0 and off[n_txt] > ids.shape[0]:
         raise ValueError("build_self_table: offsets point past the id buffer")
     for i in range(n_txt):

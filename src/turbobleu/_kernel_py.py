@@ -52,7 +52,7 @@ def _check_offsets(hyp_ids: Any, hyp_off: Any, ref_ids: Any, ref_off: Any,
                    seg_ref_off: Any) -> None:
     for name, off in (("hyp_off", hyp_off), ("ref_off", ref_off), ("seg_ref_off", seg_ref_off)):
         if any(off[k] > off[k + 1] for k in range(len(off) - 1)) or (len(off) and off[0] < 0):
-            raise ValueError(f"count_stats: {name} must be non-decreasing from 0")
+            raise ValueError(f"{name} must be non-decreasing from 0")
     if (hyp_off[-1] > len(hyp_ids) or seg_ref_off[-1] > len(ref_off) - 1
             or (len(ref_off) and ref_off[-1] > len(ref_ids))):
         raise ValueError("count_stats: offsets point past the id buffers")
