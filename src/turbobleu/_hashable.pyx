@@ -445,7 +445,7 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
     """Count one hypothesis into ``row`` (zeroed, 2 + 2*orders values): 1, or 0 when declined."""
     cdef Ids ids
     cdef int64_t* offsets = NULL
-    cdef Py_ssize_t n_refs, k, hyp_len, refs_size
+    cdef Py_ssize_t n_refs, k, hyp_len, refs_size, n_ids
     cdef Interner vocab
     cdef Held held
     cdef PyObject** refs_items
@@ -486,10 +486,12 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
             raise
         except Exception:
             return 0
-        if table_reserve(&SENTENCE_TABLE, orders, hyp_len) < 0:
+        n_ids = vocab.next_id if vocab.vocab is not None else vocab.strs.size
+        if (table_reserve(&SENTENCE_TABLE, orders, hyp_len) < 0
+                or table_reserve_ids(&SENTENCE_TABLE, n_ids) < 0):
             raise MemoryError("sentence_row: cannot allocate the n-gram table")
         count_segment(&SENTENCE_TABLE, row, orders, 0xFFFFFFFFFFFFFFFFULL, ids.data, hyp_len,
-                      ids.data, offsets, 0, n_refs, 0)
+                      ids.data, offsets, 0, n_refs, n_ids)
         if SENTENCE_TABLE.failed:
             SENTENCE_TABLE.failed = 0
             raise MemoryError("sentence_row: out of memory while counting")

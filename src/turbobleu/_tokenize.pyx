@@ -1399,11 +1399,12 @@ cdef int fill_sentence_row(hypothesis, list references, int kind, bint lowercase
         if n_refs == 0 and hyp_len > 0:
             raise ValueError("references: every reference is None, so there is nothing to "
                              "score the hypothesis against")
-        if table_reserve(&SENT_TABLE, max_order, hyp_len) < 0:
+        if (table_reserve(&SENT_TABLE, max_order, hyp_len) < 0
+                or table_reserve_ids(&SENT_TABLE, SENT_VOCAB.count) < 0):
             raise MemoryError()
         count_segment(&SENT_TABLE, row, max_order, 0xFFFFFFFFFFFFFFFFULL,
                       <const int32_t*>SENT_IDS.data + hyp_start, hyp_len,
-                      <const int32_t*>SENT_IDS.data, ref_off, 0, n_refs, 0)
+                      <const int32_t*>SENT_IDS.data, ref_off, 0, n_refs, SENT_VOCAB.count)
         if SENT_TABLE.failed:
             SENT_TABLE.failed = 0   # it failed before touching a slot: the table is still empty
             raise MemoryError("sentence_row: out of memory while counting")

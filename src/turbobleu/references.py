@@ -109,8 +109,9 @@ class PreparedReferences:
         hyp_ids, hyp_off = _impl.tokenize.tokenize(
             lines, code, lower, self.vocab, True, "hypotheses")
         rows = np.zeros((len(hypotheses), 2 + 2 * max_order), dtype=np.int64)
+        # The ids are dense (the references' vocabulary; -1 for hypothesis tokens outside it).
         _impl.kernel.count_stats(hyp_ids, hyp_off, self.ids, self.offsets, self.seg_ref_off,
-                                 max_order, rows)
+                                 max_order, rows, n_ids=max(len(self.vocab), 1))
         orphans = np.flatnonzero((rows[:, 1] < 0) & (rows[:, 0] > 0))
         if len(orphans):
             raise ValueError(f"segment {int(orphans[0])} has a non-empty hypothesis but no "
