@@ -127,3 +127,27 @@ def test_first_corpus_call_of_a_process_with_mixed_long_lines() -> None:
     assert done.returncode == 0, done.stderr
     want = sacrebleu.corpus_bleu(hyp_lines, ref_streams, tokenize="char").score
     assert float(done.stdout) == want
+
+
+@pytest.mark.skipif(turbobleu.implementation != "cython",
+                    reason="the compiled sentence paths' tables (the twin keeps none)")
+@pytest.mark.filterwarnings(r"ignore:\s*The hypothesis contains 0 counts")   # NLTK's, "a b"
+def test_a_very_long_sentence_does_not_keep_its_table() -> None:
+    """The single-sentence paths keep their n-gram table between calls, but not once one very
+    long sentence has made it large (a 600k-token table is about 40 MiB)."""
+    from turbobleu import _hashable, _tokenize
+    rng = random.Random(2)
+    tokens = words(rng, 600_000, vocabulary=50_000)
+    reference = near_copy(rng, tokens)
+    line, ref_line = " ".join(tokens), " ".join(reference)
+    assert turbobleu.sentence_bleu(line, [ref_line]).score == \
+        sacrebleu.sentence_bleu(line, [ref_line]).score
+    assert _tokenize.sentence_table_bytes() <= 16 << 20
+    assert tb_nltk.sentence_bleu([reference], tokens) == \
+        nltk_bleu.sentence_bleu([reference], tokens)
+    assert _hashable.sentence_table_bytes() <= 16 << 20
+    # ... while an ordinary sentence's table stays for the next call.
+    turbobleu.sentence_bleu("a b c d", ["a b c e"])
+    tb_nltk.sentence_bleu([["a", "b"]], ["a", "b"])
+    assert 0 < _tokenize.sentence_table_bytes() <= 1 << 20
+    assert 0 < _hashable.sentence_table_bytes() <= 1 << 20

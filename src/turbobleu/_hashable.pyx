@@ -23,7 +23,8 @@ from libc.string cimport memcmp, memcpy, memset
 
 from turbobleu._nltk_recipe import warn_zero_order
 from turbobleu._kernel cimport (Table, count_segment, exact_sum, table_give, table_init,
-                                table_reserve, table_reserve_ids, table_take)
+                                table_reserve, table_reserve_ids, table_take, table_bytes,
+                                table_trim)
 
 cdef extern from "Python.h":
     object PySequence_Fast(object o, const char* message)
@@ -495,11 +496,17 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
         if SENTENCE_TABLE.failed:
             SENTENCE_TABLE.failed = 0
             raise MemoryError("sentence_row: out of memory while counting")
+        table_trim(&SENTENCE_TABLE)
         return 1
     finally:
         held_release(&held)
         free(ids.data)
         free(offsets)
+
+
+def sentence_table_bytes():
+    """Test hook: the memory the single-sentence n-gram table holds now."""
+    return table_bytes(&SENTENCE_TABLE)
 
 
 def sentence_row(references, hypothesis, int orders):

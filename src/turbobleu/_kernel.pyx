@@ -141,13 +141,24 @@ cdef void table_take(Table* t) noexcept:
     table_init(&SPARE_TABLE)
 
 
+cdef int64_t table_bytes(const Table* t) noexcept nogil:
+    """The memory a table holds."""
+    return (t.capacity * (sizeof(Slot) + sizeof(int32_t)) + t.live_cap * sizeof(int64_t)
+            + t.pos_cap * sizeof(int64_t) + t.uni_cap * sizeof(Uni))
+
+
+cdef void table_trim(Table* t) noexcept nogil:
+    """For a table kept between calls (one sentence each): let go of it once it has grown large
+    (a very long sentence), rather than hold that memory for the rest of the process."""
+    if table_bytes(t) > SPARE_TABLE_MAX_BYTES:
+        table_release(t)
+
+
 cdef void table_give(Table* t) noexcept:
     """Done with ``t``: keep it as the spare (every slot is empty again after count_segment)
     unless it failed, is large, or there is a spare already (call with the GIL held)."""
     global SPARE_TABLE
-    cdef int64_t size = (t.capacity * (sizeof(Slot) + sizeof(int32_t)) + t.live_cap * sizeof(int64_t)
-                         + t.pos_cap * sizeof(int64_t) + t.uni_cap * sizeof(Uni))
-    if not t.failed and size <= SPARE_TABLE_MAX_BYTES and SPARE_TABLE.slots == NULL:
+    if not t.failed and table_bytes(t) <= SPARE_TABLE_MAX_BYTES and SPARE_TABLE.slots == NULL:
         SPARE_TABLE = t[0]
         table_init(t)
     else:

@@ -61,6 +61,9 @@ def count_tokenized_periods(lines: list[str]) -> int:
 def tokenize_strings(lines: list[str], kind: int, lowercase: bool) -> list[list[str]]:
     """The tokens of every line as strings (a test hook)."""
 
+def sentence_table_bytes() -> int:
+    """The memory the single-sentence n-gram table holds now (a test hook)."""
+
 def sentence_row(
     hypothesis: str,
     references: list[str | None],

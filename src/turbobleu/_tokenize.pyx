@@ -12,8 +12,9 @@ from libc.string cimport memchr, memcmp, memcpy, memmove, memset
 from cpython.unicode cimport PyUnicode_Check
 import numpy as np
 
-from turbobleu._kernel cimport (Table, count_segment, score_parts_of_row, table_give, table_reserve_ids,
-                                table_init, table_reserve, table_take)
+from turbobleu._kernel cimport (Table, count_segment, score_parts_of_row, table_bytes,
+                                table_give, table_init, table_reserve, table_reserve_ids,
+                                table_take, table_trim)
 from turbobleu._kernel import sacrebleu_score_parts as _sacrebleu_score_parts
 
 cdef extern from "Python.h":
@@ -1408,10 +1409,16 @@ cdef int fill_sentence_row(hypothesis, list references, int kind, bint lowercase
         if SENT_TABLE.failed:
             SENT_TABLE.failed = 0   # it failed before touching a slot: the table is still empty
             raise MemoryError("sentence_row: out of memory while counting")
+        table_trim(&SENT_TABLE)
         return 0
     finally:
         SENT_BUSY = False
         free(ref_off)
+
+
+def sentence_table_bytes():
+    """Test hook: the memory the single-sentence n-gram table holds now."""
+    return table_bytes(&SENT_TABLE)
 
 
 def sentence_row(hypothesis, list references, int kind, bint lowercase, int max_order):
