@@ -237,6 +237,14 @@ def test_dense_ids_across_calls_and_stamps() -> None:
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
+def test_dense_ids_with_an_overstated_n_ids(kernel) -> None:
+    """Only the entries the ids use are made (the compiled kernel sizes them from the largest)."""
+    segments = [([1, 2, 3, -1], [[1, 2, -1, 3]]), ([-1, -1], [[-1]])]
+    want = [brute_force_row(hyp, refs, 4) for hyp, refs in segments]
+    assert run_kernel(kernel, segments, 4, n_ids=10**7).tolist() == want
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("bad", [5, -2, INT32_MIN])
 def test_dense_ids_out_of_range(kernel, bad: int) -> None:
     out = np.zeros((1, 10), dtype=np.int64)

@@ -26,7 +26,7 @@ cdef struct Table:
     int64_t* pos        # per hypothesis/reference position: slot of the n-gram starting there
     int64_t pos_cap
     int failed          # set when memory ran out inside count_segment
-    Uni* uni            # per token id 0..uni_cap-2, and one entry for id -1 after them
+    Uni* uni            # per token id below the call's n_ids, and entry n_ids for id -1
     int64_t uni_cap
     uint32_t stamp      # counts the segments counted with uni (0: none yet)
 

@@ -15,7 +15,8 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 cdef inline uint64_t ngram_key(int64_t prefix_slot, int32_t token) noexcept nogil:
-    """prefix_slot is -1 for unigrams. The high half is at most 2**31, so no key is EMPTY."""
+    """prefix_slot is -1 for unigrams. The high half is below 0xC0000000 (a slot index is below
+    DENSE_BASE, a dense prefix at most DENSE_BASE + MAX_DENSE_IDS), so no key is EMPTY."""
     return (<uint64_t>(prefix_slot + 1) << 32) | <uint64_t><uint32_t>token
 
 
@@ -439,14 +440,18 @@ cdef check_monotone(const int64_t[::1] off, str name):
             raise ValueError(f"{name} must be non-decreasing from 0")
 
 
-cdef check_dense(const int32_t[::1] ids, int64_t n_ids, str name):
+cdef int32_t check_dense(const int32_t[::1] ids, int64_t n_ids, str name) except -2:
+    """Raise unless every id is -1 or below n_ids; the largest id (-1 when there is none)."""
     cdef Py_ssize_t k
+    cdef int32_t largest = -1
     if n_ids > MAX_DENSE_IDS:
         raise ValueError(f"count_stats: n_ids must be at most {MAX_DENSE_IDS}, got {n_ids}")
     for k in range(ids.shape[0]):
         if not -1 <= ids[k] < n_ids:
             raise ValueError(f"count_stats: with n_ids={n_ids}, {name} must be -1 or in "
                              f"0..{n_ids - 1}; {name}[{k}] is {ids[k]}")
+        largest = ids[k] if ids[k] > largest else largest
+    return largest
 
 
 def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
@@ -478,8 +483,9 @@ def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
                       or (ref_off.shape[0] > 0 and ref_off[ref_off.shape[0] - 1] > ref_ids.shape[0])):
         raise ValueError("count_stats: offsets point past the id buffers")
     if n_ids > 0:
-        check_dense(hyp_ids, n_ids, "hyp_ids")
-        check_dense(ref_ids, n_ids, "ref_ids")
+        # Only as many entries as the ids use: an overstated n_ids costs no memory.
+        n_ids = 1 + max(check_dense(hyp_ids, n_ids, "hyp_ids"),
+                        check_dense(ref_ids, n_ids, "ref_ids"), 0)
 
     cdef int64_t longest = 0, seg
     for seg in range(seg_start, seg_end):
