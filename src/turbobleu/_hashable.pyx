@@ -24,7 +24,7 @@ from libc.string cimport memcmp, memcpy, memset
 from turbobleu._nltk_recipe import warn_zero_order
 from turbobleu._kernel cimport (Table, count_segment, exact_sum, table_give, table_init,
                                 table_reserve, table_reserve_ids, table_take, table_bytes,
-                                table_trim)
+                                table_trim, table_warm, warm_memory)
 
 cdef extern from "Python.h":
     object PySequence_Fast(object o, const char* message)
@@ -228,6 +228,7 @@ cdef int str_table_init(StrTable* t, Py_ssize_t expected) except -1:
         t[0] = SPARE_STRS
         memset(&SPARE_STRS, 0, sizeof(StrTable))
         t.mask = (cap if cap <= t.slots_alloc else t.slots_alloc) - 1
+        warm_memory(t.slots, (t.mask + 1) * sizeof(uint64_t))
         t.size = 0
         t.hash_mask = STR_HASH_MASK
         return 0
@@ -275,6 +276,7 @@ cdef int str_table_grow(StrTable* t) except -1:
         t.keys_cap = cap // 4
     if cap <= t.slots_alloc:
         memset(t.slots, 0, (t.mask + 1) * sizeof(uint64_t))   # beyond: zero already
+        warm_memory(t.slots + t.mask + 1, (cap - t.mask - 1) * sizeof(uint64_t))
         slots = t.slots
     else:
         slots = <uint64_t*>calloc(cap, sizeof(uint64_t))
@@ -669,6 +671,7 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
         vocab = None
         if table_reserve(&table, orders, longest) < 0 or table_reserve_ids(&table, n_ids) < 0:
             raise MemoryError("corpus_rows: cannot allocate the n-gram table")
+        table_warm(&table, orders, longest, n_ids)
         if totals_only:
             totals = <int64_t*>calloc(3 * width, sizeof(int64_t))   # sums, dens, the last row
             if totals == NULL:

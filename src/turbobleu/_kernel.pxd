@@ -38,6 +38,8 @@ cdef void table_release(Table* t) noexcept nogil
 cdef void table_trim(Table* t) noexcept nogil
 cdef int64_t table_bytes(const Table* t) noexcept nogil
 cdef void table_take(Table* t) noexcept
+cdef void table_warm(Table* t, int max_order, int64_t longest, int64_t n_ids) noexcept nogil
+cdef void warm_memory(const void* block, int64_t n_bytes) noexcept nogil
 cdef void table_give(Table* t) noexcept
 cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mask,
                         const int32_t* hyp, int64_t hyp_len,

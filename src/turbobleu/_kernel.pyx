@@ -142,6 +142,32 @@ cdef void table_take(Table* t) noexcept:
     table_init(&SPARE_TABLE)
 
 
+cdef void warm_memory(const void* block, int64_t n_bytes) noexcept nogil:
+    """Read one byte of every cache line of a block, in order. A corpus call's tables are
+    reused memory that a garbage collection or another library's call has pushed out of the
+    caches; read in order, the hardware prefetcher streams them back in, where the first random
+    accesses would each wait for memory (measured: 9-13% of an NLTK corpus_bleu right after a
+    gc.collect())."""
+    cdef const volatile unsigned char* c = <const volatile unsigned char*>block
+    cdef int64_t i = 0
+    cdef unsigned char seen = 0
+    while i < n_bytes:
+        seen ^= c[i]
+        i += 64
+
+
+cdef void table_warm(Table* t, int max_order, int64_t longest, int64_t n_ids) noexcept nogil:
+    """warm_memory for a corpus call's reserved table (table_reserve and table_reserve_ids):
+    the slots (and their ref_cur counts) a hypothesis of ``longest`` ids probes, and the unigram
+    entries of ids up to n_ids."""
+    cdef int64_t size = table_size(max_order, longest)
+    if size <= t.capacity:
+        warm_memory(t.slots, size * sizeof(Slot))
+        warm_memory(t.ref_cur, size * sizeof(int32_t))
+    if n_ids + 1 <= t.uni_cap:
+        warm_memory(t.uni, (n_ids + 1) * sizeof(Uni))
+
+
 cdef int64_t table_bytes(const Table* t) noexcept nogil:
     """The memory a table holds."""
     return (t.capacity * (sizeof(Slot) + sizeof(int32_t)) + t.live_cap * sizeof(int64_t)

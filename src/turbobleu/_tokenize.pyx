@@ -14,7 +14,7 @@ import numpy as np
 
 from turbobleu._kernel cimport (Table, count_segment, score_parts_of_row, table_bytes,
                                 table_give, table_init, table_reserve, table_reserve_ids,
-                                table_take, table_trim)
+                                table_take, table_trim, table_warm, warm_memory)
 from turbobleu._kernel import sacrebleu_score_parts as _sacrebleu_score_parts
 
 cdef extern from "Python.h":
@@ -180,6 +180,7 @@ cdef class Vocab:
             # small again (a sparse large one would cost cache misses) and grows in place.
             self.slots, self.slots_alloc = SPARE.slots, SPARE.slots_alloc
             self.cap = 1024 if self.slots_alloc >= 1024 else self.slots_alloc
+            warm_memory(self.slots, self.cap * sizeof(uint64_t))
             self.info, self.info_cap = SPARE.info, SPARE.info_cap
             self.arena = SPARE.arena
             self.arena.size = 0
@@ -261,6 +262,7 @@ cdef class Vocab:
         cdef uint64_t* fresh
         if new_cap <= self.slots_alloc:
             memset(self.slots, 0, self.cap * sizeof(uint64_t))   # beyond cap: zero already
+            warm_memory(self.slots + self.cap, self.cap * sizeof(uint64_t))
             fresh = self.slots
         else:
             fresh = <uint64_t*>calloc(new_cap, sizeof(uint64_t))
@@ -1281,6 +1283,7 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
         table_take(&t)
         if table_reserve(&t, max_order, longest) < 0 or table_reserve_ids(&t, vocab.count) < 0:
             raise MemoryError("corpus_row: cannot allocate the n-gram table")
+        table_warm(&t, max_order, longest, vocab.count)
         with nogil:
             for i in range(n):
                 if rows_out != NULL:
