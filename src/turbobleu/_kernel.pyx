@@ -523,6 +523,7 @@ def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
                                                      and table_reserve_ids(&t, n_ids) < 0):
         table_release(&t)
         raise MemoryError("count_stats: cannot allocate the n-gram table")
+    table_warm(&t, max_order, longest, n_ids)
 
     cdef const int32_t* hyp_base = &hyp_ids[0] if hyp_ids.shape[0] > 0 else NULL
     cdef const int32_t* ref_base = &ref_ids[0] if ref_ids.shape[0] > 0 else NULL
