@@ -10,6 +10,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memchr, memcmp, memcpy, memmove, memset
 from cpython.unicode cimport PyUnicode_Check
+cimport cython
 import numpy as np
 
 from turbobleu._kernel cimport (Table, count_segment, score_parts_of_row, table_bytes,
@@ -152,6 +153,7 @@ cdef enum:
     SPARE_MAX_ARENA = 1 << 20        # code points
 
 
+@cython.final   # its methods are then called directly (and can be inlined), not through a table
 cdef class Vocab:
     """Interns tokens (code-point strings) as ids 0, 1, 2, ... for the lifetime of one scoring job.
 
