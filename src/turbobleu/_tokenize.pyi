@@ -3,6 +3,8 @@
 tests/typing checks these against the compiled module (mypy.stubtest): a function added to
 _tokenize.pyx needs its line here.
 """
+from typing import final
+
 import numpy as np
 import numpy.typing as npt
 
@@ -25,6 +27,7 @@ def intl_char_of(c: int) -> int:
 def is_zh_char_of(c: int) -> bool:
     """Whether the zh tokenizer puts spaces around code point ``c`` (a test hook)."""
 
+@final
 class Vocab:
     """Interns token strings as dense ids 0, 1, 2, ... (not safe to grow from two threads)."""
 
