@@ -245,6 +245,16 @@ def test_dense_ids_with_an_overstated_n_ids(kernel) -> None:
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("n_ids", [0, -1, -5, -2**59, -2**62, -2**63])
+def test_non_positive_n_ids_mean_any_ids(kernel, n_ids: int) -> None:
+    """n_ids <= 0 is the general path (any int32 ids). A very negative one once made the table
+    warm-up compute a wrapped byte count and read from a missing unigram array (segfault)."""
+    segments = [([7, 8, 9], [[7, 8, 10]]), ([], [[1]]), ([-1, 4], [[4, -1]])]
+    want = [brute_force_row(hyp, refs, 4) for hyp, refs in segments]
+    assert run_kernel(kernel, segments, 4, n_ids=n_ids).tolist() == want
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("bad", [5, -2, INT32_MIN])
 def test_dense_ids_out_of_range(kernel, bad: int) -> None:
     out = np.zeros((1, 10), dtype=np.int64)

@@ -146,8 +146,8 @@ cdef void warm_memory(const void* block, int64_t n_bytes) noexcept nogil:
     """Read one byte of every cache line of a block, in order. A corpus call's tables are
     reused memory that a garbage collection or another library's call has pushed out of the
     caches; read in order, the hardware prefetcher streams them back in, where the first random
-    accesses would each wait for memory (measured: 9-13% of an NLTK corpus_bleu right after a
-    gc.collect())."""
+    accesses would each wait for memory (measured: an NLTK corpus_bleu right after a gc.collect()
+    of a heap holding every WMT23 system took 11-20% less time with it)."""
     cdef const volatile unsigned char* c = <const volatile unsigned char*>block
     cdef int64_t i = 0
     cdef unsigned char seen = 0
@@ -159,12 +159,12 @@ cdef void warm_memory(const void* block, int64_t n_bytes) noexcept nogil:
 cdef void table_warm(Table* t, int max_order, int64_t longest, int64_t n_ids) noexcept nogil:
     """warm_memory for a corpus call's reserved table (table_reserve and table_reserve_ids):
     the slots (and their ref_cur counts) a hypothesis of ``longest`` ids probes, and the unigram
-    entries of ids up to n_ids."""
+    entries of ids 0..n_ids-1 and of -1 (entry n_ids) when the ids are dense (n_ids > 0)."""
     cdef int64_t size = table_size(max_order, longest)
     if size <= t.capacity:
         warm_memory(t.slots, size * sizeof(Slot))
         warm_memory(t.ref_cur, size * sizeof(int32_t))
-    if n_ids + 1 <= t.uni_cap:
+    if 0 < n_ids < t.uni_cap:   # (count_stats lets any n_ids <= 0 through: not dense)
         warm_memory(t.uni, (n_ids + 1) * sizeof(Uni))
 
 
