@@ -54,8 +54,44 @@ cdef extern from *:
     #endif
     /* A str caches its hash (-1 until first computed). */
     #define tb_cached_str_hash(o) (((PyASCIIObject*)(o))->hash)
+
+    /* The first bytes of a token's characters as one number, for tokens of one shape: all of
+       them up to 8 bytes, the first 8 beyond that (the rest is compared with memcmp). */
+    static inline uint64_t tb_str_head_portable(const unsigned char* d, Py_ssize_t nbytes) {
+        uint64_t whole;
+        uint32_t low, high;
+        if (nbytes >= 8) {
+            memcpy(&whole, d, 8);
+            return whole;
+        }
+        if (nbytes >= 4) {      /* two overlapping loads cover every byte */
+            memcpy(&low, d, 4);
+            memcpy(&high, d + nbytes - 4, 4);
+            return low | ((uint64_t)high << 32);
+        }
+        if (nbytes > 0)
+            return d[0] | ((uint64_t)d[nbytes >> 1] << 8) | ((uint64_t)d[nbytes - 1] << 16);
+        return 0;
+    }
+
+    static inline uint64_t tb_str_head(PyObject* o, const unsigned char* d, Py_ssize_t nbytes) {
+    #if PY_LITTLE_ENDIAN
+        if (PyUnicode_IS_COMPACT(o)) {
+            /* Without a branch on the length (which real text makes unpredictable): the 8
+               bytes that end with the last character, shifted down to the characters. A
+               compact str's header lies right before its characters, so the load stays inside
+               the object. Shorter tokens get their bytes zero-extended (0 for ''). */
+            Py_ssize_t back = (8 - nbytes) & -(Py_ssize_t)(nbytes < 8);   /* no branch */
+            uint64_t x;
+            memcpy(&x, d - back, 8);
+            return (x >> (4 * back)) >> (4 * back);
+        }
+    #endif
+        return tb_str_head_portable(d, nbytes);
+    }
     """
     Py_hash_t tb_cached_str_hash(PyObject* o)
+    uint64_t tb_str_head(PyObject* o, const unsigned char* d, Py_ssize_t nbytes)
     int tb_unicode_ready(PyObject* o) except -1
 
 cdef Py_ssize_t MAX_TOKENS = 2147483646
@@ -173,7 +209,7 @@ cdef enum:
 cdef struct StrKey:
     PyObject* key           # an owned reference to the token
     Py_hash_t hash
-    uint64_t head           # str_head: all of its bytes when they are 8 or fewer, else the first 8
+    uint64_t head           # tb_str_head: all its bytes when 8 or fewer, else the first 8
     uint32_t shape          # length << 3 | bytes per character (1, 2 or 4)
 
 
@@ -295,24 +331,6 @@ cdef int str_table_grow(StrTable* t) except -1:
     return 0
 
 
-cdef inline uint64_t str_head(const unsigned char* d, Py_ssize_t nbytes) noexcept:
-    """The first bytes of a token's characters as one number, for tokens of one shape: all of
-    them up to 8 bytes (two overlapping loads, or three single bytes, which cover every byte),
-    the first 8 beyond that (the rest is compared with memcmp). Few branches, none per byte."""
-    cdef uint64_t whole
-    cdef uint32_t low, high
-    if nbytes >= 8:
-        memcpy(&whole, d, 8)
-        return whole
-    if nbytes >= 4:
-        memcpy(&low, d, 4)
-        memcpy(&high, d + nbytes - 4, 4)
-        return low | (<uint64_t>high << 32)
-    if nbytes > 0:
-        return d[0] | (<uint64_t>d[nbytes >> 1] << 8) | (<uint64_t>d[nbytes - 1] << 16)
-    return 0
-
-
 cdef inline Py_ssize_t str_find(StrTable* t, PyObject* token, bint insert) except -3:
     """The id of a plain str token (a new one if ``insert``), -1 if absent, or NOT_PLAIN.
 
@@ -328,7 +346,7 @@ cdef inline Py_ssize_t str_find(StrTable* t, PyObject* token, bint insert) excep
     cdef unsigned int kind = PyUnicode_KIND(token)
     cdef const unsigned char* data = <const unsigned char*>PyUnicode_DATA(token)
     cdef Py_ssize_t nbytes = length * kind
-    cdef uint64_t head = str_head(data, nbytes)
+    cdef uint64_t head = tb_str_head(token, data, nbytes)
     cdef uint32_t shape = <uint32_t>(length << 3 | kind)
     cdef Py_hash_t h = tb_cached_str_hash(token)
     if h == -1:
