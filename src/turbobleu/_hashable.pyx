@@ -14,6 +14,7 @@ references, ...): the caller then follows its library's own order of operations.
 """
 import numpy as _np
 
+cimport cython
 from cpython.object cimport PyObject
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -127,6 +128,8 @@ cdef int ids_reserve(Ids* b, Py_ssize_t extra) except -1:
 cdef object fast_of(object seq):
     """A list/tuple view of ``seq`` whose size agrees with ``len(seq)``, or None (for token
     sequences: their items are read while no Python code runs)."""
+    if PyList_CheckExact(<PyObject*>seq) or PyTuple_CheckExact(<PyObject*>seq):
+        return seq      # (the usual case) its length is its size, without the calls below
     cdef Py_ssize_t n = len(seq)
     fast = PySequence_Fast(seq, b"not iterable")
     if PySequence_Fast_GET_SIZE(fast) != n:
@@ -387,6 +390,7 @@ cdef inline Py_ssize_t str_find(StrTable* t, PyObject* token, bint insert) excep
     return t.size - 1
 
 
+@cython.final   # add() is then called directly, not through the method table
 cdef class Interner:
     """Token -> id for one call, ids in first-seen order. Plain str tokens go through the C
     table; at the first token of any other kind, the ids so far move into a dict (the same ids)
