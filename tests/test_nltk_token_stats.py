@@ -5,6 +5,7 @@ leave one-shot iterators untouched when they do."""
 from __future__ import annotations
 
 import math
+import sys
 from collections import Counter, UserList
 from typing import Any, List
 
@@ -200,6 +201,47 @@ def test_same_shape_tokens_sharing_a_hash_stay_apart() -> None:
         _hashable.set_str_hash_mask(old)
     assert [(pair, row) for pair, row in zip(pairs, rows) if row != [1, 1, 0, 1]] == []
     assert all(row == [1, 1, 1, 1] for row in same)
+
+
+def legacy_str(text: str) -> str:
+    """An exact str in CPython's legacy (non-compact) layout, equal to ``text``: made with the
+    deprecated PyUnicode_FromUnicode(NULL, n), which only CPython 3.11 and older have."""
+    import ctypes
+    import warnings
+    api = ctypes.pythonapi
+    api.PyUnicode_FromUnicode.restype = ctypes.py_object
+    api.PyUnicode_FromUnicode.argtypes = [ctypes.c_void_p, ctypes.c_ssize_t]
+    api.PyUnicode_AsUnicode.restype = ctypes.c_void_p
+    api.PyUnicode_AsUnicode.argtypes = [ctypes.py_object]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        made = api.PyUnicode_FromUnicode(None, len(text))
+    chars = (ctypes.c_wchar * len(text)).from_address(api.PyUnicode_AsUnicode(made))
+    for i, c in enumerate(text):
+        chars[i] = c
+    return made
+
+
+@pytest.mark.skipif(_hashable is None, reason="_hashable not built")
+@pytest.mark.skipif(sys.version_info >= (3, 12) or sys.implementation.name != "cpython",
+                    reason="legacy (non-compact) exact strs exist only in CPython 3.11 and older")
+@pytest.mark.parametrize("mask", [-1, 0])
+def test_a_legacy_str_is_the_same_token_as_an_equal_compact_one(mask: int) -> None:
+    """Heads are computed two ways (compact strs read back from their last character, legacy
+    ones copied): equal tokens must still be one token, for every length and width."""
+    texts = [base * n for base in ("a", "\xe9", "\u0101", "\U0001F600") for n in range(0, 11)]
+    legacy = [legacy_str(t) for t in texts]
+    assert all(type(t) is str for t in legacy) and legacy == texts
+    old = _hashable.set_str_hash_mask(mask)
+    try:
+        rows = [_hashable.sentence_row([[plain]], [other], 1)
+                for plain, other in zip(texts, legacy)]
+        rows_back = [_hashable.sentence_row([[other]], [plain], 1)
+                     for plain, other in zip(texts, legacy)]
+    finally:
+        _hashable.set_str_hash_mask(old)
+    assert rows == [[1, 1, 1, 1]] * len(texts)
+    assert rows_back == [[1, 1, 1, 1]] * len(texts)
 
 
 @pytest.mark.skipif(_hashable is None, reason="_hashable not built")

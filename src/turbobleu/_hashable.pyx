@@ -56,39 +56,29 @@ cdef extern from *:
     /* A str caches its hash (-1 until first computed). */
     #define tb_cached_str_hash(o) (((PyASCIIObject*)(o))->hash)
 
-    /* The first bytes of a token's characters as one number, for tokens of one shape: all of
-       them up to 8 bytes, the first 8 beyond that (the rest is compared with memcmp). */
-    static inline uint64_t tb_str_head_portable(const unsigned char* d, Py_ssize_t nbytes) {
-        uint64_t whole;
-        uint32_t low, high;
-        if (nbytes >= 8) {
-            memcpy(&whole, d, 8);
-            return whole;
-        }
-        if (nbytes >= 4) {      /* two overlapping loads cover every byte */
-            memcpy(&low, d, 4);
-            memcpy(&high, d + nbytes - 4, 4);
-            return low | ((uint64_t)high << 32);
-        }
-        if (nbytes > 0)
-            return d[0] | ((uint64_t)d[nbytes >> 1] << 8) | ((uint64_t)d[nbytes - 1] << 16);
-        return 0;
+    /* A token's head: its first min(nbytes, 8) bytes copied into a zeroed 64-bit number (the
+       rest is compared with memcmp). Every token of a table must get the same value for the
+       same bytes, whichever way it is computed below: str_find tells equal tokens by it. */
+    static inline uint64_t tb_str_head_copied(const unsigned char* d, Py_ssize_t nbytes) {
+        uint64_t x = 0;
+        memcpy(&x, d, nbytes < 8 ? (size_t)nbytes : 8);
+        return x;
     }
 
     static inline uint64_t tb_str_head(PyObject* o, const unsigned char* d, Py_ssize_t nbytes) {
     #if PY_LITTLE_ENDIAN
         if (PyUnicode_IS_COMPACT(o)) {
-            /* Without a branch on the length (which real text makes unpredictable): the 8
-               bytes that end with the last character, shifted down to the characters. A
-               compact str's header lies right before its characters, so the load stays inside
-               the object. Shorter tokens get their bytes zero-extended (0 for ''). */
+            /* The same value without a branch on the length (which real text makes
+               unpredictable): the 8 bytes that end with the last character, shifted down to
+               the characters. A compact str's header lies right before its characters, so the
+               load stays inside the object; the header bytes are shifted out. */
             Py_ssize_t back = (8 - nbytes) & -(Py_ssize_t)(nbytes < 8);   /* no branch */
             uint64_t x;
             memcpy(&x, d - back, 8);
             return (x >> (4 * back)) >> (4 * back);
         }
     #endif
-        return tb_str_head_portable(d, nbytes);
+        return tb_str_head_copied(d, nbytes);   /* legacy (non-compact) strs, big-endian */
     }
     """
     Py_hash_t tb_cached_str_hash(PyObject* o)
@@ -212,7 +202,7 @@ cdef enum:
 cdef struct StrKey:
     PyObject* key           # an owned reference to the token
     Py_hash_t hash
-    uint64_t head           # tb_str_head: all its bytes when 8 or fewer, else the first 8
+    uint64_t head           # tb_str_head: its first 8 bytes (fewer: zero-extended)
     uint32_t shape          # length << 3 | bytes per character (1, 2 or 4)
 
 
