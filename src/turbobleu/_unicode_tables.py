@@ -3,7 +3,7 @@
 The classes \\p{N}, \\p{P} and \\p{S} as flat (first, last, first, last, ...) inclusive
 code point ranges. _unicode_classes.py reads them."""
 
-REGEX_VERSION = "2026.11.15"
+REGEX_VERSION = "2026.11.19"
 UNICODE_VERSION = "17.0"
 
 NUMBER = (  # 148 ranges
