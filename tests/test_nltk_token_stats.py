@@ -186,8 +186,9 @@ def test_str_tokens_sharing_a_hash_stay_apart(mask: int, refs, hyp) -> None:
 def test_same_shape_tokens_sharing_a_hash_stay_apart() -> None:
     """Every length up to 12 characters of each width (ASCII, other Latin-1, 2 and 4 bytes),
     against each token that differs from it in one position: a hypothesis of one matches a
-    reference of the other nowhere. Equal tokens that are other objects (whose headers differ:
-    the head of a short token is read from the bytes that end at its last character) match."""
+    reference of the other nowhere. Equal tokens made anew (other objects, whose headers differ,
+    except CPython's shared one-character Latin-1 strs: the head of a short token is read from
+    the bytes that end at its last character) match."""
     tokens = [base * n for base in ("a", "\xe9", "\u0101", "\U0001F600") for n in range(1, 13)]
     pairs = [(t, t[:k] + c + t[k + 1:]) for t in tokens for k in range(len(t))
              for c in ("b", "\xea", "\u0102", "\U0001F601") if c != t[k]]
