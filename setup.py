@@ -20,9 +20,10 @@ def flag(name):
 
 PURE = flag("TURBOBLEU_PURE_PYTHON")
 REQUIRE = flag("TURBOBLEU_REQUIRE_EXTENSION")
-SOURCES = {"turbobleu._kernel": "src/turbobleu/_kernel.pyx",
-           "turbobleu._tokenize": "src/turbobleu/_tokenize.pyx",
-           "turbobleu._hashable": "src/turbobleu/_hashable.pyx"}
+# One compiled module per engine stage; each has its pure-Python twin beside it (<name>_py.py).
+SOURCES = {"turbobleu._engine.count._kernel": "src/turbobleu/_engine/count/_kernel.pyx",
+           "turbobleu._engine.text._tokenize": "src/turbobleu/_engine/text/_tokenize.pyx",
+           "turbobleu._engine.intern._intern": "src/turbobleu/_engine/intern/_intern.pyx"}
 
 
 def say(message):

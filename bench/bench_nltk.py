@@ -245,7 +245,6 @@ def run(args: argparse.Namespace) -> int:
 
     import turbobleu
     import turbobleu.nltk as tb_nltk
-    from turbobleu import _token_stats
     libs = {"turbobleu": tb_nltk, "nltk": nltk_bleu}
     warnings.simplefilter("ignore")  # method0's zero-order warnings, for both libraries alike
 
@@ -253,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
     machine = benchlib.machine_info(["turbobleu", "nltk", "numpy"])
     print(f"Machine: {benchlib.machine_line(machine)}")
     print(f"turbobleu implementation: {turbobleu.implementation} (compiled token interning: "
-          f"{_token_stats.compiled}); smoothing {args.smoothing}; "
+          f"{turbobleu.implementation == 'cython'}); smoothing {args.smoothing}; "
           f"{len(systems)} systems; repeats {args.repeats}\n", flush=True)
 
     records: List[Dict[str, Any]] = []
@@ -297,8 +296,8 @@ def run(args: argparse.Namespace) -> int:
         "args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
         "env": env, "machine": machine, "nltk_version": benchlib.package_version("nltk"),
         "turbobleu_implementation": turbobleu.implementation, "systems": len(systems),
-        # whether turbobleu._hashable (compiled interning of the tokens) was built and used
-        "compiled_token_interning": _token_stats.compiled,
+        # whether turbobleu._engine.intern._intern (compiled interning of the tokens) was built and used
+        "compiled_token_interning": turbobleu.implementation == "cython",
         "checks": {"ok": sum(c["ok"] for c in all_checks), "total": len(all_checks)},
     }
     meta["machine"]["loadavg_end"] = list(os.getloadavg())

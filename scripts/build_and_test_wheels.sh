@@ -98,11 +98,11 @@ if not re.search(r"-cp3\d+-cp3\d+t?-[\w.]*manylinux_\d+_\d+_\w+\.whl$", compiled
     fail(f"the repaired wheel has no manylinux tag: {compiled}")
 if not pure.endswith("-py3-none-any.whl"):
     fail(f"the pure-Python wheel is not py3-none-any: {pure}")
-typing_files = {"turbobleu/py.typed", "turbobleu/_kernel.pyi", "turbobleu/_tokenize.pyi",
-                "turbobleu/_hashable.pyi"}
+typing_files = {"turbobleu/py.typed", "turbobleu/_engine/count/_kernel.pyi",
+                "turbobleu/_engine/text/_tokenize.pyi", "turbobleu/_engine/intern/_intern.pyi"}
 for wheel, compiled_modules in ((compiled, 3), (pure, 0)):
     names = set(zipfile.ZipFile(wheel).namelist())
-    so = [n for n in names if re.match(r"turbobleu/_(kernel|tokenize|hashable)\..*\.so$", n)]
+    so = [n for n in names if re.match(r"turbobleu/_engine/\w+/_(kernel|tokenize|intern)\..*\.so$", n)]
     if len(so) != compiled_modules:
         fail(f"{wheel}: expected {compiled_modules} compiled modules, found {so}")
     if not typing_files <= names:

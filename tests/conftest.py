@@ -147,7 +147,7 @@ def first_token_difference(got: List[List[str]], want: List[List[str]], lines: L
 def compiled_kernel() -> Optional[object]:
     """``turbobleu._kernel``, or None when the extension was not built."""
     try:
-        from turbobleu import _kernel
+        from turbobleu._engine.count import _kernel
     except ImportError:
         return None
     return _kernel
@@ -156,7 +156,7 @@ def compiled_kernel() -> Optional[object]:
 def compiled_tokenize() -> Optional[object]:
     """``turbobleu._tokenize``, or None when the extension was not built."""
     try:
-        from turbobleu import _tokenize
+        from turbobleu._engine.text import _tokenize
     except ImportError:
         return None
     return _tokenize

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 import turbobleu
 from turbobleu import NLTKRecipe, ReferenceSets, SacreBLEURecipe, sentence_bleu_batch
-from turbobleu import _impl, _kernel_py
+from turbobleu._engine import impl as _impl
+from turbobleu._engine.count import _kernel_py
 from conftest import IMPLEMENTATION, all_corpora, compiled_kernel, requires_wmt23, SHARED_DATA
 from conftest import discover_corpora
 

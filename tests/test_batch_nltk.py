@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
 from turbobleu import NLTKRecipe, ReferenceSets, sentence_bleu_batch
-from turbobleu import _impl
+from turbobleu._engine import impl as _impl
 from conftest import SHARED_DATA, all_corpora, discover_corpora, requires_wmt23
 
 WEIGHTS = st.one_of(

@@ -12,7 +12,7 @@ from typing import List, Tuple
 import pytest
 
 from conftest import FIXTURE_DATA
-from turbobleu.progress import Progress
+from turbobleu.cli.progress import Progress
 
 BIN_DIR = Path(sys.executable).parent
 TURBOBLEU = shutil.which("turbobleu", path=str(BIN_DIR)) or shutil.which("turbobleu")

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import turbobleu
 from conftest import assert_same_score, compiled_tokenize
-from turbobleu import _tokenize_py
+from turbobleu._engine.text import _tokenize_py
 
 COMPILED = compiled_tokenize()
 MODULES = [pytest.param(_tokenize_py, id="twin"),
@@ -251,8 +251,8 @@ def test_sentence_score_parts_are_the_row_and_its_score(hyp, refs, tokenizer, lo
                                                         smooth, effective) -> None:
     """The fused call sentence_bleu makes: the same row and the same score parts as the two
     calls it replaces."""
-    from turbobleu import _kernel
-    from turbobleu.recipes import NEUMAIER_SUM
+    from turbobleu._engine.count import _kernel
+    from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM
     if all(r is None for r in refs) and hyp.strip():
         refs = refs + [""]
     code = turbobleu.get_tokenizer(tokenizer).code

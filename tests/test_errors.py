@@ -11,7 +11,7 @@ import re
 import pytest
 
 import turbobleu
-from turbobleu import _impl
+from turbobleu._engine import impl as _impl
 
 HYPS = ["the cat sat", "a dog ran"]
 REFS = [["the cat sat .", "a dog ran ."]]

@@ -18,7 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import compiled_kernel
-from turbobleu import _impl, _kernel_py
+from turbobleu._engine import impl as _impl
+from turbobleu._engine.count import _kernel_py
 
 COMPILED = compiled_kernel()
 KERNELS = [pytest.param(_kernel_py, id="twin"),
@@ -351,7 +352,7 @@ def test_offsets_past_the_buffers(kernel) -> None:
 
 
 def test_selected_kernel_is_the_reported_implementation() -> None:
-    expected = "turbobleu._kernel" if _impl.implementation == "cython" else "turbobleu._kernel_py"
+    expected = "turbobleu._engine.count._kernel" if _impl.implementation == "cython" else "turbobleu._engine.count._kernel_py"
     assert _impl.kernel.__name__ == expected
 
 

@@ -20,7 +20,7 @@ import sacrebleu
 import turbobleu
 import turbobleu.nltk as tb_nltk
 from conftest import compiled_kernel
-from turbobleu import _kernel_py
+from turbobleu._engine.count import _kernel_py
 
 COMPILED = compiled_kernel()
 
@@ -135,7 +135,8 @@ def test_first_corpus_call_of_a_process_with_mixed_long_lines() -> None:
 def test_a_very_long_sentence_does_not_keep_its_table() -> None:
     """The single-sentence paths keep their n-gram table between calls, but not once one very
     long sentence has made it large (a 600k-token table is about 40 MiB)."""
-    from turbobleu import _hashable, _tokenize
+    from turbobleu._engine.intern import _intern as _hashable
+    from turbobleu._engine.text import _tokenize
     rng = random.Random(2)
     tokens = words(rng, 600_000, vocabulary=50_000)
     reference = near_copy(rng, tokens)

@@ -16,7 +16,7 @@ import pytest
 nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
 
 from turbobleu import patching  # noqa: E402
-from turbobleu import _nltk_recipe  # noqa: E402
+from turbobleu._engine.recipes import nltk as _nltk_recipe
 from turbobleu import nltk as tb  # noqa: E402
 
 HYP1 = ("It is a guide to action which ensures that the military always obeys the commands of "

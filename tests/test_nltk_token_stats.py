@@ -1,5 +1,5 @@
 """The interning + counting layer under turbobleu.nltk/evaluate/matlab: the compiled
-``_hashable`` module against its Python twin in ``_token_stats``, and both against statistics
+``_intern`` module against its Python twin ``_intern_py``, and both against statistics
 counted by definition here. Both must also decline (return None) the same unusual inputs, and
 leave one-shot iterators untouched when they do."""
 from __future__ import annotations
@@ -14,15 +14,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from turbobleu import _token_stats
+import turbobleu.nltk
+from turbobleu._engine.intern import _intern_py as _token_stats
 
 try:
-    from turbobleu import _hashable  # type: ignore[attr-defined]
+    from turbobleu._engine.intern import _intern as _hashable
 except ImportError:
     _hashable = None
 
 IMPLEMENTATIONS = [
-    pytest.param((_token_stats.python_sentence_row, _token_stats.python_corpus_rows), id="twin"),
+    pytest.param((_token_stats.sentence_row, _token_stats.corpus_rows), id="twin"),
     pytest.param((getattr(_hashable, "sentence_row", None), getattr(_hashable, "corpus_rows", None)),
                  id="compiled",
                  marks=pytest.mark.skipif(_hashable is None, reason="_hashable not built")),
@@ -95,7 +96,7 @@ def test_any_number_and_kind_of_reference_sequences(impl, corpus, orders: int) -
 
 
 TOTALS = [
-    pytest.param(_token_stats.python_corpus_totals, id="twin"),
+    pytest.param(_token_stats.corpus_totals, id="twin"),
     pytest.param(getattr(_hashable, "corpus_totals", None), id="compiled",
                  marks=pytest.mark.skipif(_hashable is None, reason="_hashable not built")),
 ]
@@ -325,15 +326,14 @@ def test_a_one_shot_iterator_of_references_is_left_untouched(impl) -> None:
 
 
 def test_the_compiled_module_is_used_when_built() -> None:
-    from turbobleu import _impl
-    expected = _impl.implementation == "cython" and _hashable is not None
-    assert _token_stats.compiled is expected
-    if expected:
-        assert _token_stats.sentence_row is _hashable.sentence_row
+    from turbobleu._engine import impl as _impl
+    expected = _hashable if _impl.implementation == "cython" else _token_stats
+    assert _impl.intern is expected
+    assert turbobleu.nltk.sentence_row is expected.sentence_row
 
 
 SCORERS = [
-    pytest.param(_token_stats.python_unsmoothed_sentence_score, id="twin"),
+    pytest.param(_token_stats.unsmoothed_sentence_score, id="twin"),
     pytest.param(getattr(_hashable, "unsmoothed_sentence_score", None), id="compiled",
                  marks=pytest.mark.skipif(_hashable is None, reason="_hashable not built")),
 ]
@@ -427,7 +427,7 @@ def test_a_token_that_empties_its_reference_list_midway_is_harmless(impl) -> Non
     row = sentence_row(segment_refs, ["a", "b"], 2)
     segment_refs[:] = as_passed
     rows = corpus_rows([segment_refs, [["b"]]], [["a", "b"], ["b"]], 2)
-    if sentence_row is _token_stats.python_sentence_row:
+    if sentence_row is _token_stats.sentence_row:
         # The twin reads the list more than once and may see it emptied: it may decline.
         assert row in (None, want[0])
         assert rows is None or rows.tolist() == want

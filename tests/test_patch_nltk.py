@@ -79,7 +79,7 @@ def test_sacrebleu_patch_is_found_without_importing_its_module_first() -> None:
     import subprocess
     import sys
     code = ("from turbobleu import patching; import sys; "
-            "assert 'turbobleu._patch_sacrebleu' not in sys.modules; "
+            "assert 'turbobleu.sacrebleu._patch' not in sys.modules; "
             "assert patching.available_patches() == ['nltk', 'sacrebleu']; "
             "assert patching.is_patched('sacrebleu') is False; print('ok')")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -21,7 +21,8 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 import turbobleu
 import turbobleu.sacrebleu
 from conftest import FIXTURE_DATA, read_lines
-from turbobleu import _patch_sacrebleu, patching
+from turbobleu.sacrebleu import _patch as _patch_sacrebleu
+from turbobleu import patching
 
 FUNCTIONS = ("corpus_bleu", "sentence_bleu", "raw_corpus_bleu")
 HAVE_JA = all(importlib.util.find_spec(m) for m in ("MeCab", "ipadic"))

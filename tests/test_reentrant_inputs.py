@@ -14,7 +14,7 @@ from typing import Any, List
 import pytest
 
 import turbobleu
-from turbobleu import _impl
+from turbobleu._engine import impl as _impl
 
 COMPILED = turbobleu.implementation == "cython"
 

@@ -24,7 +24,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 import turbobleu
 from conftest import assert_same_score
-from turbobleu import _impl
+from turbobleu._engine import impl as _impl
 
 SMOOTHINGS = (("none", None), ("floor", None), ("floor", 0.5), ("floor", 0), ("add-k", None),
               ("add-k", 2), ("add-k", 0.5), ("exp", None))

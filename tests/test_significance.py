@@ -22,7 +22,9 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.significance import PairedTest, _bootstrap_resample, estimate_ci
 
 import turbobleu
-from turbobleu import _batch_recipe, _impl, significance
+from turbobleu._engine.recipes import sacrebleu_batch as _batch_recipe
+from turbobleu._engine import impl as _impl
+from turbobleu import significance
 from turbobleu.significance import (Recipe, Result, bootstrap_scores, confidence_interval,
                                     paired_approximate_randomization, paired_bootstrap,
                                     resolve_seed)

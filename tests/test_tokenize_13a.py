@@ -23,7 +23,8 @@ from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 import turbobleu
 from conftest import (FIXTURE_DATA, SHARED_DATA, compiled_tokenize, data_files,
                       first_token_difference, read_lines, unique_data_files)
-from turbobleu import _impl, _tokenize_py
+from turbobleu._engine import impl as _impl
+from turbobleu._engine.text import _tokenize_py
 
 COMPILED = compiled_tokenize()
 MODULES = [pytest.param(_tokenize_py, id="twin"),

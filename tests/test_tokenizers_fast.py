@@ -27,7 +27,8 @@ import sacrebleu
 import turbobleu
 from conftest import (FIXTURE_DATA, FULL_MATRIX, SHARED_DATA, compiled_tokenize, data_files,
                       first_token_difference, read_lines, unique_data_files)
-from turbobleu import _impl, _tokenize_py
+from turbobleu._engine import impl as _impl
+from turbobleu._engine.text import _tokenize_py
 
 COMPILED = compiled_tokenize()
 MODULES = [pytest.param(_tokenize_py, id="twin"),
@@ -124,7 +125,7 @@ def test_edge_cases(module, name: str, lowercase: bool) -> None:
 # -- generated text --------------------------------------------------------------------------
 def _class_samples() -> List[str]:
     """A few code points of each intl class, spread over the whole table (every script)."""
-    from turbobleu._unicode_classes import intl_classes
+    from turbobleu._engine.text.unicode_classes import intl_classes
 
     picks = []
     for ranges in intl_classes().by_code().values():
@@ -277,7 +278,7 @@ def test_unknown_tokenizer_code_is_refused(module) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_sentence_row_equals_batch_statistics(module, name: str) -> None:
     """sentence_row and tokenize+count agree for every tokenizer (lines with every feature)."""
-    from turbobleu import _kernel_py
+    from turbobleu._engine.count import _kernel_py
     kernel = _impl.kernel if module is not _tokenize_py else _kernel_py
     refs = EDGE_LINES[8:55]
     hyps = EDGE_LINES[55:102]

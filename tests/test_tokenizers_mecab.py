@@ -23,7 +23,8 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 import sacrebleu
 import turbobleu
 from conftest import FIXTURE_DATA, FULL_MATRIX, SHARED_DATA, first_token_difference, read_lines, unique_data_files
-from turbobleu import _impl, tokenizers
+from turbobleu._engine import impl as _impl
+from turbobleu import tokenizers
 from turbobleu.tokenizers import MecabTokenizer, MissingExtraError
 
 

@@ -29,7 +29,8 @@ from sacrebleu.tokenizers import tokenizer_spm  # noqa: E402
 import turbobleu  # noqa: E402
 from conftest import (FIXTURE_DATA, FULL_MATRIX, SHARED_DATA, data_files,  # noqa: E402
                       first_token_difference, read_lines, unique_data_files)
-from turbobleu import _impl, tokenizers  # noqa: E402
+from turbobleu._engine import impl as _impl
+from turbobleu import tokenizers  # noqa: E402
 from turbobleu.tokenizers import MissingExtraError, SentencePieceTokenizer  # noqa: E402
 
 NAMES = ("spm", "flores101", "flores200", "spBLEU-1K")

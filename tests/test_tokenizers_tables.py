@@ -2,7 +2,7 @@
 
 * intl's \\p{N}, \\p{P}, \\p{S} come from the `regex` package sacrebleu uses. The table the
   tokenizers use in this process must equal what the installed `regex` says for all 0x110000
-  code points. The shipped table (src/turbobleu/_unicode_tables.py) must equal it too when it was
+  code points. The shipped table (src/turbobleu/_engine/text/unicode_tables.py) must equal it too when it was
   generated from the same `regex` release; for another release turbobleu reads `regex` at run
   time instead, and the test that compares the shipped file says to regenerate it.
 * zh's set of "Chinese" characters is sacrebleu's ``TokenizerZh._is_chinese_char``, quirks
@@ -21,8 +21,10 @@ import regex
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from conftest import REPO_ROOT, compiled_tokenize
-from turbobleu import _tokenize_py, _unicode_classes, _unicode_tables
-from turbobleu._unicode_classes import NUMBER, PUNCTUATION, SYMBOL
+from turbobleu._engine.text import _tokenize_py
+from turbobleu._engine.text import unicode_classes as _unicode_classes
+from turbobleu._engine.text import unicode_tables as _unicode_tables
+from turbobleu._engine.text.unicode_classes import NUMBER, PUNCTUATION, SYMBOL
 
 COMPILED = compiled_tokenize()
 needs_compiled = pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")

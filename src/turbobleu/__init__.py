@@ -3,14 +3,14 @@
 Scores are identical to sacrebleu's (and, in ``turbobleu.nltk``, NLTK's) under the same Python
 version; the n-gram work runs in a compiled kernel over integer token ids.
 """
-from ._impl import implementation
-from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
-from .result import BLEUScore, BLEUSignature
-from .stats import BLEUStats
-from .batch import NLTKRecipe, ReferenceSets, SacreBLEURecipe, self_bleu, sentence_bleu_batch
-from .tokenizers import available_tokenizers, get_tokenizer
-from .patching import patch, patched, unpatch
-from . import significance
+from turbobleu._engine.impl import implementation
+from turbobleu.bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
+from turbobleu.result import BLEUScore, BLEUSignature
+from turbobleu.stats import BLEUStats
+from turbobleu.batch import NLTKRecipe, ReferenceSets, SacreBLEURecipe, self_bleu, sentence_bleu_batch
+from turbobleu.tokenizers import available_tokenizers, get_tokenizer
+from turbobleu.patching import patch, patched, unpatch
+from turbobleu import significance
 
 __version__ = "0.1.0"
 

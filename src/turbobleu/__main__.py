@@ -1,6 +1,6 @@
 """``python -m turbobleu``: the ``turbobleu`` command."""
 import sys
 
-from .cli import main
+from turbobleu.cli import main
 
 sys.exit(main())

@@ -26,10 +26,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _ids, _impl
-from . import _kernel_py as _python_recipes
-from .recipes import NEUMAIER_SUM as _NEUMAIER_SUM
-from .recipes import check_smoothing
+from turbobleu._engine.count import ids as _ids
+from turbobleu._engine import impl as _impl
+from turbobleu._engine.count import _kernel_py as _python_recipes
+from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM as _NEUMAIER_SUM
+from turbobleu._engine.recipes.sacrebleu import check_smoothing
 
 __all__ = ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "default_threads",
            "self_bleu", "sentence_bleu_batch"]

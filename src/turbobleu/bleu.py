@@ -8,14 +8,15 @@ from typing import Dict, Tuple, Any, List, Optional, Sequence
 
 import numpy as np
 
-from . import _impl
-from .recipes import NEUMAIER_SUM as _NEUMAIER_SUM
-from .recipes import (SMOOTH_DEFAULTS, c_recipe_applies, check_smoothing, sacrebleu_from_int_row,
-                      sacrebleu_from_row)
-from .references import PreparedReferences, check_hypotheses, sentence_references
-from .result import BLEUScore, BLEUSignature
-from .stats import BLEUStats
-from .tokenizers import TOKENIZER_NAMES, Tokenizer, get_tokenizer
+from turbobleu._engine import impl as _impl
+from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM as _NEUMAIER_SUM
+from turbobleu._engine.recipes.sacrebleu import SMOOTH_DEFAULTS, check_smoothing
+from turbobleu._engine.recipes.sacrebleu_rows import (c_recipe_applies, sacrebleu_from_int_row,
+                                                      sacrebleu_from_row)
+from turbobleu._engine.count.references import PreparedReferences, check_hypotheses, sentence_references
+from turbobleu.result import BLEUScore, BLEUSignature
+from turbobleu.stats import BLEUStats
+from turbobleu.tokenizers import TOKENIZER_NAMES, Tokenizer, get_tokenizer
 
 logger = logging.getLogger("turbobleu")
 

@@ -24,8 +24,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _impl
-from ._token_stats import corpus_rows
+from turbobleu._engine import impl as _impl
+corpus_rows = _impl.intern.corpus_rows
 
 __all__ = ["BleuMetric", "Tokenizer13a", "compute", "compute_bleu", "load"]
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 import math
 from typing import Any, List, Sequence
 
-from ._token_stats import sentence_row
+from turbobleu._engine import impl as _impl
+sentence_row = _impl.intern.sentence_row
 
 __all__ = ["bleu_evaluation_score"]
 

@@ -29,10 +29,13 @@ from itertools import islice
 from types import MethodType
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from ._nltk_recipe import (
+from turbobleu._engine.recipes.nltk import (
     TINY, NeedsExactPath, brevity_penalty, final_scores, smoothed_precisions, warn_zero_order,
 )
-from ._token_stats import corpus_totals, sentence_row, unsmoothed_sentence_score
+from turbobleu._engine import impl as _impl
+corpus_totals = _impl.intern.corpus_totals
+sentence_row = _impl.intern.sentence_row
+unsmoothed_sentence_score = _impl.intern.unsmoothed_sentence_score
 
 __all__ = [
     "Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_length", "corpus_bleu",

@@ -3,7 +3,7 @@
 A registry maps a library name to how it is patched. Two ways to register:
 
 - :func:`register_patch` with ``apply``/``revert``/``is_active`` callables, for a library whose
-  patch is more than rebinding names (sacrebleu's ``_patch_sacrebleu`` module has exactly these
+  patch is more than rebinding names (``turbobleu.sacrebleu._patch`` has exactly these
   three functions: ``register_patch("sacrebleu", m.patch, m.unpatch, m.is_patched)``);
 - :func:`register_attribute_patch` with the module that holds the library's functions, a factory
   for their replacements (called on first use, so registering imports nothing) and the modules
@@ -16,7 +16,7 @@ Code that looks functions up through the module at call time
 (``import nltk.translate.bleu_score as bs; bs.sentence_bleu(...)``) gets the fast versions; names
 bound before the patch by ``from ... import ...`` keep the originals, so patch first.
 
-Registered here: ``"nltk"``; ``"sacrebleu"`` is registered by ``_patch_sacrebleu`` (imported the
+Registered here: ``"nltk"``; ``"sacrebleu"`` is registered by ``turbobleu.sacrebleu._patch`` (imported the
 first time that name is used).
 """
 from __future__ import annotations
@@ -43,7 +43,7 @@ class _Entry:
 _REGISTRY: Dict[str, _Entry] = {}
 _LOCK = threading.RLock()
 # Patches that other turbobleu modules register when imported; imported on first use of the name.
-_PROVIDERS = {"sacrebleu": "turbobleu._patch_sacrebleu"}
+_PROVIDERS = {"sacrebleu": "turbobleu.sacrebleu._patch"}
 
 
 def register_patch(name: str, apply: Callable[[], None], revert: Callable[[], None],
@@ -176,7 +176,7 @@ def patched(name: str) -> Iterator[None]:
 
 
 def _nltk_replacements() -> Dict[str, Any]:
-    from . import nltk as fast
+    from turbobleu import nltk as fast
     return {name: getattr(fast, name) for name in (
         "sentence_bleu", "corpus_bleu", "modified_precision", "closest_ref_length",
         "brevity_penalty", "SmoothingFunction", "Fraction")}

@@ -27,10 +27,11 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 import numpy as np
 
-from . import _impl
-from ._batch_recipe import bleu_scores, bootstrap_arithmetic
-from .recipes import NEUMAIER_SUM, sacrebleu_from_row
-from .stats import BLEUStats
+from turbobleu._engine import impl as _impl
+from turbobleu._engine.recipes.sacrebleu_batch import bleu_scores, bootstrap_arithmetic
+from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM
+from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_from_row
+from turbobleu.stats import BLEUStats
 
 SEED_ENV = "SACREBLEU_SEED"
 DEFAULT_SEED = "12345"

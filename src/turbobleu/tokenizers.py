@@ -18,7 +18,8 @@ import logging
 import os
 from typing import Any, Dict, List, Optional, Tuple
 
-from . import _impl, _tokenize_py
+from turbobleu._engine import impl as _impl
+from turbobleu._engine.text import _tokenize_py
 
 logger = logging.getLogger("turbobleu")
 
@@ -77,7 +78,7 @@ class Tokenizer:
             return " ".join(self.split(line))
         # BLEU always right-strips first and the compiled path relies on it; a line with trailing
         # whitespace (where 13a and intl can differ, e.g. 'a-\n', '5. ') takes the exact twin.
-        return " ".join(_tokenize_py._REWRITERS[self.code](line).split())
+        return " ".join(_tokenize_py.rewrite(line, self.code).split())
 
     def __repr__(self) -> str:
         return f"<turbobleu tokenizer {self.name!r}>"

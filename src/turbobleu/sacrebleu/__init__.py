@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..result import SACREBLEU_VERSION
-from . import compat, metrics
-from .compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
-from .metrics import BLEU, BLEUScore
+from turbobleu.result import SACREBLEU_VERSION
+from turbobleu.sacrebleu import compat
+from turbobleu.sacrebleu import metrics
+from turbobleu.sacrebleu.compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
+from turbobleu.sacrebleu.metrics import BLEU, BLEUScore
 
 # The sacrebleu release whose BLEU this module reproduces.
 __version__ = SACREBLEU_VERSION

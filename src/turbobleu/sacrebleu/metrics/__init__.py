@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .bleu import BLEU, BLEUScore
+from turbobleu.sacrebleu.metrics.bleu import BLEU, BLEUScore
 
 METRICS = {"BLEU": BLEU}
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from ... import bleu as _bleu
-from ...recipes import check_smoothing, sacrebleu_score
-from ...result import BLEUScore, BLEUSignature
+from turbobleu import bleu as _bleu
+from turbobleu._engine.recipes.sacrebleu import check_smoothing, sacrebleu_score
+from turbobleu.result import BLEUScore, BLEUSignature
 
 MAX_NGRAM_ORDER = _bleu.MAX_NGRAM_ORDER
 

@@ -32,9 +32,10 @@ import logging
 import weakref
 from typing import Any, Callable, List, Optional, Tuple
 
-from . import _impl, bleu as turbo_bleu
-from .references import PreparedReferences
-from .tokenizers import LibraryTokenizer, SentencePieceTokenizer, Tokenizer, get_tokenizer
+from turbobleu._engine import impl as _impl
+from turbobleu import bleu as turbo_bleu
+from turbobleu._engine.count.references import PreparedReferences
+from turbobleu.tokenizers import LibraryTokenizer, SentencePieceTokenizer, Tokenizer, get_tokenizer
 
 _SACRE_LOG = logging.getLogger("sacrebleu")
 
@@ -264,7 +265,7 @@ def _turbo_statistics(metric: Any, tokenizer: Tokenizer, hypotheses: Any,
 
 def _register() -> None:
     """Make ``turbobleu.patching.patch("sacrebleu")`` use this module."""
-    from . import patching
+    from turbobleu import patching
     if "sacrebleu" not in patching.available_patches():
         patching.register_patch("sacrebleu", patch, unpatch, is_patched)
 

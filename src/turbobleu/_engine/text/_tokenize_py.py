@@ -12,7 +12,15 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ._unicode_classes import intl_classes, ranges_pattern
+from turbobleu._engine.count._kernel_py import sacrebleu_score_parts, segment_row
+from turbobleu._engine.text.unicode_classes import intl_classes, ranges_pattern
+
+# The functions the compiled module beside it has, with the same parameters
+# (tests/test_layout.py); the rest here is the specification's own helpers.
+__all__ = [
+    "Vocab", "corpus_row", "count_tokenized_periods", "intl_class_of", "is_python_space",
+    "is_zh_char_of", "sentence_row", "sentence_score_parts", "tokenize", "tokenize_strings",
+]
 
 TOK_NONE = 0
 TOK_13A = 1
@@ -127,6 +135,13 @@ _REWRITERS: Dict[int, Callable[[str], str]] = {
 }
 
 
+def rewrite(line: str, kind: int) -> str:
+    """sacrebleu's tokenizer ``kind`` applied to ``line``: the tokens joined by spaces (not yet
+    split, not right-stripped)."""
+    _check_kind(kind)
+    return _REWRITERS[kind](line)
+
+
 def _check_kind(kind: int) -> None:
     if kind not in _REWRITERS:
         raise ValueError(f"unknown tokenizer code {kind}")
@@ -198,8 +213,6 @@ def corpus_row(hypotheses: Any, references: Any, kind: int, lowercase: bool, max
     (the caller's general path handles other shapes and bad input); the per-segment rows go to
     ``rows`` when it is given. ``hash_mask`` is the compiled kernel's collision hook; n-grams
     here are compared as tuples, so it is ignored."""
-    from ._kernel_py import segment_row
-
     _check_kind(kind)
     if max_order < 1:
         raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
@@ -239,8 +252,6 @@ def tokenize_strings(lines: list, kind: int, lowercase: bool) -> List[List[str]]
 def sentence_row(hypothesis: object, references: list, kind: int, lowercase: bool,
                  max_order: int) -> List[int]:
     """Statistics row of one hypothesis against its references (None entries are skipped)."""
-    from ._kernel_py import segment_row
-
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
     if max_order < 1:
@@ -259,3 +270,16 @@ def sentence_row(hypothesis: object, references: list, kind: int, lowercase: boo
         raise ValueError("references: every reference is None, so there is nothing to score "
                          "the hypothesis against")
     return segment_row(hyp, refs, max_order)
+
+
+def sentence_score_parts(hypothesis: object, references: list, kind: int, lowercase: bool,
+                         max_order: int, smooth_method: str, smooth_value: Any,
+                         effective_order: bool, neumaier: bool) -> Tuple[Any, ...]:
+    """``BLEUScore``'s arguments (score, counts, totals, precisions, bp, sys_len, ref_len) for one
+    hypothesis: ``sentence_row`` and ``sacrebleu_score_parts`` in one call. Not for add-k."""
+    if smooth_method == "add-k":
+        raise ValueError("sentence_score_parts: add-k takes the Python recipe")
+    row = sentence_row(hypothesis, references, kind, lowercase, max_order)
+    score, precisions, bp = sacrebleu_score_parts(row, max_order, smooth_method, smooth_value,
+                                                  effective_order, neumaier)
+    return (score, row[2:2 + max_order], row[2 + max_order:], precisions, bp, row[0], row[1])

@@ -13,8 +13,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
-from . import _impl
-from .tokenizers import get_tokenizer
+from turbobleu._engine import impl as _impl
+from turbobleu.tokenizers import get_tokenizer
 
 MAX_ID = 2**31 - 1
 

@@ -2,7 +2,7 @@
 
 The NLTK, evaluate and MATLAB front ends score token sequences, not strings. Here the tokens of one
 call are interned into int32 ids with a dict, packed as CSR arrays and counted by
-``_impl.kernel.count_stats``. Only hypothesis tokens get their own ids: a reference token that no
+``_kernel_py.count_stats``. Only hypothesis tokens get their own ids: a reference token that no
 hypothesis contains can never be part of a matching n-gram, so all of them share the id -1 (which
 no hypothesis token has), and only the hypothesis vocabulary is built.
 
@@ -14,11 +14,9 @@ with iteration, an unhashable token, a segment without references, ...): the cal
 their library's own order of operations, which raises that library's exception from the same
 place.
 
-This module is also the readable twin of the compiled ``_hashable`` module, which does the same
+This module is the readable twin of the compiled ``_intern`` module beside it, which does the same
 interning in C (no Python-level loop per token) and counts with the kernel's ``count_segment``;
-``sentence_row`` and ``corpus_rows`` below are the compiled ones when ``turbobleu.implementation``
-is "cython" and ``_hashable`` was built, and the Python ones otherwise (``python_sentence_row`` and
-``python_corpus_rows`` are always the Python ones).
+``turbobleu._engine.impl.intern`` is whichever of the two is in use.
 """
 from __future__ import annotations
 
@@ -27,8 +25,14 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from . import _impl
-from ._nltk_recipe import unsmoothed_sentence
+from turbobleu._engine.count import _kernel_py
+from turbobleu._engine.recipes.nltk import unsmoothed_sentence
+
+# The functions the compiled module beside it has, with the same parameters
+# (tests/test_layout.py); the rest here is the specification's own helpers.
+__all__ = [
+    "corpus_rows", "corpus_totals", "sentence_row", "unsmoothed_sentence_score",
+]
 
 _MAX_TOKENS = 2 ** 31 - 2  # ids are int32 positions
 _SPANS: Dict[int, np.ndarray] = {}
@@ -45,7 +49,7 @@ def _one_segment(n_refs: int) -> np.ndarray:
     return spans
 
 
-def python_sentence_row(references: Any, hypothesis: Any, orders: int) -> Optional[List[int]]:
+def sentence_row(references: Any, hypothesis: Any, orders: int) -> Optional[List[int]]:
     """``[hyp_len, closest_ref_len, matches_1..N, totals_1..N]`` for one hypothesis, or None."""
     try:
         hyp_len = len(hypothesis)
@@ -64,7 +68,7 @@ def python_sentence_row(references: Any, hypothesis: Any, orders: int) -> Option
         buffer = np.array(ids, dtype=np.int32)
         offsets = np.array(list(accumulate(ref_lens, initial=hyp_len)), dtype=np.int64)
         row = np.zeros((1, 2 + 2 * orders), dtype=np.int64)
-        _impl.kernel.count_stats(buffer, np.array([0, hyp_len], dtype=np.int64), buffer, offsets,
+        _kernel_py.count_stats(buffer, np.array([0, hyp_len], dtype=np.int64), buffer, offsets,
                                  _one_segment(len(ref_lens)), orders, row)
         result: List[int] = row[0].tolist()
         return result
@@ -72,7 +76,7 @@ def python_sentence_row(references: Any, hypothesis: Any, orders: int) -> Option
         return None
 
 
-def python_corpus_rows(reference_lists: Any, hypotheses: Any,
+def corpus_rows(reference_lists: Any, hypotheses: Any,
                        orders: int) -> Optional[np.ndarray]:
     """One kernel row per segment (an int64 array), or None. Segments pair up in order."""
     try:
@@ -96,25 +100,25 @@ def python_corpus_rows(reference_lists: Any, hypotheses: Any,
         if len(ref_ids) != sum(ref_lens):
             return None
         rows = np.zeros((len(hyp_lens), 2 + 2 * orders), dtype=np.int64)
-        _impl.kernel.count_stats(hyp_ids, _offsets(hyp_lens), ref_ids, _offsets(ref_lens),
+        _kernel_py.count_stats(hyp_ids, _offsets(hyp_lens), ref_ids, _offsets(ref_lens),
                                  _offsets(ref_counts), orders, rows)
         return rows
     except Exception:
         return None
 
 
-def python_corpus_totals(reference_lists: Any, hypotheses: Any,
+def corpus_totals(reference_lists: Any, hypotheses: Any,
                          orders: int) -> Optional[Tuple[List[int], List[int], List[int]]]:
-    """``(sums, dens, last)`` of python_corpus_rows' rows: the column sums, the sums of
+    """``(sums, dens, last)`` of corpus_rows' rows: the column sums, the sums of
     ``max(1, totals_n)`` for n = 1..orders (NLTK's denominators) and the last row; or None."""
-    rows = python_corpus_rows(reference_lists, hypotheses, orders)
+    rows = corpus_rows(reference_lists, hypotheses, orders)
     if rows is None:
         return None
     dens = np.maximum(rows[:, 2 + orders:], 1).sum(axis=0)
     return rows.sum(axis=0).tolist(), dens.tolist(), rows[-1].tolist()
 
 
-def python_unsmoothed_sentence_score(references: Any, hypothesis: Any,
+def unsmoothed_sentence_score(references: Any, hypothesis: Any,
                                      weights: Tuple[Any, ...]) -> Any:
     """NLTK's sentence_bleu without smoothing or auto_reweigh, for a tuple of float weights
     (its warnings included); or None where NLTK's own path must decide (a declined input, a
@@ -123,7 +127,7 @@ def python_unsmoothed_sentence_score(references: Any, hypothesis: Any,
     orders = len(weights)
     if not 1 <= orders <= 16 or any(type(w) is not float for w in weights):
         return None
-    row = python_sentence_row(references, hypothesis, orders)
+    row = sentence_row(references, hypothesis, orders)
     return None if row is None else unsmoothed_sentence(row, weights)
 
 
@@ -131,19 +135,3 @@ def _offsets(lengths: List[int]) -> np.ndarray:
     out = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=out[1:])
     return out
-
-
-def _compiled() -> Any:
-    if _impl.implementation != "cython":
-        return None
-    from . import _hashable  # type: ignore[attr-defined]  # _impl checked it imports
-    return _hashable
-
-
-_COMPILED = _compiled()
-compiled = _COMPILED is not None  # whether the compiled interning is in use
-sentence_row = _COMPILED.sentence_row if compiled else python_sentence_row
-corpus_rows = _COMPILED.corpus_rows if compiled else python_corpus_rows
-corpus_totals = _COMPILED.corpus_totals if compiled else python_corpus_totals
-unsmoothed_sentence_score = (_COMPILED.unsmoothed_sentence_score if compiled
-                             else python_unsmoothed_sentence_score)

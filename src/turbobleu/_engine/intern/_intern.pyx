@@ -22,8 +22,8 @@ from libc.float cimport DBL_MIN
 from libc.math cimport exp, isfinite, isinf, log
 from libc.string cimport memcmp, memcpy, memset
 
-from turbobleu._nltk_recipe import warn_zero_order
-from turbobleu._kernel cimport (Table, count_segment, exact_sum, table_give, table_init,
+from turbobleu._engine.recipes.nltk import warn_zero_order
+from turbobleu._engine.count._kernel cimport (Table, count_segment, exact_sum, table_give, table_init,
                                 table_reserve, table_reserve_ids, table_take, table_bytes,
                                 table_trim, table_warm, warm_memory)
 

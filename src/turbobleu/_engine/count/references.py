@@ -6,9 +6,9 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-from . import _impl
-from .stats import BLEUStats
-from .tokenizers import Tokenizer
+from turbobleu._engine import impl as _impl
+from turbobleu.stats import BLEUStats
+from turbobleu.tokenizers import Tokenizer
 
 
 def check_hypotheses(hypotheses: Any, what: str = "hypotheses") -> list:

@@ -12,8 +12,25 @@ and references ``r_1..r_k``, the row is::
 """
 from __future__ import annotations
 
+import math as _math
+import sys
 from collections import Counter
-from typing import Any, Sequence
+from fractions import Fraction as _Fraction
+from operator import index as _index
+from typing import Any, Optional, Sequence
+
+import numpy as _np
+
+from turbobleu._engine.recipes.sacrebleu import sacrebleu_score, sacrebleu_score_of_row
+
+# The functions the compiled module beside it has, with the same parameters
+# (tests/test_layout.py); the rest here is the specification's own helpers.
+__all__ = [
+    "bounded_integers", "build_ref_tables", "build_self_table", "count_stats", "exact_sum_of",
+    "group_capacity_of", "libm_map", "nltk_sentence_scores", "pack_groups", "pack_sequences",
+    "rat_to_double_of", "resample_counts", "sacrebleu_score_parts",
+    "sacrebleu_sentence_scores", "score_ref_tables", "score_self_table",
+]
 
 
 def ngram_counts(ids: Sequence[int], max_order: int) -> Counter:
@@ -104,18 +121,14 @@ def count_stats(hyp_ids: Any, hyp_off: Any, ref_ids: Any, ref_off: Any, seg_ref_
 def sacrebleu_sentence_scores(rows: Any, max_order: int, smooth_method: str, smooth_value: Any,
                               effective_order: bool, neumaier: bool, out: Any) -> None:
     """out[i] = sacrebleu's score of statistics row i (``neumaier`` is implied by Python here)."""
-    from .recipes import sacrebleu_from_row
-
     for i, row in enumerate(rows.tolist()):
-        out[i] = sacrebleu_from_row(row, max_order, smooth_method, smooth_value,
-                                    effective_order).score
+        out[i] = sacrebleu_score_of_row(row, max_order, smooth_method, smooth_value,
+                                        effective_order).score
 
 
 def sacrebleu_score_parts(row: Sequence[int], max_order: int, smooth_method: str,
                           smooth_value: Any, effective_order: bool, neumaier: bool) -> Any:
     """(score, precisions, bp) of one statistics row (``neumaier`` is implied by Python here)."""
-    from .recipes import sacrebleu_score
-
     if smooth_method == "add-k" or max_order > 16:
         raise ValueError("sacrebleu_score_parts: add-k and max_order > 16 take the Python recipe")
     row = list(row)
@@ -129,13 +142,6 @@ def sacrebleu_score_parts(row: Sequence[int], max_order: int, smooth_method: str
 # tables are laid out exactly as the compiled ones (same hash, same probing, same insertion
 # order), so tests can compare them word for word.
 # =============================================================================================
-import math as _math
-import sys
-from fractions import Fraction as _Fraction
-from operator import index as _index
-from typing import Optional
-
-import numpy as _np
 
 _MASK64 = 0xFFFFFFFFFFFFFFFF
 _EMPTY_KEY = _MASK64

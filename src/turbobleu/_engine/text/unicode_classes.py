@@ -15,7 +15,7 @@ from typing import Dict, List, NamedTuple, Tuple
 
 import numpy as np
 
-from . import _unicode_tables
+from turbobleu._engine.text import unicode_tables as _unicode_tables
 
 # Class codes, as bits so that a chunk's classes can be or-ed together.
 NUMBER = 1       # \p{N}

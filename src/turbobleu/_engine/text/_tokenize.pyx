@@ -13,10 +13,10 @@ from cpython.unicode cimport PyUnicode_Check
 cimport cython
 import numpy as np
 
-from turbobleu._kernel cimport (Table, count_segment, score_parts_of_row, table_bytes,
+from turbobleu._engine.count._kernel cimport (Table, count_segment, score_parts_of_row, table_bytes,
                                 table_give, table_init, table_reserve, table_reserve_ids,
                                 table_take, table_trim, table_warm, warm_memory)
-from turbobleu._kernel import sacrebleu_score_parts as _sacrebleu_score_parts
+from turbobleu._engine.count._kernel import sacrebleu_score_parts as _sacrebleu_score_parts
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object)
@@ -720,7 +720,7 @@ cdef int ensure_intl_table() except -1:
     cdef const uint16_t* index_data
     if INTL_INDEX != NULL:
         return 0
-    from turbobleu._unicode_classes import two_level_table
+    from turbobleu._engine.text.unicode_classes import two_level_table
     index, blocks = two_level_table()
     index, blocks = with_spaces_marked(index, blocks)
     if index.shape[0] != (0x110000 >> 7) or blocks.shape[0] != 128 * (int(index.max()) + 1):
@@ -1432,7 +1432,7 @@ def sentence_row(hypothesis, list references, int kind, bint lowercase, int max_
     if SENT_BUSY:
         # Called again from inside a call (a str subclass' lower(), a gc callback): the
         # scratch is taken, so the twin computes this row.
-        from turbobleu._tokenize_py import sentence_row as python_sentence_row
+        from turbobleu._engine.text._tokenize_py import sentence_row as python_sentence_row
         return python_sentence_row(hypothesis, references, kind, lowercase, max_order)
     cdef Py_ssize_t k, width = 2 + 2 * max_order
     cdef int64_t* row = <int64_t*>calloc(width if width > 0 else 1, sizeof(int64_t))

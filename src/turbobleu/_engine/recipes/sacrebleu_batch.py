@@ -27,8 +27,8 @@ from typing import Optional
 
 import numpy as np
 
-from . import _impl
-from .recipes import NEUMAIER_SUM
+from turbobleu._engine import impl as _impl
+from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM
 
 # sacrebleu's log(0) (utils.my_log): one zero precision makes the score 0.0.
 _LOG_ZERO = -9999999999.0

@@ -5,10 +5,8 @@ import math
 import sys
 from typing import Any, Dict, List, Optional
 
-from . import _impl
-from .result import BLEUScore
+from turbobleu.result import BLEUScore
 
-_COMPILED = _impl.implementation == "cython"
 # sacrebleu sums log precisions with the built-in sum(): compensated from Python 3.12 on, so the
 # C recipes are told which summation to reproduce.
 NEUMAIER_SUM = sys.version_info >= (3, 12)
@@ -74,29 +72,8 @@ def sacrebleu_score(correct: List[Any], total: List[Any], sys_len: int, ref_len:
     return BLEUScore(score, correct, total, precisions, bp, sys_len, ref_len)
 
 
-def c_recipe_applies(smooth_method: str, max_order: int) -> bool:
-    """Whether sacrebleu_from_int_row may score rows of this configuration: the compiled
-    recipe does every smoothing but add-k (a float k turns the counts into floats) up to 16
-    orders."""
-    return _COMPILED and smooth_method != "add-k" and max_order <= 16
-
-
-def sacrebleu_from_int_row(row: List[int], max_order: int, smooth_method: str,
+def sacrebleu_score_of_row(row: List[Any], max_order: int, smooth_method: str,
                            smooth_value: Optional[float], effective_order: bool) -> BLEUScore:
-    """sacrebleu_from_row of a list of Python ints where c_recipe_applies: the same operations
-    in C (sentence_bleu loops call this once per sentence)."""
-    score, precisions, bp = _impl.kernel.sacrebleu_score_parts(
-        row, max_order, smooth_method, smooth_value, effective_order, NEUMAIER_SUM)
-    return BLEUScore(score, row[2:2 + max_order], row[2 + max_order:], precisions, bp,
-                     row[0], row[1])
-
-
-def sacrebleu_from_row(row: List[int], max_order: int, smooth_method: str,
-                       smooth_value: Optional[float], effective_order: bool) -> BLEUScore:
-    """The score of one aggregated statistics row. NumPy rows stay in Python (the bootstrap's
-    float32 sums keep NumPy's float32 arithmetic)."""
-    if c_recipe_applies(smooth_method, max_order) and type(row) is list and type(row[0]) is int:
-        return sacrebleu_from_int_row(row, max_order, smooth_method, smooth_value,
-                                      effective_order)
+    """sacrebleu_score of one statistics row ``[sys_len, ref_len, correct..., total...]``."""
     return sacrebleu_score(row[2:2 + max_order], row[2 + max_order:], int(row[0]), int(row[1]),
                            smooth_method, smooth_value, effective_order, max_order)

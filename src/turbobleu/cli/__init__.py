@@ -16,19 +16,19 @@ import re
 import sys
 from typing import Any, List, NoReturn, Optional, Sequence, Tuple
 
-from . import __version__
-from ._cli_io import (InputError, check_encoding, check_lengths, read_file, read_references,
+from turbobleu import __version__
+from turbobleu.cli.io import (InputError, check_encoding, check_lengths, read_file, read_references,
                       read_stdin_systems)
-from ._cli_tables import colorize, render
-from .bleu import BLEU
-from .progress import Progress
-from .recipes import SMOOTH_DEFAULTS
-from .result import SACREBLEU_VERSION, BLEUScore
-from .significance import (DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES, Result,
+from turbobleu.cli.tables import colorize, render
+from turbobleu.bleu import BLEU
+from turbobleu.cli.progress import Progress
+from turbobleu._engine.recipes.sacrebleu import SMOOTH_DEFAULTS
+from turbobleu.result import SACREBLEU_VERSION, BLEUScore
+from turbobleu.significance import (DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES, Result,
                            bootstrap_scores, paired_approximate_randomization, paired_bootstrap,
                            resolve_seed)
-from .stats import BLEUStats
-from .tokenizers import TOKENIZER_NAMES, fast_tokenizers
+from turbobleu.stats import BLEUStats
+from turbobleu.tokenizers import TOKENIZER_NAMES, fast_tokenizers
 
 PROG = "turbobleu"
 EXIT_USAGE = 2

@@ -1,0 +1,1 @@
+"""N-gram counting and clipping over id spans -> int64 statistics rows (compiled and twin)."""

@@ -1,0 +1,1 @@
+"""Hashable tokens (NLTK style) -> interned ids -> statistics rows (compiled and twin)."""

@@ -1,0 +1,1 @@
+"""Float recipes of the mirrored libraries: statistics rows -> scores."""

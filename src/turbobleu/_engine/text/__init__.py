@@ -1,0 +1,1 @@
+"""Stage 1: text -> token ids (sacrebleu's tokenizers, compiled and twin)."""
