@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import math
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Dict, List, Tuple
@@ -153,8 +155,18 @@ def test_corpus_bleu_reproduces_official_wmt23_scores(corpus: Corpus) -> None:
     systems = corpus.systems if FULL_MATRIX else corpus.systems[:1]
     for system in systems:
         official = official_scores()[(corpus.directory.name, system)]
-        got = turbobleu.corpus_bleu(corpus.hypotheses(system), refs, tokenize=tokenizer).score
-        assert got == official, f"{corpus}/{system} {tokenizer}: {got!r} != official {official!r}"
+        hyps = corpus.hypotheses(system)
+        got = turbobleu.corpus_bleu(hyps, refs, tokenize=tokenizer).score
+        where = f"{corpus}/{system} {tokenizer}: {got!r}"
+        if sys.version_info < (3, 12):
+            assert got == official, f"{where} != official {official!r}"
+        else:
+            # The official table was made with the built-in sum() of Python 3.11 and older, which
+            # adds left to right; from 3.12 it is compensated and sacrebleu itself gives another
+            # last digit (26.76124016002637 vs 26.761240160026357 on en-he): equal to sacrebleu
+            # here, within a few units in the last place of the table.
+            assert got == sacrebleu.corpus_bleu(hyps, refs, tokenize=tokenizer).score, where
+            assert abs(got - official) <= 8 * math.ulp(official), f"{where} vs official {official!r}"
 
 
 @requires_wmt23
