@@ -1,0 +1,159 @@
+"""A/B of two turbobleu builds on the same machine: is build B as fast as build A?
+
+Each build is a source tree with its extensions built in place (``python setup.py build_ext
+--inplace``). The script starts one child process per (build, round), alternating A, B, A, B, ...,
+each importing turbobleu from its tree (``PYTHONPATH=<tree>/src``) and timing turbobleu's own
+calls only (no peer library), on every WMT23 system:
+
+  corpus-13a      ``corpus_bleu`` (13a), every system
+  corpus-intl     ``corpus_bleu`` (intl), every system
+  loop-13a        a ``sentence_bleu`` loop over the first 300 segments of every system
+  batch-13a       ``BLEU(effective_order=True).sentence_scores``, every system
+  nltk-corpus     ``turbobleu.nltk.corpus_bleu`` on whitespace tokens, every system
+  nltk-loop       a ``turbobleu.nltk.sentence_bleu`` loop, first 300 segments of every system
+  rl-flat         ``sentence_bleu_batch`` of 4096 id rows x 4 references (one thread)
+  rl-grpo         ``ReferenceSets.score``, 256 prompts x 16 samples (one thread)
+  paired-bs       ``significance.paired_bootstrap`` of 4 systems from statistics (1,000 samples)
+  import          ``python -c "import turbobleu"``, process time (user + sys)
+
+Within a child each workload runs once untimed, then ``--inner`` timed times (``gc.collect()``
+before each call, as the other benchmarks do), and the child reports the median. The result is
+the median over rounds of each build's child medians, and the ratio B / A (below 1: B is faster).
+
+    python bench/ab_builds.py --a ../before --b . --rounds 5
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchlib  # noqa: E402
+
+WORKLOADS = ["corpus-13a", "corpus-intl", "loop-13a", "batch-13a", "nltk-corpus", "nltk-loop",
+             "rl-flat", "rl-grpo", "paired-bs", "import"]
+
+
+def _timed_median(fn: Callable[[], Any], inner: int) -> float:
+    fn()
+    times = []
+    for _ in range(inner):
+        gc.collect()
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _child(data: Path, inner: int, workloads: List[str]) -> Dict[str, float]:
+    """Runs inside the child: seconds per workload (medians of ``inner`` calls)."""
+    import numpy as np
+
+    import turbobleu
+    import turbobleu.nltk as tb_nltk
+    from turbobleu import significance
+
+    systems = benchlib.load_wmt23(data)
+    tokens = [([h.split() for h in s.hyps], [[r.split() for r in refs] for refs in zip(*s.refs)])
+              for s in systems]
+    rng = np.random.default_rng(0)
+    refs_flat = [[rng.integers(1, 32000, 64).tolist() for _ in range(4)] for _ in range(4096)]
+    hyps_flat = [r[0][:40] + rng.integers(1, 32000, 24).tolist() for r in refs_flat]
+    refs_grpo = [[rng.integers(1, 32000, 64).tolist() for _ in range(4)] for _ in range(256)]
+    hyps_grpo = [r[0][:40] + rng.integers(1, 32000, 24).tolist() for r in refs_grpo
+                 for _ in range(16)]
+    prepared = turbobleu.ReferenceSets(refs_grpo)
+    bleu = turbobleu.BLEU()
+    pair = [s for s in systems if s.pair == systems[0].pair][:4]
+    pair_stats = [bleu.corpus_stats(s.hyps, s.refs) for s in pair]
+
+    jobs: Dict[str, Callable[[], Any]] = {
+        "corpus-13a": lambda: [turbobleu.corpus_bleu(s.hyps, s.refs) for s in systems],
+        "corpus-intl": lambda: [turbobleu.corpus_bleu(s.hyps, s.refs, tokenize="intl")
+                                for s in systems],
+        "loop-13a": lambda: [turbobleu.sentence_bleu(h, list(r)).score for s in systems
+                             for h, r in zip(s.hyps[:300], zip(*s.refs))],
+        "batch-13a": lambda: [turbobleu.BLEU(effective_order=True).sentence_scores(s.hyps, s.refs)
+                              for s in systems],
+        "nltk-corpus": lambda: [tb_nltk.corpus_bleu(r, h) for h, r in tokens],
+        "nltk-loop": lambda: [tb_nltk.sentence_bleu(rr, hh) for h, r in tokens
+                              for hh, rr in zip(h[:300], r[:300])],
+        "rl-flat": lambda: turbobleu.sentence_bleu_batch(hyps_flat, refs_flat, threads=1),
+        "rl-grpo": lambda: prepared.score(hyps_grpo, group_size=16, threads=1),
+        "paired-bs": lambda: significance.paired_bootstrap(pair_stats[0], pair_stats[1:], bleu,
+                                                           n_samples=1000),
+    }
+    import warnings
+    warnings.simplefilter("ignore")
+    return {name: _timed_median(jobs[name], inner) for name in workloads if name in jobs}
+
+
+def _import_time(tree: Path) -> float:
+    """User + sys seconds of ``python -c "import turbobleu"`` in a fresh process."""
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-c", "import turbobleu"], env=env, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _run_child(tree: Path, args: argparse.Namespace) -> Dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"), TURBOBLEU_IMPL="cython")
+    proc = subprocess.run([sys.executable, __file__, "--child", "--data", str(args.data),
+                           "--inner", str(args.inner), "--workloads", *args.workloads],
+                          env=env, capture_output=True, text=True, check=True)
+    result: Dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    if "import" in args.workloads:
+        result["import"] = statistics.median(_import_time(tree) for _ in range(5))
+    return result
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--a", type=Path, help="source tree of build A (the reference)")
+    p.add_argument("--b", type=Path, help="source tree of build B (the candidate)")
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--inner", type=int, default=5)
+    p.add_argument("--data", type=Path, default=benchlib.DEFAULT_DATA)
+    p.add_argument("--workloads", nargs="+", choices=WORKLOADS, default=WORKLOADS)
+    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--json", type=Path, help="also write the results here")
+    args = p.parse_args()
+    if args.child:
+        print(json.dumps(_child(args.data, args.inner, args.workloads)))
+        return
+    if args.a is None or args.b is None:
+        p.error("--a and --b are required")
+    runs: Dict[str, List[Dict[str, float]]] = {"A": [], "B": []}
+    for r in range(args.rounds):
+        for label, tree in (("A", args.a), ("B", args.b)) if r % 2 == 0 else (("B", args.b),
+                                                                               ("A", args.a)):
+            runs[label].append(_run_child(tree.resolve(), args))
+        print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
+    rows = []
+    summary = {}
+    for name in args.workloads:
+        a = statistics.median(run[name] for run in runs["A"])
+        b = statistics.median(run[name] for run in runs["B"])
+        summary[name] = {"a_ms": a * 1e3, "b_ms": b * 1e3, "b_over_a": b / a}
+        rows.append([name, f"{a * 1e3:.2f}", f"{b * 1e3:.2f}", f"{b / a:.3f}"])
+    print(f"A = {args.a}  B = {args.b}  ({args.rounds} alternating rounds, "
+          f"{args.inner} calls each; medians)")
+    print(benchlib.text_table(["workload", "A ms", "B ms", "B / A"], rows))
+    if args.json:
+        args.json.write_text(json.dumps({"a": str(args.a), "b": str(args.b), "rounds": args.rounds,
+                                         "inner": args.inner, "results": summary,
+                                         "machine": benchlib.machine_info(["numpy"])}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
