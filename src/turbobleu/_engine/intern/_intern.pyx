@@ -198,7 +198,8 @@ cdef enum:
 
 
 # Tests narrow this to make distinct tokens share a hash: only the verification then tells
-# them apart (what must never change a result is only rarely reached otherwise).
+# them apart (what must never change a result is only rarely reached otherwise). A test knob,
+# not state: set it only while no other thread uses this module (each table copies it once).
 cdef Py_hash_t STR_HASH_MASK = -1
 
 

@@ -234,6 +234,7 @@ cdef void vocab_clear_char_ids(VocabMem* v) noexcept nogil:
             memset(&v.char_ids[b << 10], 0, 1024 * sizeof(int32_t))
     v.char_blocks = 0
 
+
 cdef int vocab_reset(VocabMem* v) noexcept nogil:
     """Forget every token (keeps the memory unless the table grew large)."""
     cdef uint64_t* fresh
@@ -252,6 +253,7 @@ cdef int vocab_reset(VocabMem* v) noexcept nogil:
     v.count = 0
     v.arena.size = 0
     return 0
+
 
 cdef int vocab_grow(VocabMem* v) noexcept nogil:
     """Double the table; every entry is re-inserted from ``info``."""
@@ -279,9 +281,11 @@ cdef int vocab_grow(VocabMem* v) noexcept nogil:
     v.cap = new_cap
     return 0
 
+
 cdef inline int32_t vocab_intern(VocabMem* v, const uint32_t* s, Py_ssize_t n, bint frozen) noexcept nogil:
     """Id of the token s[:n]; new tokens get the next id, or -1 when frozen; -2 on no memory."""
     return vocab_intern_hashed(v, s, n, span_hash(s, n), frozen)
+
 
 cdef inline int32_t vocab_intern_char(VocabMem* v, uint32_t c, bint frozen) noexcept nogil:
     """intern() of a one-character token. With ``char_cache`` on, a character below 65536
@@ -299,6 +303,7 @@ cdef inline int32_t vocab_intern_char(VocabMem* v, uint32_t c, bint frozen) noex
         v.char_ids[c] = tid + 1
         v.char_blocks |= 1ULL << (c >> 10)
     return tid
+
 
 cdef int32_t vocab_intern_hashed(VocabMem* v, const uint32_t* s, Py_ssize_t n, uint64_t h,
                                  bint frozen) noexcept nogil:
