@@ -1,13 +1,16 @@
 """Build the compiled kernels. All metadata lives in pyproject.toml.
 
 Which build you get (``turbobleu.implementation`` tells at run time):
-- default: the Cython extension modules. Where they cannot be built (no C compiler, no Cython), the
+- default, on CPython: the Cython extension modules. Where they cannot be built (no C compiler, no Cython), the
   build warns and goes on without them: the package then runs on its pure-Python twins.
+- other interpreters (PyPy, GraalPy, ...): no extension (the modules read CPython's object layout,
+  see src/turbobleu/_engine/cpython_layout.h); the build says so and installs the pure package.
 - ``TURBOBLEU_PURE_PYTHON=1``: no extension at all; the wheel is tagged ``py3-none-any``.
 - ``TURBOBLEU_REQUIRE_EXTENSION=1``: a failed extension build is an error (wheel builders set it, so
   that a broken compiler never ships a wheel without its kernels).
 """
 import os
+import platform
 import sys
 
 from setuptools import Extension, setup
@@ -24,6 +27,8 @@ REQUIRE = flag("TURBOBLEU_REQUIRE_EXTENSION")
 SOURCES = {"turbobleu._engine.count._kernel": "src/turbobleu/_engine/count/_kernel.pyx",
            "turbobleu._engine.text._tokenize": "src/turbobleu/_engine/text/_tokenize.pyx",
            "turbobleu._engine.intern._intern": "src/turbobleu/_engine/intern/_intern.pyx"}
+# The shared C headers (scratch.h: per-thread memory kept between calls; cpython_layout.h).
+HEADERS = "src/turbobleu/_engine"
 
 
 def say(message):
@@ -60,12 +65,17 @@ def extensions():
     if PURE:
         say("TURBOBLEU_PURE_PYTHON=1: building the pure-Python package (no extension)")
         return []
+    interpreter = platform.python_implementation()
+    if interpreter != "CPython":
+        say(f"{interpreter} is not CPython: installing the pure-Python implementation (the "
+            f"compiled modules read CPython's object layout)")
+        return []
     try:
         from Cython.Build import cythonize
     except ImportError as exc:
         fall_back(f"Cython is not importable ({exc})")
         return []
-    modules = [Extension(name, [path]) for name, path in SOURCES.items()]
+    modules = [Extension(name, [path], include_dirs=[HEADERS]) for name, path in SOURCES.items()]
     return cythonize(
         modules,
         language_level=3,

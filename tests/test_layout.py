@@ -120,8 +120,6 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-@pytest.mark.xfail(strict=True, reason="_tokenize.pyx still hands re-entrant sentence_row calls "
-                   "to its twin; goes with the module-global sentence scratch")
 def test_no_compiled_module_imports_a_twin() -> None:
     graph = _graph()
     pyx = [name for name, path in _sources() if path.suffix == ".pyx"]

@@ -1,7 +1,7 @@
 """The wheel-building setup: .github/workflows/wheels.yml and [tool.cibuildwheel] in pyproject.toml.
 
 - the workflow's matrix, with pyproject's build selectors, yields exactly the promised wheels:
-  CPython 3.9-3.14 on manylinux and musllinux (x86_64, aarch64), macOS (x86_64, arm64) and Windows
+  CPython 3.9-3.14 and free-threaded 3.14t on manylinux and musllinux (x86_64, aarch64), macOS (x86_64, arm64) and Windows
   (AMD64); checked by our own reading of the selectors and, when cibuildwheel is installed, by
   cibuildwheel itself (``--print-build-identifiers``);
 - every wheel runs the suite with a missing extension made an error, and is built so that a failed
@@ -33,7 +33,7 @@ PYPROJECT = ROOT / "pyproject.toml"
 pytestmark = pytest.mark.skipif(not (WORKFLOW.is_file() and PYPROJECT.is_file()),
                                 reason="not run from a source checkout (no wheels.yml)")
 
-PYTHONS = ("39", "310", "311", "312", "313", "314")
+PYTHONS = ("39", "310", "311", "312", "313", "314", "314t")
 # (platform, cibuildwheel arch) -> the platform tags its wheels get.
 PLATFORM_TAGS = {
     ("linux", "x86_64"): ("manylinux_x86_64", "musllinux_x86_64"),
@@ -229,3 +229,58 @@ def test_workflow_passes_actionlint() -> None:
     proc = subprocess.run([*args, str(WORKFLOW)], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+# -- free-threading and other interpreters ---------------------------------------------------
+COMPILED_SOURCES = sorted((ROOT / "src" / "turbobleu" / "_engine").glob("*/*.pyx"))
+
+# Runs setup.py with python_implementation() answering as another interpreter would, and with
+# setup() recording what it was given instead of building.
+SETUP_AS = """
+import json, platform, sys, setuptools
+name = sys.argv[1]
+platform.python_implementation = lambda: name
+got = {}
+setuptools.setup = lambda **kwargs: got.update(kwargs)
+sys.argv = ["setup.py"]
+exec(compile(open("setup.py").read(), "setup.py", "exec"), {"__name__": "__main__"})
+print(json.dumps(sorted(e.name for e in got["ext_modules"])))
+"""
+
+
+def test_free_threaded_wheels_are_built_and_the_modules_declare_it() -> None:
+    assert "cp314t-*" in words(cibw_config()["build"])
+    assert COMPILED_SOURCES, "no .pyx found"
+    for path in COMPILED_SOURCES:
+        head = path.read_text(encoding="utf-8").splitlines()[:5]
+        assert "# cython: freethreading_compatible=True" in head, path
+
+
+def test_the_c_headers_ship_in_the_sdist() -> None:
+    headers = sorted(p.name for p in (ROOT / "src" / "turbobleu" / "_engine").glob("*.h"))
+    assert headers == ["cpython_layout.h", "scratch.h"], headers
+    manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
+    assert re.search(r"^recursive-include src/turbobleu/_engine .*\*\.h\b", manifest, re.M)
+
+
+@pytest.mark.parametrize("interpreter", ["PyPy", "GraalVM"])
+def test_setup_builds_no_extension_on_other_interpreters(interpreter: str) -> None:
+    pytest.importorskip("Cython", reason="setup.py's extension list needs Cython")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TURBOBLEU_")}
+    other = subprocess.run([sys.executable, "-c", SETUP_AS, interpreter], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=300)
+    assert other.returncode == 0, other.stderr
+    assert other.stdout.split("\n")[-2] == "[]", other.stdout
+    assert f"{interpreter} is not CPython" in other.stderr
+    assert "pure-Python" in other.stderr
+
+
+def test_setup_builds_the_extensions_on_cpython() -> None:
+    pytest.importorskip("Cython", reason="setup.py's extension list needs Cython")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TURBOBLEU_")}
+    done = subprocess.run([sys.executable, "-c", SETUP_AS, "CPython"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    names = done.stdout.split("\n")[-2]
+    assert names == ('["turbobleu._engine.count._kernel", "turbobleu._engine.intern._intern", '
+                     '"turbobleu._engine.text._tokenize"]'), done.stdout

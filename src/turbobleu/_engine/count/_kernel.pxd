@@ -30,17 +30,19 @@ cdef struct Table:
     int64_t uni_cap
     uint32_t stamp      # counts the segments counted with uni (0: none yet)
 
-cdef void table_init(Table* t) noexcept nogil
+cdef enum:
+    TABLE_FOR_CORPUS = 0      # the scratch.h slots of the tables kept between calls, per thread
+    TABLE_FOR_SENTENCE = 1
 
+cdef void table_init(Table* t) noexcept nogil
 cdef int table_reserve(Table* t, int max_order, int64_t longest) noexcept nogil
 cdef int table_reserve_ids(Table* t, int64_t n_ids) noexcept nogil
 cdef void table_release(Table* t) noexcept nogil
-cdef void table_trim(Table* t) noexcept nogil
 cdef int64_t table_bytes(const Table* t) noexcept nogil
-cdef void table_take(Table* t) noexcept
+cdef Table* table_take(int slot) noexcept nogil
 cdef void table_warm(Table* t, int max_order, int64_t longest, int64_t n_ids) noexcept nogil
-cdef void warm_memory(const void* block, int64_t n_bytes) noexcept nogil
-cdef void table_give(Table* t) noexcept
+cdef void table_give(Table* t, int slot) noexcept nogil
+cdef int64_t kept_table_bytes(int slot) noexcept nogil
 cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mask,
                         const int32_t* hyp, int64_t hyp_len,
                         const int32_t* ref_ids, const int64_t* ref_off,

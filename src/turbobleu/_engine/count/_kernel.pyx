@@ -1,4 +1,5 @@
 # cython: language_level=3
+# cython: freethreading_compatible=True
 """N-gram counting and clipping over int32 id spans (see _kernel_py.py for the readable spec).
 
 Input is CSR-packed: segment i's hypothesis is ``hyp_ids[hyp_off[i]:hyp_off[i+1]]``; its references
@@ -13,6 +14,8 @@ force collisions) changes nothing but speed.
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
+
+from turbobleu._engine.scratch cimport tb_scratch_give, tb_scratch_peek, tb_scratch_take, warm_memory
 
 cdef inline uint64_t ngram_key(int64_t prefix_slot, int32_t token) noexcept nogil:
     """prefix_slot is -1 for unigrams. The high half is below 0xC0000000 (a slot index is below
@@ -125,35 +128,23 @@ cdef void table_release(Table* t) noexcept nogil:
     table_init(t)
 
 
-# One spare table kept between calls: a corpus call's table is handed to the next call instead of
-# going back to the allocator, which would return the memory to the system and fault it in again
-# next time (measurable at a few milliseconds per call). Taken and given back with the GIL held,
-# so no two calls share it.
-cdef Table SPARE_TABLE
-table_init(&SPARE_TABLE)
-cdef enum:
-    SPARE_TABLE_MAX_BYTES = 16 << 20     # larger tables go back to the allocator
+# Tables kept between calls, per thread (scratch.h): a corpus call's table is handed to the next
+# call instead of going back to the allocator, which would return the memory to the system and
+# fault it in again next time (measurable at a few milliseconds per call). The single-sentence
+# paths keep theirs in a slot of their own, so that a corpus call's large table does not become
+# theirs. Every slot of a kept table is empty again (count_segment empties what it used).
+cdef void release_table_box(void* box) noexcept nogil:
+    table_release(<Table*>box)
+    free(box)
 
 
-cdef void table_take(Table* t) noexcept:
-    """An empty table for a call: the spare one if there is one (call with the GIL held)."""
-    global SPARE_TABLE
-    t[0] = SPARE_TABLE
-    table_init(&SPARE_TABLE)
-
-
-cdef void warm_memory(const void* block, int64_t n_bytes) noexcept nogil:
-    """Read one byte of every cache line of a block, in order. A corpus call's tables are
-    reused memory that a garbage collection or another library's call has pushed out of the
-    caches; read in order, the hardware prefetcher streams them back in, where the first random
-    accesses would each wait for memory (measured: an NLTK corpus_bleu right after a gc.collect()
-    of a heap holding every WMT23 system took 11-20% less time with it)."""
-    cdef const volatile unsigned char* c = <const volatile unsigned char*>block
-    cdef int64_t i = 0
-    cdef unsigned char seen = 0
-    while i < n_bytes:
-        seen ^= c[i]
-        i += 64
+cdef Table* table_take(int slot) noexcept nogil:
+    """This thread's kept table from ``slot`` (TABLE_FOR_CORPUS or TABLE_FOR_SENTENCE), or a
+    fresh empty one; NULL when memory ran out. Give it back with table_give."""
+    cdef Table* t = <Table*>tb_scratch_take(slot)
+    if t == NULL:
+        t = <Table*>calloc(1, sizeof(Table))
+    return t
 
 
 cdef void table_warm(Table* t, int max_order, int64_t longest, int64_t n_ids) noexcept nogil:
@@ -174,22 +165,22 @@ cdef int64_t table_bytes(const Table* t) noexcept nogil:
             + t.pos_cap * sizeof(int64_t) + t.uni_cap * sizeof(Uni))
 
 
-cdef void table_trim(Table* t) noexcept nogil:
-    """For a table kept between calls (one sentence each): let go of it once it has grown large
-    (a very long sentence), rather than hold that memory for the rest of the process."""
-    if table_bytes(t) > SPARE_TABLE_MAX_BYTES:
-        table_release(t)
+cdef void table_give(Table* t, int slot) noexcept nogil:
+    """Done with ``t`` (NULL is allowed): keep it in ``slot`` for this thread's next call, unless
+    it failed or is large (a very long input must not pin its memory), or the slot holds one
+    already (a call made from inside this one gave its own back first)."""
+    if t == NULL:
+        return
+    if t.failed:
+        release_table_box(t)
+        return
+    tb_scratch_give(slot, t, table_bytes(t), release_table_box)
 
 
-cdef void table_give(Table* t) noexcept:
-    """Done with ``t``: keep it as the spare (every slot is empty again after count_segment)
-    unless it failed, is large, or there is a spare already (call with the GIL held)."""
-    global SPARE_TABLE
-    if not t.failed and table_bytes(t) <= SPARE_TABLE_MAX_BYTES and SPARE_TABLE.slots == NULL:
-        SPARE_TABLE = t[0]
-        table_init(t)
-    else:
-        table_release(t)
+cdef int64_t kept_table_bytes(int slot) noexcept nogil:
+    """The memory of the table this thread keeps in ``slot`` (0: none)."""
+    cdef const Table* t = <const Table*>tb_scratch_peek(slot)
+    return table_bytes(t) if t != NULL else 0
 
 
 cdef inline int64_t add_hyp_ngram(Table* t, uint64_t start_mask, uint64_t wrap, uint64_t key,
@@ -517,13 +508,12 @@ def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
     for seg in range(seg_start, seg_end):
         if hyp_off[seg + 1] - hyp_off[seg] > longest:
             longest = hyp_off[seg + 1] - hyp_off[seg]
-    cdef Table t
-    table_take(&t)
-    if table_reserve(&t, max_order, longest) < 0 or (n_ids > 0
-                                                     and table_reserve_ids(&t, n_ids) < 0):
-        table_release(&t)
+    cdef Table* t = table_take(TABLE_FOR_CORPUS)
+    if t == NULL or table_reserve(t, max_order, longest) < 0 or (
+            n_ids > 0 and table_reserve_ids(t, n_ids) < 0):
+        table_give(t, TABLE_FOR_CORPUS)   # (it keeps what it has: every slot is still empty)
         raise MemoryError("count_stats: cannot allocate the n-gram table")
-    table_warm(&t, max_order, longest, n_ids)
+    table_warm(t, max_order, longest, n_ids)
 
     cdef const int32_t* hyp_base = &hyp_ids[0] if hyp_ids.shape[0] > 0 else NULL
     cdef const int32_t* ref_base = &ref_ids[0] if ref_ids.shape[0] > 0 else NULL
@@ -531,14 +521,14 @@ def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
     try:
         with nogil:
             for seg in range(seg_start, seg_end):
-                count_segment(&t, &out[seg, 0], max_order, hash_mask,
+                count_segment(t, &out[seg, 0], max_order, hash_mask,
                               hyp_base + hyp_off[seg] if hyp_base != NULL else NULL,
                               hyp_off[seg + 1] - hyp_off[seg],
                               ref_base, roff, seg_ref_off[seg], seg_ref_off[seg + 1], n_ids)
         if t.failed:
             raise MemoryError("count_stats: out of memory")
     finally:
-        table_give(&t)
+        table_give(t, TABLE_FOR_CORPUS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -715,26 +705,7 @@ cdef changed_size(str what, Py_ssize_t i):
     raise RuntimeError(f"{what}[{i}] changed size while its token ids were read (by the "
                        f"Python code of one of its items)")
 
-cdef extern from *:
-    """
-    /* The value of an exact int that fits one internal digit, without a call: 1 if done.
-       (CPython's compact-int accessors from 3.12 on; the digit layout before.) */
-    static inline int tb_compact_int(PyObject* o, long long* out) {
-    #if PY_VERSION_HEX >= 0x030C0000
-        if (PyUnstable_Long_IsCompact((PyLongObject*)o)) {
-            *out = (long long)PyUnstable_Long_CompactValue((PyLongObject*)o);
-            return 1;
-        }
-        return 0;
-    #else
-        Py_ssize_t size = Py_SIZE(o);
-        if (size == 0) { *out = 0; return 1; }
-        if (size == 1) { *out = (long long)((PyLongObject*)o)->ob_digit[0]; return 1; }
-        if (size == -1) { *out = -(long long)((PyLongObject*)o)->ob_digit[0]; return 1; }
-        return 0;
-    #endif
-    }
-    """
+cdef extern from "cpython_layout.h":
     bint PyLong_CheckExact(PyObject* o)
     int tb_compact_int(PyObject* o, long long* out)
 

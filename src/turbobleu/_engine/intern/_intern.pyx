@@ -1,4 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: freethreading_compatible=True
 """Compiled twin of ``_token_stats.py``: kernel statistics for sequences of hashable tokens.
 
 The tokens are interned straight from the sequences into C buffers: plain ``str`` tokens (the
@@ -23,9 +24,10 @@ from libc.math cimport exp, isfinite, isinf, log
 from libc.string cimport memcmp, memcpy, memset
 
 from turbobleu._engine.recipes.nltk import warn_zero_order
-from turbobleu._engine.count._kernel cimport (Table, count_segment, exact_sum, table_give, table_init,
-                                table_reserve, table_reserve_ids, table_take, table_bytes,
-                                table_trim, table_warm, warm_memory)
+from turbobleu._engine.count._kernel cimport (TABLE_FOR_CORPUS, TABLE_FOR_SENTENCE, Table,
+                                count_segment, exact_sum, kept_table_bytes, table_give,
+                                table_reserve, table_reserve_ids, table_take, table_warm)
+from turbobleu._engine.scratch cimport tb_scratch_give, tb_scratch_take, warm_memory
 
 cdef extern from "Python.h":
     object PySequence_Fast(object o, const char* message)
@@ -46,51 +48,12 @@ cdef extern from "Python.h":
     void Py_INCREF(PyObject* o)
     void Py_DECREF(PyObject* o)
 
-cdef extern from *:
-    """
-    #if PY_VERSION_HEX < 0x030C0000
-    #define tb_unicode_ready(o) PyUnicode_READY(o)
-    #else
-    #define tb_unicode_ready(o) 0   /* every str is ready from Python 3.12 on */
-    #endif
-    /* A str caches its hash (-1 until first computed). */
-    #define tb_cached_str_hash(o) (((PyASCIIObject*)(o))->hash)
-
-    /* A token's head: its first min(nbytes, 8) bytes copied into a zeroed 64-bit number (the
-       rest is compared with memcmp). Every token of a table must get the same value for the
-       same bytes, whichever way it is computed below: str_find tells equal tokens by it. */
-    static inline uint64_t tb_str_head_copied(const unsigned char* d, Py_ssize_t nbytes) {
-        uint64_t x = 0;
-        memcpy(&x, d, nbytes < 8 ? (size_t)nbytes : 8);
-        return x;
-    }
-
-    static inline uint64_t tb_str_head(PyObject* o, const unsigned char* d, Py_ssize_t nbytes) {
-    #if PY_LITTLE_ENDIAN
-        if (PyUnicode_IS_COMPACT(o)) {
-            /* The same value without a branch on the length (which real text makes
-               unpredictable): the 8 bytes that end with the last character, shifted down to
-               the characters. A compact str's header lies right before its characters, so the
-               load stays inside the object; the header bytes are shifted out. */
-            Py_ssize_t back = (8 - nbytes) & -(Py_ssize_t)(nbytes < 8);   /* no branch */
-            uint64_t x;
-            memcpy(&x, d - back, 8);
-            return (x >> (4 * back)) >> (4 * back);
-        }
-    #endif
-        return tb_str_head_copied(d, nbytes);   /* legacy (non-compact) strs, big-endian */
-    }
-    """
+cdef extern from "cpython_layout.h":
     Py_hash_t tb_cached_str_hash(PyObject* o)
     uint64_t tb_str_head(PyObject* o, const unsigned char* d, Py_ssize_t nbytes)
     int tb_unicode_ready(PyObject* o) except -1
 
 cdef Py_ssize_t MAX_TOKENS = 2147483646
-
-# One table for all single-sentence calls: counting runs no Python code and holds the GIL, so
-# no other call can use it meanwhile (interning, which can run Python code, uses per-call memory).
-cdef Table SENTENCE_TABLE
-table_init(&SENTENCE_TABLE)
 
 
 cdef struct Ids:
@@ -216,19 +179,27 @@ cdef struct StrTable:
     Py_hash_t hash_mask     # STR_HASH_MASK when the table was made (one mask per table)
 
 
-# The memory of one finished table, kept for the next call (a corpus call's table otherwise goes
-# back to the allocator, which returns it to the system, and the next call faults it in again).
-# Taken and given back with the GIL held; its slots are all zero and it owns no token.
-cdef StrTable SPARE_STRS
-memset(&SPARE_STRS, 0, sizeof(StrTable))
+# The memory of one finished table is kept for this thread's next call (scratch.h), in a box: a
+# corpus call's table otherwise goes back to the allocator, which returns it to the system, and
+# the next call faults it in again. A kept table's slots are all zero and it owns no token.
+cdef enum:
+    STRS_SLOT = 0           # this module's scratch.h slot
+
+
+cdef void release_strs_box(void* box) noexcept nogil:
+    free((<StrTable*>box).slots)
+    free((<StrTable*>box).keys)
+    free(box)
+
+
 cdef enum:
     MIN_SLOTS = 64
     MAX_FIRST_SLOTS = 1024
-    SPARE_MAX_SLOTS = 1 << 20   # 8 MiB of slots
 
 
 # Tests narrow this to make distinct tokens share a hash: only the verification then tells
-# them apart (what must never change a result is only rarely reached otherwise).
+# them apart (what must never change a result is only rarely reached otherwise). A test knob,
+# not state: set it only while no other thread uses this module (each table copies it once).
 cdef Py_hash_t STR_HASH_MASK = -1
 
 
@@ -245,22 +216,23 @@ cdef inline uint64_t str_slot_value(Py_hash_t h, Py_ssize_t token_id) noexcept:
     return (<uint64_t>h & 0xFFFFFFFF00000000ULL) | <uint64_t>(token_id + 1)
 
 
-cdef int str_table_init(StrTable* t, Py_ssize_t expected) except -1:
-    """An empty table for about ``expected`` distinct tokens (it grows): the spare one if there
-    is one, starting small again and growing in place (a sparse large table would cost cache
-    misses, and zeroing it again at the end, time)."""
-    global SPARE_STRS
+cdef StrTable* str_table_take(Py_ssize_t expected) except NULL:
+    """An empty table for about ``expected`` distinct tokens (it grows): this thread's kept one
+    if there is one, starting small again and growing in place (a sparse large table would cost
+    cache misses, and zeroing it again at the end, time). Give it back with str_table_give."""
     cdef Py_ssize_t cap = MIN_SLOTS
     while cap < 4 * expected and cap < MAX_FIRST_SLOTS:
         cap *= 2
-    if SPARE_STRS.slots != NULL:
-        t[0] = SPARE_STRS
-        memset(&SPARE_STRS, 0, sizeof(StrTable))
+    cdef StrTable* t = <StrTable*>tb_scratch_take(STRS_SLOT)
+    if t != NULL:
         t.mask = (cap if cap <= t.slots_alloc else t.slots_alloc) - 1
         warm_memory(t.slots, (t.mask + 1) * sizeof(uint64_t))
         t.size = 0
         t.hash_mask = STR_HASH_MASK
-        return 0
+        return t
+    t = <StrTable*>calloc(1, sizeof(StrTable))
+    if t == NULL:
+        raise MemoryError()
     t.slots = <uint64_t*>calloc(cap, sizeof(uint64_t))
     t.keys = <StrKey*>malloc(cap // 4 * sizeof(StrKey))
     t.mask = cap - 1
@@ -269,27 +241,27 @@ cdef int str_table_init(StrTable* t, Py_ssize_t expected) except -1:
     t.keys_cap = cap // 4
     t.hash_mask = STR_HASH_MASK
     if t.slots == NULL or t.keys == NULL:
+        release_strs_box(t)
         raise MemoryError()
-    return 0
+    return t
 
 
-cdef void str_table_release(StrTable* t) noexcept:
-    """Drop the tokens; keep the memory as the spare (if there is none and it is not large)."""
-    global SPARE_STRS
+cdef void str_table_give(StrTable* t) noexcept:
+    """Drop the tokens; keep the memory for this thread's next call (unless it is large, or a
+    call made from inside this one kept its own already). NULL is allowed."""
     cdef Py_ssize_t i
+    if t == NULL:
+        return
     if t.keys != NULL:
         for i in range(t.size):
             Py_DECREF(t.keys[i].key)
     t.size = 0
-    if (SPARE_STRS.slots == NULL and t.slots != NULL and t.keys != NULL
-            and t.slots_alloc <= SPARE_MAX_SLOTS):
-        memset(t.slots, 0, (t.mask + 1) * sizeof(uint64_t))   # the rest is zero already
-        SPARE_STRS = t[0]
-    else:
-        free(t.slots)
-        free(t.keys)
-    t.slots = NULL
-    t.keys = NULL
+    if t.slots == NULL or t.keys == NULL:
+        release_strs_box(t)
+        return
+    memset(t.slots, 0, (t.mask + 1) * sizeof(uint64_t))   # the rest is zero already
+    tb_scratch_give(STRS_SLOT, t, t.slots_alloc * sizeof(uint64_t) + t.keys_cap * sizeof(StrKey),
+                    release_strs_box)
 
 
 cdef int str_table_grow(StrTable* t) except -1:
@@ -386,15 +358,16 @@ cdef class Interner:
     table; at the first token of any other kind, the ids so far move into a dict (the same ids)
     and the dict serves the rest of the call, so hash and == decide for every token as in a
     dict of tokens."""
-    cdef StrTable strs
+    cdef StrTable* strs     # owned; given back (as scratch) when the interner goes
     cdef dict vocab         # None while every token has been a plain str
     cdef Py_ssize_t next_id
 
     def __cinit__(self, Py_ssize_t expected):
-        str_table_init(&self.strs, expected)
+        self.strs = str_table_take(expected)
 
     def __dealloc__(self):
-        str_table_release(&self.strs)
+        str_table_give(self.strs)
+        self.strs = NULL
 
     cdef int switch_to_dict(self) except -1:
         cdef Py_ssize_t i
@@ -413,7 +386,7 @@ cdef class Interner:
         if self.vocab is None:
             # No Python code runs in this loop (plain strs only), so ``items`` stays valid.
             while i < n:
-                found = str_find(&self.strs, items[i], hypothesis)
+                found = str_find(self.strs, items[i], hypothesis)
                 if found == NOT_PLAIN:
                     self.switch_to_dict()
                     break
@@ -464,6 +437,7 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
     cdef Interner vocab
     cdef Held held
     cdef PyObject** refs_items
+    cdef Table* table = NULL
     if orders < 1:
         return 0
     held.size = 0
@@ -502,25 +476,27 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
         except Exception:
             return 0
         n_ids = vocab.next_id if vocab.vocab is not None else vocab.strs.size
-        if (table_reserve(&SENTENCE_TABLE, orders, hyp_len) < 0
-                or table_reserve_ids(&SENTENCE_TABLE, n_ids) < 0):
+        # Taken only now: counting runs no Python code, so the table is back before any other
+        # call on this thread could want it.
+        table = table_take(TABLE_FOR_SENTENCE)
+        if (table == NULL or table_reserve(table, orders, hyp_len) < 0
+                or table_reserve_ids(table, n_ids) < 0):
             raise MemoryError("sentence_row: cannot allocate the n-gram table")
-        count_segment(&SENTENCE_TABLE, row, orders, 0xFFFFFFFFFFFFFFFFULL, ids.data, hyp_len,
+        count_segment(table, row, orders, 0xFFFFFFFFFFFFFFFFULL, ids.data, hyp_len,
                       ids.data, offsets, 0, n_refs, n_ids)
-        if SENTENCE_TABLE.failed:
-            SENTENCE_TABLE.failed = 0
+        if table.failed:
             raise MemoryError("sentence_row: out of memory while counting")
-        table_trim(&SENTENCE_TABLE)
         return 1
     finally:
+        table_give(table, TABLE_FOR_SENTENCE)
         held_release(&held)
         free(ids.data)
         free(offsets)
 
 
 def sentence_table_bytes():
-    """Test hook: the memory the single-sentence n-gram table holds now."""
-    return table_bytes(&SENTENCE_TABLE)
+    """Test hook: the memory of the single-sentence n-gram table this thread keeps now."""
+    return kept_table_bytes(TABLE_FOR_SENTENCE)
 
 
 def sentence_row(references, hypothesis, int orders):
@@ -608,7 +584,7 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
     cdef Py_ssize_t n, i, k, m, n_refs_total = 0, cap_refs = 0, longest = 0, n_ids
     cdef Py_ssize_t width = 2 + 2 * orders
     cdef Interner vocab = Interner(256)   # grows with the distinct tokens
-    cdef Table table
+    cdef Table* table = NULL
     cdef int64_t[:, ::1] out
     cdef int64_t* grown
     cdef int64_t* totals = NULL
@@ -620,11 +596,12 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
     hyp_ids.data = ref_ids.data = NULL
     hyp_ids.size = hyp_ids.cap = ref_ids.size = ref_ids.cap = 0
     held.size = 0
-    table_init(&table)
     try:
         ids_reserve(&hyp_ids, 1)  # never NULL buffers, even for empty input
         ids_reserve(&ref_ids, 1)
-        table_take(&table)
+        table = table_take(TABLE_FOR_CORPUS)
+        if table == NULL:
+            raise MemoryError()
         try:
             n = len(hypotheses)
             if n == 0 or len(reference_lists) != n:
@@ -681,9 +658,9 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
             return None
         n_ids = vocab.next_id if vocab.vocab is not None else vocab.strs.size
         vocab = None
-        if table_reserve(&table, orders, longest) < 0 or table_reserve_ids(&table, n_ids) < 0:
+        if table_reserve(table, orders, longest) < 0 or table_reserve_ids(table, n_ids) < 0:
             raise MemoryError("corpus_rows: cannot allocate the n-gram table")
-        table_warm(&table, orders, longest, n_ids)
+        table_warm(table, orders, longest, n_ids)
         if totals_only:
             totals = <int64_t*>calloc(3 * width, sizeof(int64_t))   # sums, dens, the last row
             if totals == NULL:
@@ -692,7 +669,7 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
             with nogil:
                 for i in range(n):
                     memset(seg_row, 0, width * sizeof(int64_t))
-                    count_segment(&table, seg_row, orders, 0xFFFFFFFFFFFFFFFFULL,
+                    count_segment(table, seg_row, orders, 0xFFFFFFFFFFFFFFFFULL,
                                   hyp_ids.data + hyp_off[i], hyp_off[i + 1] - hyp_off[i],
                                   ref_ids.data, ref_off, seg_ref[i], seg_ref[i + 1], n_ids)
                     for k in range(width):
@@ -704,7 +681,7 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
             out = rows
             with nogil:
                 for i in range(n):
-                    count_segment(&table, &out[i, 0], orders, 0xFFFFFFFFFFFFFFFFULL,
+                    count_segment(table, &out[i, 0], orders, 0xFFFFFFFFFFFFFFFFULL,
                                   hyp_ids.data + hyp_off[i], hyp_off[i + 1] - hyp_off[i],
                                   ref_ids.data, ref_off, seg_ref[i], seg_ref[i + 1], n_ids)
         if table.failed:
@@ -715,7 +692,7 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
                 [seg_row[k] for k in range(width)])
     finally:
         held_release(&held)
-        table_give(&table)
+        table_give(table, TABLE_FOR_CORPUS)
         free(hyp_ids.data)
         free(ref_ids.data)
         free(hyp_off)

@@ -65,7 +65,7 @@ def tokenize_strings(lines: list[str], kind: int, lowercase: bool) -> list[list[
     """The tokens of every line as strings (a test hook)."""
 
 def sentence_table_bytes() -> int:
-    """The memory the single-sentence n-gram table holds now (a test hook)."""
+    """The memory of the single-sentence n-gram table this thread keeps now (a test hook)."""
 
 def sentence_row(
     hypothesis: str,

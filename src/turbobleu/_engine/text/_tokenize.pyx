@@ -1,4 +1,5 @@
 # cython: language_level=3
+# cython: freethreading_compatible=True
 """Exact sacrebleu tokenizers (none, 13a, intl, zh, char) that go straight from ``str`` to int32 ids.
 
 Each line is read as code points, rewritten by the tokenizer's rules into a code-point buffer, split
@@ -13,9 +14,12 @@ from cpython.unicode cimport PyUnicode_Check
 cimport cython
 import numpy as np
 
-from turbobleu._engine.count._kernel cimport (Table, count_segment, score_parts_of_row, table_bytes,
-                                table_give, table_init, table_reserve, table_reserve_ids,
-                                table_take, table_trim, table_warm, warm_memory)
+from turbobleu._engine.count._kernel cimport (TABLE_FOR_CORPUS, Table, count_segment,
+                                score_parts_of_row, table_bytes, table_give, table_release,
+                                table_reserve, table_reserve_ids, table_take, table_warm)
+from turbobleu._engine.scratch cimport (tb_load_acquire, tb_scratch_give, tb_scratch_peek,
+                                        tb_scratch_take, tb_store_release, warm_memory)
+import threading
 from turbobleu._engine.count._kernel import sacrebleu_score_parts as _sacrebleu_score_parts
 
 cdef extern from "Python.h":
@@ -134,220 +138,245 @@ cdef inline uint64_t slot_value(uint64_t h, Py_ssize_t token_id) noexcept nogil:
     return (h & 0xFFFFFFFF00000000ULL) | <uint64_t>(token_id + 1)
 
 
-# The memory of one finished vocabulary, kept for the next one (a corpus call's vocabulary
-# otherwise goes back to the allocator, which returns it to the system, and the next call faults
-# it in again). Taken in __cinit__ and stored in __dealloc__, both with the GIL held.
-cdef struct SpareVocab:
-    uint64_t* slots          # all zero; NULL when there is no spare
-    Py_ssize_t slots_alloc
-    TokenInfo* info
+cdef struct VocabMem:
+    uint64_t* slots
+    Py_ssize_t cap          # slots in use, a power of two; the rest of them are zero
+    Py_ssize_t slots_alloc  # slots allocated (>= cap)
+    Py_ssize_t count
+    TokenInfo* info         # per id
     Py_ssize_t info_cap
     Buf arena
-    int32_t* char_ids        # all zero, or NULL
+    int32_t* char_ids       # id + 1 of each one-character token below 65536 (0: not seen)
+    uint64_t char_blocks    # bit b: char_ids[1024*b : 1024*(b+1)] has an entry
+    bint char_cache         # whether to use char_ids (corpus tokenization only)
 
-cdef SpareVocab SPARE
-SPARE.slots = NULL
-SPARE.char_ids = NULL
+
+# A vocabulary interns tokens (code-point strings) as ids 0, 1, 2, ... for one scoring job. Its
+# hash table holds 8-byte slots (the hash's high half as a tag, and id + 1; 0 is empty) so that
+# it stays in cache; a tag match is verified against the token's code points.
+#
+# Its memory is kept for this thread's next vocabulary (scratch.h): a corpus call's vocabulary
+# otherwise goes back to the allocator, which returns it to the system, and the next call faults
+# it in again. A kept one has every slot zero and char_ids zero (or NULL).
 cdef enum:
-    SPARE_MAX_SLOTS = 1 << 20        # 8 MiB of slots
-    SPARE_MAX_ARENA = 1 << 20        # code points
+    VOCAB_SLOT = 0              # this module's scratch.h slots
+    HYP_IDS_SLOT = 1
+    REF_IDS_SLOT = 2
+    SENTENCE_SLOT = 3
 
 
-@cython.final   # its methods are then called directly (and can be inlined), not through a table
+cdef void vocab_release(VocabMem* v) noexcept nogil:
+    free(v.char_ids)
+    free(v.slots)
+    free(v.info)
+    free(v.arena.data)
+    memset(v, 0, sizeof(VocabMem))
+
+
+cdef void release_vocab_box(void* box) noexcept nogil:
+    vocab_release(<VocabMem*>box)
+    free(box)
+
+
+cdef int vocab_init(VocabMem* v) noexcept nogil:
+    """A new empty vocabulary in ``v`` (zeroed); -1 when memory runs out."""
+    v.cap = v.slots_alloc = 1024
+    v.info_cap = 512
+    v.slots = <uint64_t*>calloc(v.cap, sizeof(uint64_t))
+    v.info = <TokenInfo*>malloc(v.info_cap * sizeof(TokenInfo))
+    if v.slots == NULL or v.info == NULL or buf_reserve(&v.arena, 4096) < 0:
+        return -1
+    return 0
+
+
+cdef VocabMem* vocab_take() noexcept nogil:
+    """An empty vocabulary: this thread's kept memory, or new; NULL when memory runs out."""
+    cdef VocabMem* v = <VocabMem*>tb_scratch_take(VOCAB_SLOT)
+    if v != NULL:
+        # The table starts small again (a sparse large one would cost cache misses) and grows
+        # in place.
+        v.cap = 1024 if v.slots_alloc >= 1024 else v.slots_alloc
+        warm_memory(v.slots, v.cap * sizeof(uint64_t))
+        v.count = 0
+        v.arena.size = 0
+        v.char_blocks = 0
+        v.char_cache = False
+        return v
+    v = <VocabMem*>calloc(1, sizeof(VocabMem))
+    if v != NULL and vocab_init(v) < 0:
+        release_vocab_box(v)
+        v = NULL
+    return v
+
+
+cdef void vocab_give(VocabMem* v) noexcept nogil:
+    """Done with ``v`` (NULL is allowed): keep its memory for this thread's next vocabulary."""
+    if v == NULL:
+        return
+    if v.slots == NULL or v.info == NULL or v.arena.data == NULL:
+        release_vocab_box(v)
+        return
+    memset(v.slots, 0, v.cap * sizeof(uint64_t))   # the rest is zero already
+    vocab_clear_char_ids(v)
+    tb_scratch_give(VOCAB_SLOT, v, v.slots_alloc * sizeof(uint64_t)
+                    + v.info_cap * sizeof(TokenInfo) + v.arena.cap * sizeof(uint32_t)
+                    + (65536 * sizeof(int32_t) if v.char_ids != NULL else 0), release_vocab_box)
+
+
+cdef void vocab_clear_char_ids(VocabMem* v) noexcept nogil:
+    """Zero char_ids again, block by block: only the blocks written since it was zero
+    (``char_blocks``), not its 256 KiB (a corpus touches few of them)."""
+    cdef int b
+    if v.char_ids == NULL:
+        return
+    for b in range(64):
+        if v.char_blocks >> b & 1:
+            memset(&v.char_ids[b << 10], 0, 1024 * sizeof(int32_t))
+    v.char_blocks = 0
+
+
+cdef int vocab_reset(VocabMem* v) noexcept nogil:
+    """Forget every token (keeps the memory unless the table grew large)."""
+    cdef uint64_t* fresh
+    if v.cap > 4096:
+        fresh = <uint64_t*>malloc(1024 * sizeof(uint64_t))
+        if fresh == NULL:
+            return -1
+        free(v.slots)
+        v.slots = fresh
+        v.cap = v.slots_alloc = 1024
+    memset(v.slots, 0, v.cap * sizeof(uint64_t))
+    free(v.char_ids)
+    v.char_ids = NULL
+    v.char_blocks = 0
+    v.char_cache = False
+    v.count = 0
+    v.arena.size = 0
+    return 0
+
+
+cdef int vocab_grow(VocabMem* v) noexcept nogil:
+    """Double the table; every entry is re-inserted from ``info``."""
+    cdef Py_ssize_t new_cap = v.cap * 2, i, j
+    cdef uint64_t h
+    cdef uint64_t* fresh
+    if new_cap <= v.slots_alloc:
+        memset(v.slots, 0, v.cap * sizeof(uint64_t))   # beyond cap: zero already
+        warm_memory(v.slots + v.cap, v.cap * sizeof(uint64_t))
+        fresh = v.slots
+    else:
+        fresh = <uint64_t*>calloc(new_cap, sizeof(uint64_t))
+        if fresh == NULL:
+            return -1
+    for i in range(v.count):
+        h = v.info[i].hash
+        j = <Py_ssize_t>(h & <uint64_t>(new_cap - 1))
+        while fresh[j] != 0:
+            j = (j + 1) & (new_cap - 1)
+        fresh[j] = slot_value(h, i)
+    if fresh != v.slots:
+        free(v.slots)
+        v.slots = fresh
+        v.slots_alloc = new_cap
+    v.cap = new_cap
+    return 0
+
+
+cdef inline int32_t vocab_intern(VocabMem* v, const uint32_t* s, Py_ssize_t n, bint frozen) noexcept nogil:
+    """Id of the token s[:n]; new tokens get the next id, or -1 when frozen; -2 on no memory."""
+    return vocab_intern_hashed(v, s, n, span_hash(s, n), frozen)
+
+
+cdef inline int32_t vocab_intern_char(VocabMem* v, uint32_t c, bint frozen) noexcept nogil:
+    """intern() of a one-character token. With ``char_cache`` on, a character below 65536
+    seen once is looked up by index (char and zh tokens are mostly single characters)."""
+    cdef int32_t tid
+    if v.char_cache and c < 65536:
+        if v.char_ids == NULL and not frozen:
+            v.char_ids = <int32_t*>calloc(65536, sizeof(int32_t))
+        if v.char_ids != NULL and v.char_ids[c] != 0:
+            return v.char_ids[c] - 1
+    tid = vocab_intern(v, &c, 1, frozen)
+    # A frozen lookup writes nothing: threads may look up in one vocabulary at once (a
+    # BLEU with cached references). Its id is in the cache already unless it is unknown.
+    if tid >= 0 and c < 65536 and v.char_ids != NULL and not frozen:
+        v.char_ids[c] = tid + 1
+        v.char_blocks |= 1ULL << (c >> 10)
+    return tid
+
+
+cdef int32_t vocab_intern_hashed(VocabMem* v, const uint32_t* s, Py_ssize_t n, uint64_t h,
+                                 bint frozen) noexcept nogil:
+    """intern() with h == span_hash(s, n) already computed."""
+    cdef uint64_t tag = h & 0xFFFFFFFF00000000ULL, sv
+    cdef Py_ssize_t j, tid
+    cdef TokenInfo* t
+    cdef TokenInfo* grown
+    if 2 * v.count > v.cap and vocab_grow(v) < 0:
+        return -2   # a growth failed before and fails again: the table must keep empty slots
+    j = <Py_ssize_t>(h & <uint64_t>(v.cap - 1))
+    while True:
+        sv = v.slots[j]
+        if sv == 0:
+            break
+        if (sv & 0xFFFFFFFF00000000ULL) == tag:
+            tid = <Py_ssize_t>(sv & 0xFFFFFFFFULL) - 1
+            t = &v.info[tid]
+            if t.length == n and same_span(&v.arena.data[t.start], s, n):
+                return <int32_t>tid
+        j = (j + 1) & (v.cap - 1)
+    if frozen:
+        return UNKNOWN_ID
+    if v.count >= 0x7FFFFFFF:
+        return -2
+    if v.count == v.info_cap:
+        grown = <TokenInfo*>realloc(v.info, 2 * v.info_cap * sizeof(TokenInfo))
+        if grown == NULL:
+            return -2
+        v.info = grown
+        v.info_cap *= 2
+    if buf_reserve(&v.arena, v.arena.size + n) < 0:
+        return -2
+    memcpy(&v.arena.data[v.arena.size], s, n * sizeof(uint32_t))
+    tid = v.count
+    v.info[tid].hash = h
+    v.info[tid].start = v.arena.size
+    v.info[tid].length = n
+    v.slots[j] = slot_value(h, tid)
+    v.arena.size += n
+    v.count += 1
+    if 2 * v.count > v.cap:
+        if vocab_grow(v) < 0:
+            return -2
+    return <int32_t>tid
+
+
+@cython.final
 cdef class Vocab:
-    """Interns tokens (code-point strings) as ids 0, 1, 2, ... for the lifetime of one scoring job.
-
-    The hash table holds 8-byte slots (the hash's high half as a tag, and id + 1; 0 is empty) so
-    that it stays in cache; a tag match is verified against the token's code points.
-    """
-    cdef uint64_t* slots
-    cdef Py_ssize_t cap          # slots in use, a power of two; the rest of them are zero
-    cdef Py_ssize_t slots_alloc  # slots allocated (>= cap)
-    cdef Py_ssize_t count
-    cdef TokenInfo* info         # per id
-    cdef Py_ssize_t info_cap
-    cdef Buf arena
-    cdef int32_t* char_ids       # id + 1 of each one-character token below 65536 (0: not seen)
-    cdef uint64_t char_blocks    # bit b: char_ids[1024*b : 1024*(b+1)] has an entry
-    cdef bint char_cache         # whether to use char_ids (corpus tokenization only)
+    """A vocabulary (see VocabMem) for the lifetime of one scoring job. Shared between threads
+    it must only be read: frozen lookups (tokenize(..., frozen=True)) write nothing; adding
+    tokens from two threads at once is not supported (a BLEU with cached references adds them
+    once, when it is made)."""
+    cdef VocabMem* m
 
     def __cinit__(self):
-        global SPARE
-        self.count = 0
-        self.char_ids = NULL
-        self.char_blocks = 0
-        self.char_cache = False
-        if SPARE.slots != NULL:
-            # A previous vocabulary's memory (see SPARE), all slots zero. The table starts
-            # small again (a sparse large one would cost cache misses) and grows in place.
-            self.slots, self.slots_alloc = SPARE.slots, SPARE.slots_alloc
-            self.cap = 1024 if self.slots_alloc >= 1024 else self.slots_alloc
-            warm_memory(self.slots, self.cap * sizeof(uint64_t))
-            self.info, self.info_cap = SPARE.info, SPARE.info_cap
-            self.arena = SPARE.arena
-            self.arena.size = 0
-            self.char_ids = SPARE.char_ids
-            SPARE.slots = NULL
-            SPARE.char_ids = NULL
-            return
-        self.cap = self.slots_alloc = 1024
-        self.info_cap = 512
-        self.slots = <uint64_t*>calloc(self.cap, sizeof(uint64_t))
-        self.info = <TokenInfo*>malloc(self.info_cap * sizeof(TokenInfo))
-        self.arena.data = NULL
-        self.arena.size = 0
-        self.arena.cap = 0
-        if self.slots == NULL or self.info == NULL or buf_reserve(&self.arena, 4096) < 0:
+        self.m = vocab_take()
+        if self.m == NULL:
             raise MemoryError()
 
     def __dealloc__(self):
-        global SPARE
-        if (SPARE.slots == NULL and self.slots != NULL and self.info != NULL
-                and self.arena.data != NULL and self.slots_alloc <= SPARE_MAX_SLOTS
-                and self.arena.cap <= SPARE_MAX_ARENA):
-            memset(self.slots, 0, self.cap * sizeof(uint64_t))   # the rest is zero already
-            self.clear_char_ids()
-            SPARE.slots, SPARE.slots_alloc = self.slots, self.slots_alloc
-            SPARE.info, SPARE.info_cap = self.info, self.info_cap
-            SPARE.arena = self.arena
-            SPARE.char_ids = self.char_ids
-            return
-        free(self.char_ids)
-        free(self.slots)
-        free(self.info)
-        free(self.arena.data)
+        vocab_give(self.m)
+        self.m = NULL
 
     def __len__(self):
-        return self.count
-
-    cdef void clear_char_ids(self) noexcept nogil:
-        """Zero char_ids again, block by block: only the blocks written since it was zero
-        (``char_blocks``), not its 256 KiB (a corpus touches few of them)."""
-        cdef int b
-        if self.char_ids == NULL:
-            return
-        for b in range(64):
-            if self.char_blocks >> b & 1:
-                memset(&self.char_ids[b << 10], 0, 1024 * sizeof(int32_t))
-        self.char_blocks = 0
-
-    cdef int reset(self) noexcept nogil:
-        """Forget every token (keeps the memory unless the table grew large)."""
-        cdef uint64_t* fresh
-        if self.cap > 4096:
-            fresh = <uint64_t*>malloc(1024 * sizeof(uint64_t))
-            if fresh == NULL:
-                return -1
-            free(self.slots)
-            self.slots = fresh
-            self.cap = self.slots_alloc = 1024
-        memset(self.slots, 0, self.cap * sizeof(uint64_t))
-        free(self.char_ids)
-        self.char_ids = NULL
-        self.char_blocks = 0
-        self.char_cache = False
-        self.count = 0
-        self.arena.size = 0
-        return 0
+        return self.m.count
 
     def token(self, int32_t token_id):
         """The string of an id (for debugging and tests)."""
-        if not 0 <= token_id < self.count:
+        if not 0 <= token_id < self.m.count:
             raise KeyError(token_id)
-        cdef TokenInfo t = self.info[token_id]
-        return "".join(chr(self.arena.data[t.start + k]) for k in range(t.length))
-
-    cdef int grow(self) noexcept nogil:
-        """Double the table; every entry is re-inserted from ``info``."""
-        cdef Py_ssize_t new_cap = self.cap * 2, i, j
-        cdef uint64_t h
-        cdef uint64_t* fresh
-        if new_cap <= self.slots_alloc:
-            memset(self.slots, 0, self.cap * sizeof(uint64_t))   # beyond cap: zero already
-            warm_memory(self.slots + self.cap, self.cap * sizeof(uint64_t))
-            fresh = self.slots
-        else:
-            fresh = <uint64_t*>calloc(new_cap, sizeof(uint64_t))
-            if fresh == NULL:
-                return -1
-        for i in range(self.count):
-            h = self.info[i].hash
-            j = <Py_ssize_t>(h & <uint64_t>(new_cap - 1))
-            while fresh[j] != 0:
-                j = (j + 1) & (new_cap - 1)
-            fresh[j] = slot_value(h, i)
-        if fresh != self.slots:
-            free(self.slots)
-            self.slots = fresh
-            self.slots_alloc = new_cap
-        self.cap = new_cap
-        return 0
-
-    cdef int32_t intern(self, const uint32_t* s, Py_ssize_t n, bint frozen) noexcept nogil:
-        """Id of the token s[:n]; new tokens get the next id, or -1 when frozen; -2 on no memory."""
-        return self.intern_hashed(s, n, span_hash(s, n), frozen)
-
-    cdef int32_t intern_char(self, uint32_t c, bint frozen) noexcept nogil:
-        """intern() of a one-character token. With ``char_cache`` on, a character below 65536
-        seen once is looked up by index (char and zh tokens are mostly single characters)."""
-        cdef int32_t tid
-        if self.char_cache and c < 65536:
-            if self.char_ids == NULL and not frozen:
-                self.char_ids = <int32_t*>calloc(65536, sizeof(int32_t))
-            if self.char_ids != NULL and self.char_ids[c] != 0:
-                return self.char_ids[c] - 1
-        tid = self.intern(&c, 1, frozen)
-        # A frozen lookup writes nothing: threads may look up in one vocabulary at once (a
-        # BLEU with cached references). Its id is in the cache already unless it is unknown.
-        if tid >= 0 and c < 65536 and self.char_ids != NULL and not frozen:
-            self.char_ids[c] = tid + 1
-            self.char_blocks |= 1ULL << (c >> 10)
-        return tid
-
-    cdef int32_t intern_hashed(self, const uint32_t* s, Py_ssize_t n, uint64_t h,
-                               bint frozen) noexcept nogil:
-        """intern() with h == span_hash(s, n) already computed."""
-        cdef uint64_t tag = h & 0xFFFFFFFF00000000ULL, v
-        cdef Py_ssize_t j, tid
-        cdef TokenInfo* t
-        cdef TokenInfo* grown
-        if 2 * self.count > self.cap and self.grow() < 0:
-            return -2   # a growth failed before and fails again: the table must keep empty slots
-        j = <Py_ssize_t>(h & <uint64_t>(self.cap - 1))
-        while True:
-            v = self.slots[j]
-            if v == 0:
-                break
-            if (v & 0xFFFFFFFF00000000ULL) == tag:
-                tid = <Py_ssize_t>(v & 0xFFFFFFFFULL) - 1
-                t = &self.info[tid]
-                if t.length == n and same_span(&self.arena.data[t.start], s, n):
-                    return <int32_t>tid
-            j = (j + 1) & (self.cap - 1)
-        if frozen:
-            return UNKNOWN_ID
-        if self.count >= 0x7FFFFFFF:
-            return -2
-        if self.count == self.info_cap:
-            grown = <TokenInfo*>realloc(self.info, 2 * self.info_cap * sizeof(TokenInfo))
-            if grown == NULL:
-                return -2
-            self.info = grown
-            self.info_cap *= 2
-        if buf_reserve(&self.arena, self.arena.size + n) < 0:
-            return -2
-        memcpy(&self.arena.data[self.arena.size], s, n * sizeof(uint32_t))
-        tid = self.count
-        self.info[tid].hash = h
-        self.info[tid].start = self.arena.size
-        self.info[tid].length = n
-        self.slots[j] = slot_value(h, tid)
-        self.arena.size += n
-        self.count += 1
-        if 2 * self.count > self.cap:
-            if self.grow() < 0:
-                return -2
-        return <int32_t>tid
+        cdef TokenInfo t = self.m.info[token_id]
+        return "".join(chr(self.m.arena.data[t.start + k]) for k in range(t.length))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -422,7 +451,7 @@ cdef struct Pipe:
     uint32_t* tok                  # the token being collected
     Py_ssize_t tok_len
     Py_ssize_t tok_cap
-    void* vocab                    # Vocab, borrowed
+    VocabMem* vocab                # borrowed
     bint frozen
     Buf* ids
     int failed                     # set when memory runs out
@@ -456,18 +485,18 @@ cdef inline void append_id(Pipe* p, int32_t tid) noexcept nogil:
 
 cdef inline void emit_span(Pipe* p, const uint32_t* tok, Py_ssize_t n) noexcept nogil:
     """Intern one token and append its id."""
-    append_id(p, (<Vocab>p.vocab).intern(tok, n, p.frozen))
+    append_id(p, vocab_intern(p.vocab, tok, n, p.frozen))
 
 
 cdef inline void emit_char(Pipe* p, uint32_t c) noexcept nogil:
     """emit_span() of the one-character token c."""
-    append_id(p, (<Vocab>p.vocab).intern_char(c, p.frozen))
+    append_id(p, vocab_intern_char(p.vocab, c, p.frozen))
 
 
 cdef inline void emit_span_hashed(Pipe* p, const uint32_t* tok, Py_ssize_t n,
                                   uint64_t h) noexcept nogil:
     """emit_span() with h == span_hash(tok, n) already computed."""
-    append_id(p, (<Vocab>p.vocab).intern_hashed(tok, n, h, p.frozen))
+    append_id(p, vocab_intern_hashed(p.vocab, tok, n, h, p.frozen))
 
 
 cdef inline void end_token(Pipe* p) noexcept nogil:
@@ -712,32 +741,35 @@ cdef tuple with_spaces_marked(index, blocks):
     return index, np.concatenate([blocks] + list(marked.values()))
 
 
+INTL_LOCK = threading.Lock()    # one thread builds the table; the others wait for it
+
+
 cdef int ensure_intl_table() except -1:
-    """Load the class table on first use (it comes from Python: the shipped or `regex`'s)."""
-    global INTL_INDEX, INTL_BLOCKS, INTL_ARRAYS
+    """Load the class table on first use (it comes from Python: the shipped or `regex`'s). It is
+    built once, under INTL_LOCK, and published by storing INTL_INDEX last with release order:
+    a thread that loads a non-NULL INTL_INDEX (acquire) sees the whole table, with or without a
+    GIL."""
+    global INTL_BLOCKS, INTL_ARRAYS
     cdef Py_ssize_t k
     cdef const uint8_t* blocks_data
     cdef const uint16_t* index_data
-    if INTL_INDEX != NULL:
+    if tb_load_acquire(<void**>&INTL_INDEX) != NULL:
         return 0
-    from turbobleu._engine.text.unicode_classes import two_level_table
-    index, blocks = two_level_table()
-    index, blocks = with_spaces_marked(index, blocks)
-    if index.shape[0] != (0x110000 >> 7) or blocks.shape[0] != 128 * (int(index.max()) + 1):
-        raise ValueError("intl class table has the wrong shape")
-    blocks_data = <const uint8_t*><Py_ssize_t>blocks.ctypes.data
-    index_data = <const uint16_t*><Py_ssize_t>index.ctypes.data
-    arrays = (index, blocks)    # made here: allocating can start a gc, which can run Python code
-    # The Python code above can let another thread in, which may have loaded the table since
-    # (and be reading it without the GIL): keep that one. From here on no Python code runs (the
-    # assignment below only releases the None it replaces).
-    if INTL_INDEX != NULL:
-        return 0
-    INTL_ARRAYS = arrays
-    for k in range(512):
-        memcpy(INTL_BMP + (k << 7), blocks_data + (<Py_ssize_t>index_data[k] << 7), 128)
-    INTL_BLOCKS = blocks_data
-    INTL_INDEX = index_data     # last: a non-NULL index means the whole table is in place
+    with INTL_LOCK:
+        if tb_load_acquire(<void**>&INTL_INDEX) != NULL:
+            return 0    # another thread built it while this one waited
+        from turbobleu._engine.text.unicode_classes import two_level_table
+        index, blocks = two_level_table()
+        index, blocks = with_spaces_marked(index, blocks)
+        if index.shape[0] != (0x110000 >> 7) or blocks.shape[0] != 128 * (int(index.max()) + 1):
+            raise ValueError("intl class table has the wrong shape")
+        blocks_data = <const uint8_t*><Py_ssize_t>blocks.ctypes.data
+        index_data = <const uint16_t*><Py_ssize_t>index.ctypes.data
+        INTL_ARRAYS = (index, blocks)   # keeps them alive for good
+        for k in range(512):
+            memcpy(INTL_BMP + (k << 7), blocks_data + (<Py_ssize_t>index_data[k] << 7), 128)
+        INTL_BLOCKS = blocks_data
+        tb_store_release(<void**>&INTL_INDEX, <void*>index_data)
     return 0
 
 
@@ -1092,8 +1124,9 @@ cdef int tokenize_buffers(int kind, Py_ssize_t n_lines, const int* kinds, void**
     pipe.tok_len = 0
     pipe.tok_cap = 64
     pipe.tok = <uint32_t*>malloc(pipe.tok_cap * sizeof(uint32_t))
-    pipe.vocab = <void*>vocab
-    vocab.char_cache = True   # a corpus vocabulary: worth the 256 KiB table (not sentence_row's)
+    pipe.vocab = vocab.m
+    if not vocab.m.char_cache:   # (a shared, frozen vocabulary is only read)
+        vocab.m.char_cache = True   # a corpus vocabulary: worth the 256 KiB table (not sentence_row's)
     pipe.frozen = frozen
     pipe.ids = ids
     pipe.failed = 0
@@ -1161,29 +1194,26 @@ cdef inline bint ends_in_period(object line) noexcept:
     return n >= 2 and read_cp(pykind, data, n - 1) == 0x2E and read_cp(pykind, data, n - 2) == 0x20
 
 
-# corpus_row's id buffers, kept between calls like the vocabulary's memory (SPARE): a fresh
-# buffer that grows to a few hundred KiB faults its pages in again on every call. Taken and
-# given back with the GIL held.
-cdef Buf SPARE_REF_IDS
-cdef Buf SPARE_HYP_IDS
-SPARE_REF_IDS.data = NULL; SPARE_REF_IDS.size = 0; SPARE_REF_IDS.cap = 0
-SPARE_HYP_IDS.data = NULL; SPARE_HYP_IDS.size = 0; SPARE_HYP_IDS.cap = 0
-cdef enum:
-    SPARE_MAX_IDS = 4 << 20          # ids (16 MiB); larger buffers go back to the allocator
+# corpus_row's id buffers are kept for this thread's next call like the vocabulary's memory
+# (scratch.h): a fresh buffer that grows to a few hundred KiB faults its pages in again on every
+# call.
+cdef void release_buf_box(void* box) noexcept nogil:
+    free((<Buf*>box).data)
+    free(box)
 
 
-cdef inline void buf_take(Buf* spare, Buf* b) noexcept:
-    b[0] = spare[0]
+cdef Buf* buf_take(int slot) noexcept nogil:
+    """An empty id buffer: this thread's kept one from ``slot``, or new; NULL without memory."""
+    cdef Buf* b = <Buf*>tb_scratch_take(slot)
+    if b == NULL:
+        return <Buf*>calloc(1, sizeof(Buf))
     b.size = 0
-    spare.data = NULL; spare.size = 0; spare.cap = 0
+    return b
 
 
-cdef inline void buf_give(Buf* spare, Buf* b) noexcept:
-    if spare.data == NULL and b.cap <= SPARE_MAX_IDS:
-        spare[0] = b[0]
-    else:
-        free(b.data)
-    b.data = NULL; b.size = 0; b.cap = 0
+cdef inline void buf_give(int slot, Buf* b) noexcept nogil:
+    if b != NULL:
+        tb_scratch_give(slot, b, b.cap * sizeof(uint32_t), release_buf_box)
 
 
 cdef tuple plain_corpus(object hypotheses, object references):
@@ -1245,15 +1275,15 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
     cdef int64_t* total = <int64_t*>calloc(width, sizeof(int64_t))
     cdef int64_t* seg_buf = <int64_t*>malloc(width * sizeof(int64_t))
     cdef int64_t* seg_row = seg_buf
-    cdef Buf hyp_ids, ref_ids
-    cdef Table t
+    cdef Buf* hyp_ids = buf_take(HYP_IDS_SLOT)
+    cdef Buf* ref_ids = buf_take(REF_IDS_SLOT)
+    cdef Table* t = NULL
     cdef int64_t longest = 0
-    buf_take(&SPARE_HYP_IDS, &hyp_ids)
-    buf_take(&SPARE_REF_IDS, &ref_ids)
-    table_init(&t)
+    cdef Py_ssize_t n_ids
     try:
         if (kinds == NULL or datas == NULL or lengths == NULL or hyp_off == NULL
-                or ref_off == NULL or total == NULL or seg_buf == NULL):
+                or ref_off == NULL or total == NULL or seg_buf == NULL or hyp_ids == NULL
+                or ref_ids == NULL):
             raise MemoryError()
         # Lines in the order they are tokenized: the references segment by segment (so that
         # segment i's are the contiguous spans i*n_streams .. (i+1)*n_streams-1), then the
@@ -1275,38 +1305,40 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
                 keep.append(line)
             note_line(line, kinds, datas, lengths, j)
             j += 1
-        tokenize_buffers(kind, n * n_streams, kinds, datas, lengths, vocab, False, &ref_ids,
+        tokenize_buffers(kind, n * n_streams, kinds, datas, lengths, vocab, False, ref_ids,
                          ref_off)
         tokenize_buffers(kind, n, kinds + n * n_streams, datas + n * n_streams,
-                         lengths + n * n_streams, vocab, True, &hyp_ids, hyp_off)
+                         lengths + n * n_streams, vocab, True, hyp_ids, hyp_off)
         for i in range(n):
             if hyp_off[i + 1] - hyp_off[i] > longest:
                 longest = hyp_off[i + 1] - hyp_off[i]
-        table_take(&t)
-        if table_reserve(&t, max_order, longest) < 0 or table_reserve_ids(&t, vocab.count) < 0:
+        n_ids = vocab.m.count
+        t = table_take(TABLE_FOR_CORPUS)
+        if (t == NULL or table_reserve(t, max_order, longest) < 0
+                or table_reserve_ids(t, n_ids) < 0):
             raise MemoryError("corpus_row: cannot allocate the n-gram table")
-        table_warm(&t, max_order, longest, vocab.count)
+        table_warm(t, max_order, longest, n_ids)
         with nogil:
             for i in range(n):
                 if rows_out != NULL:
                     seg_row = rows_out + i * width
                 memset(seg_row, 0, width * sizeof(int64_t))
-                count_segment(&t, seg_row, max_order, hash_mask,
+                count_segment(t, seg_row, max_order, hash_mask,
                               <const int32_t*>hyp_ids.data + hyp_off[i] if hyp_ids.data != NULL
                               else NULL, hyp_off[i + 1] - hyp_off[i],
                               <const int32_t*>ref_ids.data, ref_off, i * n_streams,
-                              (i + 1) * n_streams, vocab.count)
+                              (i + 1) * n_streams, n_ids)
                 for k in range(width):
                     total[k] += seg_row[k]
         if t.failed:
             raise MemoryError("corpus_row: out of memory")
         return [total[k] for k in range(width)], periods
     finally:
-        table_give(&t)
+        table_give(t, TABLE_FOR_CORPUS)
         free(kinds); free(datas); free(lengths); free(hyp_off); free(ref_off)
         free(total); free(seg_buf)
-        buf_give(&SPARE_HYP_IDS, &hyp_ids)
-        buf_give(&SPARE_REF_IDS, &ref_ids)
+        buf_give(HYP_IDS_SLOT, hyp_ids)
+        buf_give(REF_IDS_SLOT, ref_ids)
 
 
 def count_tokenized_periods(lines):
@@ -1339,41 +1371,75 @@ def tokenize_strings(list lines, int kind, bint lowercase):
 
 
 # ---------------------------------------------------------------------------------------------
-# One sentence, fused: tokenize its references and hypothesis and count, with scratch memory
-# reused across calls. It runs entirely under the GIL, which guards the module-level scratch.
-cdef Table SENT_TABLE
-cdef Vocab SENT_VOCAB = Vocab()
-cdef Buf SENT_WORK
-cdef Buf SENT_IDS
-cdef Pipe SENT_PIPE
-SENT_PIPE.tok_cap = 64
-SENT_PIPE.tok = <uint32_t*>malloc(64 * sizeof(uint32_t))
+# One sentence, fused: tokenize its references and hypothesis and count, in scratch memory kept
+# for this thread's next call (scratch.h). A call made from inside this one (a str subclass'
+# lower(), a gc callback) finds the slot empty and works in fresh memory.
+cdef struct Sentence:
+    VocabMem vocab
+    Table table
+    Buf work
+    Buf ids
+    Pipe pipe
 
 
-cdef int tokenize_one(object line, int kind, bint lowercase, bint frozen, str what,
+cdef void release_sentence_box(void* box) noexcept nogil:
+    cdef Sentence* b = <Sentence*>box
+    vocab_release(&b.vocab)
+    table_release(&b.table)
+    free(b.work.data)
+    free(b.ids.data)
+    free(b.pipe.tok)
+    free(b)
+
+
+cdef Sentence* sentence_take() noexcept nogil:
+    """This thread's kept sentence scratch, or new; NULL when memory runs out."""
+    cdef Sentence* b = <Sentence*>tb_scratch_take(SENTENCE_SLOT)
+    if b != NULL:
+        return b
+    b = <Sentence*>calloc(1, sizeof(Sentence))
+    if b == NULL:
+        return NULL
+    b.pipe.tok_cap = 64
+    b.pipe.tok = <uint32_t*>malloc(64 * sizeof(uint32_t))
+    if b.pipe.tok == NULL or vocab_init(&b.vocab) < 0:
+        release_sentence_box(b)
+        return NULL
+    return b
+
+
+cdef int64_t sentence_bytes(const Sentence* b) noexcept nogil:
+    return (table_bytes(&b.table) + b.vocab.slots_alloc * sizeof(uint64_t)
+            + b.vocab.info_cap * sizeof(TokenInfo) + (b.vocab.arena.cap + b.work.cap + b.ids.cap
+                                                      + b.pipe.tok_cap) * sizeof(uint32_t))
+
+
+cdef void sentence_give(Sentence* b) noexcept nogil:
+    """Keep it for this thread's next call, unless one very long sentence made it large."""
+    if b != NULL:
+        tb_scratch_give(SENTENCE_SLOT, b, sentence_bytes(b), release_sentence_box)
+
+
+cdef int tokenize_one(Sentence* b, object line, int kind, bint lowercase, bint frozen, str what,
                       Py_ssize_t i) except -2:
     if lowercase:
         line = lowered(line, what, i)
-    SENT_PIPE.frozen = frozen
-    SENT_PIPE.pend2 = NOTHING; SENT_PIPE.pend3 = NOTHING; SENT_PIPE.pend4 = NOTHING
-    SENT_PIPE.tok_len = 0
-    if tokenize_line(kind, &SENT_PIPE, PyUnicode_KIND(line), PyUnicode_DATA(line),
-                     PyUnicode_GET_LENGTH(line), &SENT_WORK) < 0:
+    b.pipe.frozen = frozen
+    b.pipe.pend2 = NOTHING; b.pipe.pend3 = NOTHING; b.pipe.pend4 = NOTHING
+    b.pipe.tok_len = 0
+    if tokenize_line(kind, &b.pipe, PyUnicode_KIND(line), PyUnicode_DATA(line),
+                     PyUnicode_GET_LENGTH(line), &b.work) < 0:
         raise MemoryError("sentence_row: out of memory")
     return 0
-
-
-cdef bint SENT_BUSY = False   # a sentence_row call is using the SENT_* scratch
 
 
 cdef int fill_sentence_row(hypothesis, list references, int kind, bint lowercase,
                            int max_order, int64_t* row) except -1:
     """Count one hypothesis (a str) against ``references`` (str or None each; None is skipped,
-    as sacrebleu does) into ``row`` (zeroed, 2 + 2*max_order values). The caller checked that
-    SENT_BUSY is False."""
-    global SENT_BUSY
+    as sacrebleu does) into ``row`` (zeroed, 2 + 2*max_order values)."""
     cdef Py_ssize_t k, n_refs = 0, hyp_start, hyp_len
     cdef int64_t* ref_off
+    cdef Sentence* b
     if not PyUnicode_Check(hypothesis):
         raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
     if max_order < 1:
@@ -1381,14 +1447,14 @@ cdef int fill_sentence_row(hypothesis, list references, int kind, bint lowercase
     prepare_kind(kind)
     cdef tuple refs = tuple(references)   # keeps them alive and their count fixed
     ref_off = <int64_t*>malloc((len(refs) + 1) * sizeof(int64_t))
-    SENT_BUSY = True
+    b = sentence_take()
     try:
-        if ref_off == NULL or SENT_PIPE.tok == NULL or SENT_VOCAB.reset() < 0:
+        if ref_off == NULL or b == NULL or vocab_reset(&b.vocab) < 0:
             raise MemoryError()
-        SENT_PIPE.vocab = <void*>SENT_VOCAB
-        SENT_PIPE.ids = &SENT_IDS
-        SENT_PIPE.failed = 0
-        SENT_IDS.size = 0
+        b.pipe.vocab = &b.vocab
+        b.pipe.ids = &b.ids
+        b.pipe.failed = 0
+        b.ids.size = 0
         ref_off[0] = 0
         for k in range(len(refs)):
             ref = refs[k]
@@ -1396,44 +1462,39 @@ cdef int fill_sentence_row(hypothesis, list references, int kind, bint lowercase
                 continue
             if not PyUnicode_Check(ref):
                 raise TypeError(f"references[{k}] must be a str or None, got {type(ref).__name__}")
-            tokenize_one(ref, kind, lowercase, False, "references", k)
+            tokenize_one(b, ref, kind, lowercase, False, "references", k)
             n_refs += 1
-            ref_off[n_refs] = SENT_IDS.size
-        hyp_start = SENT_IDS.size
-        tokenize_one(hypothesis, kind, lowercase, True, "hypothesis", -1)
-        hyp_len = SENT_IDS.size - hyp_start
+            ref_off[n_refs] = b.ids.size
+        hyp_start = b.ids.size
+        tokenize_one(b, hypothesis, kind, lowercase, True, "hypothesis", -1)
+        hyp_len = b.ids.size - hyp_start
         if n_refs == 0 and hyp_len > 0:
             raise ValueError("references: every reference is None, so there is nothing to "
                              "score the hypothesis against")
-        if (table_reserve(&SENT_TABLE, max_order, hyp_len) < 0
-                or table_reserve_ids(&SENT_TABLE, SENT_VOCAB.count) < 0):
+        if (table_reserve(&b.table, max_order, hyp_len) < 0
+                or table_reserve_ids(&b.table, b.vocab.count) < 0):
             raise MemoryError()
-        count_segment(&SENT_TABLE, row, max_order, 0xFFFFFFFFFFFFFFFFULL,
-                      <const int32_t*>SENT_IDS.data + hyp_start, hyp_len,
-                      <const int32_t*>SENT_IDS.data, ref_off, 0, n_refs, SENT_VOCAB.count)
-        if SENT_TABLE.failed:
-            SENT_TABLE.failed = 0   # it failed before touching a slot: the table is still empty
+        count_segment(&b.table, row, max_order, 0xFFFFFFFFFFFFFFFFULL,
+                      <const int32_t*>b.ids.data + hyp_start, hyp_len,
+                      <const int32_t*>b.ids.data, ref_off, 0, n_refs, b.vocab.count)
+        if b.table.failed:
+            b.table.failed = 0   # it failed before touching a slot: the table is still empty
             raise MemoryError("sentence_row: out of memory while counting")
-        table_trim(&SENT_TABLE)
         return 0
     finally:
-        SENT_BUSY = False
+        sentence_give(b)
         free(ref_off)
 
 
 def sentence_table_bytes():
-    """Test hook: the memory the single-sentence n-gram table holds now."""
-    return table_bytes(&SENT_TABLE)
+    """Test hook: the memory of the single-sentence n-gram table this thread keeps now."""
+    cdef const Sentence* b = <const Sentence*>tb_scratch_peek(SENTENCE_SLOT)
+    return table_bytes(&b.table) if b != NULL else 0
 
 
 def sentence_row(hypothesis, list references, int kind, bint lowercase, int max_order):
     """``[hyp_len, ref_len, matches_1..N, totals_1..N]`` of one hypothesis (a str) against
     ``references`` (str or None each; None is skipped, as sacrebleu does)."""
-    if SENT_BUSY:
-        # Called again from inside a call (a str subclass' lower(), a gc callback): the
-        # scratch is taken, so the twin computes this row.
-        from turbobleu._engine.text._tokenize_py import sentence_row as python_sentence_row
-        return python_sentence_row(hypothesis, references, kind, lowercase, max_order)
     cdef Py_ssize_t k, width = 2 + 2 * max_order
     cdef int64_t* row = <int64_t*>calloc(width if width > 0 else 1, sizeof(int64_t))
     if row == NULL:
@@ -1458,8 +1519,8 @@ def sentence_score_parts(hypothesis, list references, int kind, bint lowercase, 
     cdef Py_ssize_t k
     if smooth_method == "add-k":
         raise ValueError("sentence_score_parts: add-k takes the Python recipe")
-    if SENT_BUSY or not 1 <= max_order <= MAX_PARTS_ORDER:
-        # (re-entered, see sentence_row; or orders the C arrays here do not hold)
+    if not 1 <= max_order <= MAX_PARTS_ORDER:
+        # (orders the C arrays here do not hold)
         counts = sentence_row(hypothesis, references, kind, lowercase, max_order)
         score, precisions, bp = _sacrebleu_score_parts(counts, max_order, smooth_method,
                                                        smooth_value, effective_order, neumaier)
