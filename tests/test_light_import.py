@@ -8,6 +8,7 @@ would fail too.
 """
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -113,7 +114,7 @@ def test_plain_sacrebleu_scoring_loads_no_numpy() -> None:
     assert float(zh) == sacrebleu.BLEU(tokenize="zh").corpus_score(hyps, refs).score
     assert json.loads(sentences) == [
         sacrebleu.sentence_bleu(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)]
-    assert eval(text) == str(sacrebleu.BLEU().corpus_score(hyps, refs))
+    assert ast.literal_eval(text) == str(sacrebleu.BLEU().corpus_score(hyps, refs))
     assert not numpy_loaded(proc)
 
 

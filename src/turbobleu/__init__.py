@@ -4,8 +4,9 @@ Scores are identical to sacrebleu's (and, in ``turbobleu.nltk``, NLTK's) under t
 version; the n-gram work runs in a compiled kernel over integer token ids.
 
 ``import turbobleu`` is light: the batch API, the significance tests and patching (which need
-NumPy) are imported on first use of their names (PEP 562), and the plain scoring paths
-(``corpus_bleu``, ``sentence_bleu``, ``BLEU.corpus_score``) never import NumPy.
+NumPy) are imported on first use of their names (PEP 562). With the compiled build, the plain
+scoring calls (``corpus_bleu``, ``sentence_bleu``, ``BLEU.corpus_score`` with references given)
+import no NumPy either, under the none, 13a, zh and char tokenizers (intl's tables need it).
 """
 from __future__ import annotations
 

@@ -6,8 +6,9 @@ same options (text, JSON or LaTeX, signature included); ``--paired-bs``/``--pair
 one line on stderr (``turbobleu: error: ...``) and a non-zero exit status: 2 for usage, 1 for
 bad input, 17 for a wrong number of tab-separated fields (sacrebleu's code).
 
-Without a significance test (``--paired-bs``, ``--paired-ar``, ``--confidence``) the command
-loads no NumPy: the statistics rows come from the compiled one-call path as Python lists.
+Without a significance test (``--paired-bs``, ``--paired-ar``, ``--confidence``) the statistics
+rows come from the compiled one-call path as Python lists, and the command loads no NumPy (the
+intl tokenizer's tables and the pure-Python twins still do).
 """
 from __future__ import annotations
 
