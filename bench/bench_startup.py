@@ -234,8 +234,8 @@ def markdown(records: List[Dict[str, Any]], info: Dict[str, Any], args: argparse
                   "", "</details>", ""]
     load = info.get("loadavg_start"), info.get("loadavg_end")
     lines += [f"Machine: {benchlib.machine_line(info)}; load average (1 min) "
-              f"{load[0][0] if load[0] else '-'} at the start, "
-              f"{load[1][0] if load[1] else '-'} at the end.", ""]
+              f"{f'{load[0][0]:.2f}' if load[0] else '-'} at the start, "
+              f"{f'{load[1][0]:.2f}' if load[1] else '-'} at the end.", ""]
     return "\n".join(lines)
 
 
