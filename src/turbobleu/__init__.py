@@ -2,17 +2,39 @@
 
 Scores are identical to sacrebleu's (and, in ``turbobleu.nltk``, NLTK's) under the same Python
 version; the n-gram work runs in a compiled kernel over integer token ids.
+
+``import turbobleu`` is light: the batch API, the significance tests and patching (which need
+NumPy) are imported on first use of their names (PEP 562). With the compiled build, the plain
+scoring calls (``corpus_bleu``, ``sentence_bleu``, ``BLEU.corpus_score`` with references given)
+import no NumPy either, under the none, 13a, zh and char tokenizers (intl's tables need it).
 """
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, List
+
 from turbobleu._engine.impl import implementation
 from turbobleu.bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from turbobleu.result import BLEUScore, BLEUSignature
 from turbobleu.stats import BLEUStats
-from turbobleu.batch import NLTKRecipe, ReferenceSets, SacreBLEURecipe, self_bleu, sentence_bleu_batch
 from turbobleu.tokenizers import available_tokenizers, get_tokenizer
-from turbobleu.patching import patch, patched, unpatch
-from turbobleu import significance
+
+if TYPE_CHECKING:
+    from turbobleu import significance
+    from turbobleu.batch import (NLTKRecipe, ReferenceSets, SacreBLEURecipe, self_bleu,
+                                 sentence_bleu_batch)
+    from turbobleu.patching import patch, patched, unpatch
 
 __version__ = "0.1.0"
+
+# Public names imported on first use: name -> the module that defines it.
+_LAZY = {
+    "NLTKRecipe": "turbobleu.batch", "ReferenceSets": "turbobleu.batch",
+    "SacreBLEURecipe": "turbobleu.batch", "self_bleu": "turbobleu.batch",
+    "sentence_bleu_batch": "turbobleu.batch",
+    "patch": "turbobleu.patching", "patched": "turbobleu.patching",
+    "unpatch": "turbobleu.patching",
+}
 
 __all__ = [
     "BLEU", "BLEUScore", "BLEUSignature", "BLEUStats", "available_tokenizers", "corpus_bleu",
@@ -20,3 +42,18 @@ __all__ = [
 ]
 __all__ += ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "self_bleu", "sentence_bleu_batch"]
 __all__ += ["patch", "patched", "unpatch", "significance"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "significance":
+        value: Any = importlib.import_module("turbobleu.significance")
+    elif name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+    else:
+        raise AttributeError(f"module 'turbobleu' has no attribute {name!r}")
+    globals()[name] = value   # later lookups find it directly
+    return value
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(__all__))

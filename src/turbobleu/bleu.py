@@ -2,12 +2,13 @@
 functions, with identical scores (same Python version) and errors instead of silent truncation."""
 from __future__ import annotations
 
-import logging
 import os
-from typing import Dict, Tuple, Any, List, Optional, Sequence
+from typing import TYPE_CHECKING, Dict, Tuple, Any, List, Optional, Sequence
 
-import numpy as np
+if TYPE_CHECKING:   # NumPy is imported by the methods that return arrays (a light import)
+    import numpy as np
 
+from turbobleu import _log
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM as _NEUMAIER_SUM
 from turbobleu._engine.recipes.sacrebleu import SMOOTH_DEFAULTS, check_smoothing
@@ -17,8 +18,6 @@ from turbobleu._engine.count.references import PreparedReferences, check_hypothe
 from turbobleu.result import BLEUScore, BLEUSignature
 from turbobleu.stats import BLEUStats
 from turbobleu.tokenizers import TOKENIZER_NAMES, Tokenizer, get_tokenizer
-
-logger = logging.getLogger("turbobleu")
 
 MAX_NGRAM_ORDER = 4
 
@@ -33,7 +32,7 @@ def _warn_unusual_tokenizer(trg_lang: str, tokenize: Any) -> None:
     for lang, best, label in (("zh", "zh", "Chinese"), ("ja", "ja-mecab", "Japanese"),
                               ("ko", "ko-mecab", "Korean")):
         if trg_lang == lang and name != best:
-            logger.warning(f"Consider using the '{best}' or 'spm' tokenizer for {label}.")
+            _log.warning(f"Consider using the '{best}' or 'spm' tokenizer for {label}.")
 
 
 class BLEU:
@@ -124,11 +123,11 @@ class BLEU:
 
     @staticmethod
     def _warn_tokenized() -> None:
-        logger.warning("That's 100 lines that end in a tokenized period ('.')")
-        logger.warning("It looks like you forgot to detokenize your test data, which may "
-                       "hurt your score.")
-        logger.warning("If you insist your data is detokenized, or don't care, you can "
-                       "suppress this message with the `force` parameter.")
+        _log.warning("That's 100 lines that end in a tokenized period ('.')")
+        _log.warning("It looks like you forgot to detokenize your test data, which may "
+                     "hurt your score.")
+        _log.warning("If you insist your data is detokenized, or don't care, you can "
+                     "suppress this message with the `force` parameter.")
 
     # -- scores -----------------------------------------------------------------------------
     def score_row(self, row: Any) -> BLEUScore:
@@ -158,6 +157,7 @@ class BLEU:
 
     def _bootstrap(self, stats: BLEUStats, n_samples: int):
         # The same NumPy calls as sacrebleu, so that the same seed gives the same resamples.
+        import numpy as np
         seed = os.environ.get("SACREBLEU_SEED", "12345")
         rng = np.random.default_rng(None if seed.lower() == "none" else int(seed))
         idxs = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
@@ -170,7 +170,7 @@ class BLEU:
         refs = (references if type(references) is list and references
                 else sentence_references(references))
         if not self.effective_order:
-            logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
+            _log.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
         tokenizer = self.tokenizer
         if type(tokenizer) is Tokenizer and c_recipe_applies(self.smooth_method,
                                                              self.max_ngram_order):
@@ -199,6 +199,7 @@ class BLEU:
 
         Each entry equals ``sentence_score(hypotheses[i], [refs[i] for refs in references])``.
         """
+        import numpy as np
         rows: Optional[np.ndarray] = None
         if references is not None and type(hypotheses) is list and hypotheses:
             rows = np.empty((len(hypotheses), 2 + 2 * self.max_ngram_order), dtype=np.int64)

@@ -1,8 +1,6 @@
 """Score and signature objects, formatted exactly as sacrebleu formats its own."""
 from __future__ import annotations
 
-import json
-import statistics
 from typing import Any, Dict, List, Optional, Sequence
 
 # The sacrebleu release whose BLEU numbers, output and signatures turbobleu reproduces.
@@ -70,6 +68,7 @@ class BLEUScore:
         for field in signature.split("|"):
             key, value = field.split(":")
             d[key] = value
+        import json   # here: only JSON output needs it (a lighter `import turbobleu`)
         return json.dumps(d, indent=1, ensure_ascii=False)
 
     def estimate_ci(self, scores: Sequence["BLEUScore"]) -> None:
@@ -78,6 +77,7 @@ class BLEUScore:
         lo = len(raw) // 40
         hi = len(raw) - lo - 1
         self._ci = 0.5 * (raw[hi] - raw[lo])
+        import statistics   # here: only the bootstrap needs it (a lighter `import turbobleu`)
         self._mean = statistics.mean(raw)
 
     def __repr__(self) -> str:

@@ -6,9 +6,13 @@ resampling and parallel or distributed partitions all use this one container.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, List, Union
+from typing import TYPE_CHECKING, Any, Iterable, List, Union
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
+# NumPy is imported where rows are made or read, not at the top: `import turbobleu` and the plain
+# scoring paths, which never build a BLEUStats, then load no NumPy.
 
 
 class BLEUStats:
@@ -17,6 +21,7 @@ class BLEUStats:
     __slots__ = ("_rows", "max_order")
 
     def __init__(self, rows: Any, max_order: int) -> None:
+        import numpy as np
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         if rows.ndim != 2 or rows.shape[1] != 2 + 2 * max_order:
             raise ValueError(f"rows must have shape (segments, {2 + 2 * max_order}) for "
@@ -26,6 +31,7 @@ class BLEUStats:
 
     @classmethod
     def empty(cls, max_order: int) -> "BLEUStats":
+        import numpy as np
         return cls(np.zeros((0, 2 + 2 * max_order), dtype=np.int64), max_order)
 
     @property
@@ -57,6 +63,7 @@ class BLEUStats:
         orders = {p.max_order for p in parts}
         if len(orders) != 1:
             raise ValueError(f"cannot merge statistics of different max orders {sorted(orders)}")
+        import numpy as np
         return cls(np.concatenate([p._rows for p in parts]), parts[0].max_order)
 
     def total(self) -> List[int]:
@@ -68,6 +75,7 @@ class BLEUStats:
         return self._rows.tolist()
 
     def __eq__(self, other: object) -> bool:
+        import numpy as np
         return (isinstance(other, BLEUStats) and self.max_order == other.max_order
                 and np.array_equal(self._rows, other._rows))
 

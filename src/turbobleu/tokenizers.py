@@ -14,14 +14,11 @@ compiled ``tokenize`` (lines, code, lowercase flag).
 """
 from __future__ import annotations
 
-import logging
 import os
 from typing import Any, Dict, List, Optional, Tuple
 
+from turbobleu import _log
 from turbobleu._engine import impl as _impl
-from turbobleu._engine.text import _tokenize_py
-
-logger = logging.getLogger("turbobleu")
 
 # sacrebleu's names, in sacrebleu's order (BLEU.TOKENIZERS).
 TOKENIZER_NAMES = ("none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab", "spm",
@@ -77,7 +74,9 @@ class Tokenizer:
         if line == line.rstrip():
             return " ".join(self.split(line))
         # BLEU always right-strips first and the compiled path relies on it; a line with trailing
-        # whitespace (where 13a and intl can differ, e.g. 'a-\n', '5. ') takes the exact twin.
+        # whitespace (where 13a and intl can differ, e.g. 'a-\n', '5. ') takes the exact twin
+        # (imported here: it loads NumPy and the Unicode tables, which plain scoring never needs).
+        from turbobleu._engine.text import _tokenize_py
         return " ".join(_tokenize_py.rewrite(line, self.code).split())
 
     def __repr__(self) -> str:
@@ -317,8 +316,8 @@ def get_tokenizer(name: str, model_path: Optional[str] = None) -> Tokenizer:
     if name in _MECAB:
         return _MECAB[name].load()
     if name == "spm":
-        logger.warning("Tokenizer 'spm' has been changed to 'flores101', and may be removed in "
-                       "the future.")
+        _log.warning("Tokenizer 'spm' has been changed to 'flores101', and may be removed in "
+                     "the future.")
     explicit = model_path is not None
     path = os.path.abspath(os.fspath(model_path) if explicit else sacrebleu_model_path(name))
     key = (name, path)

@@ -5,18 +5,21 @@ same options (text, JSON or LaTeX, signature included); ``--paired-bs``/``--pair
 ``--confidence`` give sacrebleu's numbers for the same ``SACREBLEU_SEED``. User errors end with
 one line on stderr (``turbobleu: error: ...``) and a non-zero exit status: 2 for usage, 1 for
 bad input, 17 for a wrong number of tab-separated fields (sacrebleu's code).
+
+Without a significance test (``--paired-bs``, ``--paired-ar``, ``--confidence``) the statistics
+rows come from the compiled one-call path as Python lists, and the command loads no NumPy (the
+intl tokenizer's tables and the pure-Python twins still do).
 """
 from __future__ import annotations
 
 import argparse
-import json
-import logging
 import os
 import re
 import sys
-from typing import Any, List, NoReturn, Optional, Sequence, Tuple
+from array import array
+from typing import TYPE_CHECKING, Any, List, NoReturn, Optional, Sequence, Tuple
 
-from turbobleu import __version__
+from turbobleu import __version__, _log
 from turbobleu.cli.io import (InputError, check_encoding, check_lengths, read_file, read_references,
                       read_stdin_systems)
 from turbobleu.cli.tables import colorize, render
@@ -24,17 +27,17 @@ from turbobleu.bleu import BLEU
 from turbobleu.cli.progress import Progress
 from turbobleu._engine.recipes.sacrebleu import SMOOTH_DEFAULTS
 from turbobleu.result import SACREBLEU_VERSION, BLEUScore
-from turbobleu.significance import (DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES, Result,
-                           bootstrap_scores, paired_approximate_randomization, paired_bootstrap,
-                           resolve_seed)
 from turbobleu.stats import BLEUStats
-from turbobleu.tokenizers import TOKENIZER_NAMES, fast_tokenizers
+from turbobleu.tokenizers import TOKENIZER_NAMES, Tokenizer, fast_tokenizers
+from turbobleu._engine import impl as _impl
+
+if TYPE_CHECKING:   # significance (and NumPy with it) is imported only for the tests it runs
+    from turbobleu.significance import Result
 
 PROG = "turbobleu"
 EXIT_USAGE = 2
 OUTPUT_FORMATS = ("json", "text", "latex")
 
-logger = logging.getLogger("turbobleu")
 
 # sacrebleu options that need its test-set downloads or its other metrics.
 _UNSUPPORTED = {
@@ -89,16 +92,16 @@ def build_parser() -> argparse.ArgumentParser:
                                     "(seed: SACREBLEU_SEED, default 12345; 'none' = random)")
     sig.add_argument("--confidence", "-ci", action="store_true",
                      help="Bootstrap confidence interval of one system.")
-    sig.add_argument("--confidence-n", "-cin", type=int, default=DEFAULT_BOOTSTRAP_SAMPLES,
+    sig.add_argument("--confidence-n", "-cin", type=int, default=None,
                      help="Bootstrap resamples for --confidence. (Default: 1000)")
     paired = sig.add_mutually_exclusive_group()
     paired.add_argument("--paired-ar", "-par", action="store_true",
                         help="Paired approximate randomization test against the first system.")
     paired.add_argument("--paired-bs", "-pbs", action="store_true",
                         help="Paired bootstrap resampling test against the first system.")
-    sig.add_argument("--paired-ar-n", "-parn", type=int, default=DEFAULT_AR_TRIALS,
+    sig.add_argument("--paired-ar-n", "-parn", type=int, default=None,
                      help="Trials of --paired-ar. (Default: 10000)")
-    sig.add_argument("--paired-bs-n", "-pbsn", type=int, default=DEFAULT_BOOTSTRAP_SAMPLES,
+    sig.add_argument("--paired-bs-n", "-pbsn", type=int, default=None,
                      help="Resamples of --paired-bs. (Default: 1000)")
     sig.add_argument("--paired-jobs", "-j", type=int, default=1,
                      help="Accepted for sacrebleu compatibility; the tests are vectorised and "
@@ -133,6 +136,7 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     env_format = os.environ.get("SACREBLEU_FORMAT", "").lower()
     if env_format in OUTPUT_FORMATS:
         args.format = env_format
+    _default_sample_counts(args)
     for dest, flag in _UNSUPPORTED.items():
         if getattr(args, dest):
             raise UsageError(f"{flag} is not supported: turbobleu scores local files and never "
@@ -151,6 +155,19 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
         raise UsageError(f"-l/--language-pair must look like src-trg (e.g. en-de), "
                          f"got {args.langpair!r}")
     return args
+
+
+def _default_sample_counts(args: argparse.Namespace) -> None:
+    """The significance tests' sample counts left unset get significance's defaults (imported only
+    when a test is asked for: it loads NumPy)."""
+    if not (args.confidence or args.paired_bs or args.paired_ar):
+        return
+    from turbobleu.significance import DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES
+    for dest, default in (("confidence_n", DEFAULT_BOOTSTRAP_SAMPLES),
+                          ("paired_bs_n", DEFAULT_BOOTSTRAP_SAMPLES),
+                          ("paired_ar_n", DEFAULT_AR_TRIALS)):
+        if getattr(args, dest) is None:
+            setattr(args, dest, default)
 
 
 # -- the run -----------------------------------------------------------------------------------
@@ -192,7 +209,7 @@ def _read_inputs(args: argparse.Namespace, paired: bool
         for path in args.input:
             if path in names:
                 if paired and path == names[0]:
-                    logger.info("Ignoring %r as it was also given as the baseline.", path)
+                    _log.info(f"Ignoring {path!r} as it was also given as the baseline.")
                     continue
                 raise InputError(f"{path!r} is given twice: every system needs its own file")
             systems.append(read_file(path, encoding))
@@ -261,11 +278,66 @@ def _statistics(args: argparse.Namespace, systems: List[List[str]], refs: List[L
     return metric, [BLEUStats.merge(parts) for parts in blocks]
 
 
-def _sentence_level(args: argparse.Namespace, metric: BLEU, stats: BLEUStats,
+def _segment_rows_buffer(segments: int, width: int) -> Any:
+    """A zeroed (segments, width) int64 buffer for corpus_row's per-segment rows: a memoryview of
+    an ``array`` for the compiled module (no NumPy), a NumPy array for the pure-Python twin
+    (which assigns whole rows, as a memoryview cannot)."""
+    if _impl.implementation == "python":
+        import numpy as np
+        return np.zeros((segments, width), dtype=np.int64)
+    return memoryview(array("q", bytes(8 * segments * width))).cast("B").cast(
+        "q", (segments, width))
+
+
+def _plain_rows(args: argparse.Namespace, systems: List[List[str]], refs: List[List[str]]
+                ) -> Optional[Tuple[BLEU, List[List[List[int]]]]]:
+    """The metric and, for every system, its statistics rows as lists of ints, from the compiled
+    one-call path (no NumPy): the segment rows with ``--sentence-level``, else the one corpus row
+    (the sum of the segment rows). None where that path does not apply (a library tokenizer),
+    for the caller to use ``_statistics``.
+
+    Long corpora go block by block, as in ``_statistics``; rows are additive over segments."""
+    warn = not (args.force or args.sentence_level)
+    n_segments = len(refs[0])
+    if n_segments == 0:
+        return None   # _statistics says what is wrong
+    blocks = [(start, min(start + STATS_BLOCK, n_segments))
+              for start in range(0, n_segments, STATS_BLOCK)]
+    whole = len(blocks) == 1
+    metric = _metric(args, None, force=not (warn and whole))
+    if type(metric.tokenizer) is not Tokenizer:   # library tokenizers rewrite lines first
+        return None
+    width = 2 + 2 * metric.max_ngram_order
+    rows: List[List[List[int]]] = [[] for _ in systems]
+    enabled = False if args.quiet else None
+    with Progress("statistics", total=n_segments * len(systems), enabled=enabled) as bar:
+        for start, end in blocks:
+            block_refs = refs if whole else [r[start:end] for r in refs]
+            for system, hyps in zip(rows, systems):
+                block = hyps if whole else hyps[start:end]
+                segment_rows = (_segment_rows_buffer(end - start, width)
+                                if args.sentence_level else None)
+                total = metric._plain_corpus_row(block, block_refs, segment_rows)
+                if total is None:
+                    return None
+                if segment_rows is not None:
+                    system.extend(segment_rows.tolist())
+                elif system:
+                    system[0] = [a + b for a, b in zip(system[0], total)]
+                else:
+                    system.append(total)
+                bar.update(end - start)
+    if warn and not whole:
+        for hyps in systems:
+            BLEU._warn_if_tokenized(hyps)  # once per system, as for a whole corpus
+    return metric, rows
+
+
+def _sentence_level(args: argparse.Namespace, metric: BLEU, rows: List[List[int]],
                     out: Output) -> None:
     signature = metric.get_signature().format(args.short)
     lines = [metric.score_row(row).format(args.width, args.score_only, signature)
-             for row in stats.rows()]
+             for row in rows]
     out.print("\n".join(lines))
 
 
@@ -273,6 +345,7 @@ def _single_system(args: argparse.Namespace, metric: BLEU, stats: BLEUStats,
                    out: Output) -> None:
     score: BLEUScore = metric.score_stats(stats)
     if args.confidence and args.confidence_n > 1:
+        from turbobleu.significance import bootstrap_scores, resolve_seed
         seed = resolve_seed()
         with Progress("bootstrap", enabled=None if not args.quiet else False) as bar:
             samples = bootstrap_scores(stats, metric, args.confidence_n, seed.text, bar)
@@ -280,17 +353,25 @@ def _single_system(args: argparse.Namespace, metric: BLEU, stats: BLEUStats,
         score.estimate_ci([BLEUScore(s, [], [], [], 1.0, 0, 0) for s in samples.tolist()])
         metric.n_bootstrap = args.confidence_n
         metric.seed = seed.text
+    out.print(_format_score(args, metric, score, out))
+
+
+def _format_score(args: argparse.Namespace, metric: BLEU, score: BLEUScore, out: Output) -> str:
+    """One system's result as sacrebleu prints it."""
     is_json = args.format == "json"
     signature = metric.get_signature().format(args.short if not is_json else False)
     result = score.format(args.width, args.score_only, signature, is_json)
     if not is_json and "μ" in result:
         result = re.sub(r"(\(μ = [0-9\.]+ ± [0-9\.]+\))", lambda m: out.color(m.group(), "cyan"),
                         result)
-    out.print(result)
+    return result
 
 
 def _paired(args: argparse.Namespace, metric: BLEU, stats: List[BLEUStats]
             ) -> Tuple[List[Result], str]:
+    from turbobleu.significance import (DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES,
+                                        paired_approximate_randomization, paired_bootstrap,
+                                        resolve_seed)
     kind = "bs" if args.paired_bs else "ar"
     requested = args.paired_bs_n if args.paired_bs else args.paired_ar_n
     defaults = {"bs": DEFAULT_BOOTSTRAP_SAMPLES, "ar": DEFAULT_AR_TRIALS}
@@ -330,6 +411,7 @@ def _score_cells(results: List[Any], width: int, out: Output) -> Tuple[List[str]
 def _print_table(args: argparse.Namespace, names: List[str], results: List[Any],
                  signature: str, out: Output) -> None:
     if args.format == "json":
+        import json
         rows = [{"system": name, "BLEU": r if isinstance(r, str) else r.as_dict()}
                 for name, r in zip(names, results)]
         out.print(json.dumps(rows, indent=4))
@@ -398,10 +480,22 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
     paired = bool(args.paired_bs or args.paired_ar)
     systems, names, refs = _read_inputs(args, paired)
     _check_modes(args, len(systems), paired)
+    plain = None if (paired or args.confidence) else _plain_rows(args, systems, refs)
+    if plain is not None:   # no significance test: rows as lists, no NumPy
+        metric, rows = plain
+        if args.sentence_level:
+            _sentence_level(args, metric, rows[0], out)
+        elif len(systems) == 1:
+            out.print(_format_score(args, metric, metric.score_row(rows[0][0]), out))
+        else:
+            cells = [metric.score_row(r[0]).format(args.width, True) for r in rows]
+            signature = metric.get_signature().format(args.short)
+            _print_table(args, names, cells, signature, out)
+        return 0
     metric, stats = _statistics(args, systems, refs)
 
     if args.sentence_level:
-        _sentence_level(args, metric, stats[0], out)
+        _sentence_level(args, metric, stats[0].rows(), out)
     elif len(systems) == 1:
         _single_system(args, metric, stats[0], out)
     elif paired:
@@ -414,15 +508,14 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
     return 0
 
 
-def _configure_logging(quiet: bool) -> Tuple[List[logging.Handler], bool, int]:
-    """Warnings as ``turbobleu: ...`` lines on stderr; returns the state to restore."""
-    saved = (list(logger.handlers), logger.propagate, logger.level)
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
-    logger.handlers[:] = [handler]
-    logger.propagate = False
-    logger.setLevel(logging.ERROR if quiet else logging.WARNING)
-    return saved
+def _warn_on_stderr(message: str) -> None:
+    """The command's warnings: ``turbobleu: ...`` lines on stderr (no logging: it is slow to
+    import, and the command configures nothing else)."""
+    sys.stderr.write(f"{PROG}: {message}\n")
+
+
+def _drop(message: str) -> None:
+    """-q/--quiet: no warnings."""
 
 
 def _fail(message: str, code: int) -> int:
@@ -448,8 +541,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             except (AttributeError, ValueError, OSError):
                 pass
     args_list = list(sys.argv[1:] if argv is None else argv)
-    handlers, propagate, level = _configure_logging("-q" in args_list or
-                                                    "--quiet" in args_list)
+    quiet = "-q" in args_list or "--quiet" in args_list
+    previous = _log.redirect(_drop if quiet else _warn_on_stderr)
     try:
         return run(args_list)
     except UsageError as exc:
@@ -461,9 +554,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
     finally:
-        logger.handlers[:] = handlers
-        logger.propagate = propagate
-        logger.setLevel(level)
+        _log.redirect(previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,9 +8,7 @@ decompressed.
 from __future__ import annotations
 
 import codecs
-import gzip
 import sys
-import zlib
 from typing import BinaryIO, List, Optional, Tuple
 
 # Exit status of sacrebleu for a wrong number of tab-separated fields.
@@ -35,8 +33,7 @@ def check_encoding(encoding: str) -> str:
 def _read_bytes(path: str) -> bytes:
     try:
         if path.endswith(".gz"):
-            with gzip.open(path, "rb") as handle:
-                return handle.read()
+            return _read_gzip(path)
         with open(path, "rb") as handle:
             return handle.read()
     except FileNotFoundError:
@@ -45,10 +42,18 @@ def _read_bytes(path: str) -> bytes:
         raise InputError(f"{path}: is a directory, not a text file") from None
     except PermissionError:
         raise InputError(f"{path}: permission denied") from None
-    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-        raise InputError(f"{path}: not a readable gzip file ({exc})") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
+def _read_gzip(path: str) -> bytes:
+    import gzip   # here: only .gz inputs need it (and zlib, lzma, bz2 with it)
+    import zlib
+    try:
+        with gzip.open(path, "rb") as handle:
+            return handle.read()
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise InputError(f"{path}: not a readable gzip file ({exc})") from None
 
 
 def _decode(data: bytes, encoding: str, name: str) -> str:

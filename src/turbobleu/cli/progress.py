@@ -8,7 +8,6 @@ and the terminal stay clean.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import time
 from typing import Callable, Optional, TextIO
@@ -84,6 +83,7 @@ class Progress:
         """The bar's text for the current state (without carriage return)."""
         now = self._clock() if now is None else now
         elapsed = now - self._start
+        import shutil   # here: a bar is drawn only on a terminal
         width = self._width or shutil.get_terminal_size((80, 24)).columns
         if self.total > 0:
             fraction = min(1.0, self.done / self.total)

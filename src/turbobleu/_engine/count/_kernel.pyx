@@ -681,7 +681,8 @@ from libc.math cimport ldexp
 from libc.float cimport DBL_MIN
 from libc.stdint cimport uint8_t
 from libc.stdlib cimport realloc
-import numpy as _np
+# NumPy is imported by the functions that build arrays, not here: the plain corpus and sentence
+# paths never need it, and `import turbobleu` stays light.
 
 cdef extern from "Python.h":
     object PySequence_Fast(object o, const char* m)
@@ -777,6 +778,7 @@ def pack_sequences(rows, str what, pad=None, Py_ssize_t first=0):
                             f"{type(row).__name__}") from None
         fast.append(seq)
         total += PySequence_Fast_GET_SIZE(seq)
+    import numpy as _np
     ids = _np.empty(total, dtype=_np.int32)
     off = _np.empty(n + 1, dtype=_np.int64)
     cdef int32_t[::1] idv = ids
@@ -819,6 +821,7 @@ def pack_groups(groups, str what, pad=None, Py_ssize_t first=0):
         raise TypeError(f"{what} must be a sequence of reference lists, got {type(groups).__name__}")
     groups = snapshot_fast(groups)
     n = PySequence_Fast_GET_SIZE(groups)
+    import numpy as _np
     goff = _np.empty(n + 1, dtype=_np.int64)
     cdef int64_t[::1] goffv = goff
     goffv[0] = 0
@@ -851,6 +854,7 @@ def pack_groups(groups, str what, pad=None, Py_ssize_t first=0):
 cdef str _regroup_message(str message, str what, object goff, Py_ssize_t first):
     """Rewrite 'what[r][j]' (r a flat reference index) as 'what[g][k][j]'."""
     import re
+    import numpy as _np
     found = re.match(re.escape(what) + r"\[(\d+)\]", message)
     if not found:
         return message
@@ -1081,6 +1085,7 @@ def build_ref_tables(const int32_t[::1] ref_ids, const int64_t[::1] ref_off,
     if group_capacity(occ_max) >= 0x7FFFFFFF:
         raise ValueError(f"a reference group has {occ_max} n-grams; at most about 1.4e9 fit "
                          "in one group table")
+    import numpy as _np
     caps = _np.empty(g_end - g_start, dtype=_np.int64)
     cdef int64_t[::1] capv = caps
     cdef BTable t
@@ -1750,6 +1755,7 @@ def build_self_table(const int32_t[::1] ids, const int64_t[::1] off, int max_ord
     cap = self_capacity(occ)
     if cap >= 0x7FFFFFFF:
         raise ValueError(f"the texts have {occ} n-grams; at most about 1.4e9 fit in one table")
+    import numpy as _np
     table = _np.empty(3 * cap, dtype=_np.uint64)
     cdef uint64_t[::1] tv = table
     cdef int32_t* cur = <int32_t*>malloc(cap * sizeof(int32_t) + 1)

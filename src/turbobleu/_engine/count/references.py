@@ -4,8 +4,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, List, Optional
 
-import numpy as np
-
 from turbobleu._engine import impl as _impl
 from turbobleu.stats import BLEUStats
 from turbobleu.tokenizers import Tokenizer
@@ -69,6 +67,7 @@ class PreparedReferences:
         self.segments = lengths[0]
         if self.segments == 0:
             raise ValueError("references has no segments")
+        import numpy as np   # here, not at the top: the plain corpus path never comes here
 
         if len(streams) == 1 and None not in streams[0]:
             flat = list(streams[0])
@@ -105,6 +104,7 @@ class PreparedReferences:
                              f"{self.segments} (sacrebleu would silently truncate)")
         if not isinstance(max_order, int) or isinstance(max_order, bool) or max_order < 1:
             raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order!r}")
+        import numpy as np
         lines, code, lower = self.tokenizer.prepare(hypotheses, self.lowercase, "hypotheses")
         hyp_ids, hyp_off = _impl.tokenize.tokenize(
             lines, code, lower, self.vocab, True, "hypotheses")

@@ -13,7 +13,6 @@ Like the twin, both functions return None instead of raising when the input is u
 ``len``, a length that disagrees with iteration, an unhashable token, a segment without
 references, ...): the caller then follows its library's own order of operations.
 """
-import numpy as _np
 
 cimport cython
 from cpython.object cimport PyObject
@@ -677,6 +676,7 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
                     for k in range(orders):
                         totals[width + k] += seg_row[2 + orders + k] if seg_row[2 + orders + k] > 1 else 1
         else:
+            import numpy as _np     # here only: corpus_totals (NLTK's corpus_bleu) needs none
             rows = _np.zeros((n, width), dtype=_np.int64)
             out = rows
             with nogil:

@@ -12,7 +12,6 @@ from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memchr, memcmp, memcpy, memmove, memset
 from cpython.unicode cimport PyUnicode_Check
 cimport cython
-import numpy as np
 
 from turbobleu._engine.count._kernel cimport (TABLE_FOR_CORPUS, Table, count_segment,
                                 score_parts_of_row, table_bytes, table_give, table_release,
@@ -726,6 +725,7 @@ cdef inline int intl_class(uint32_t c) noexcept nogil:
 cdef tuple with_spaces_marked(index, blocks):
     """The class table (uint16 index, uint8 blocks) with I_WHITE added to every whitespace code
     point: each block holding one gets a copy of its own (blocks are shared between ranges)."""
+    import numpy as np
     index = np.array(index, dtype=np.uint16)    # a copy: the caller's table stays as it was
     blocks = np.ascontiguousarray(blocks, dtype=np.uint8)
     cdef dict marked = {}                        # block number -> its copy, whitespace marked
@@ -1175,6 +1175,7 @@ def tokenize(list lines, int kind, bint lowercase, Vocab vocab not None, bint fr
                 keep[i] = line
             note_line(line, kinds, datas, lengths, i)
         tokenize_buffers(kind, n_lines, kinds, datas, lengths, vocab, frozen, &ids, offsets)
+        import numpy as np     # here, not at the top: the plain scoring paths need no NumPy
         id_arr = np.empty(ids.size, dtype=np.int32)
         off_arr = np.empty(n_lines + 1, dtype=np.int64)
         if ids.size:
