@@ -1,8 +1,8 @@
-"""Type stubs for the compiled ``_hashable.pyx`` (``_token_stats.py`` has its pure-Python twin).
+"""Type stubs for the compiled ``_intern.pyx`` (``_intern_py.py`` is its pure-Python twin).
 
 Every function returns None instead of raising for input they leave to the caller's own loop.
 """
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, Optional, Tuple, final
 
 import numpy as np
 import numpy.typing as npt
@@ -18,3 +18,10 @@ def unsmoothed_sentence_score(references: Any, hypothesis: Any,
 def set_str_hash_mask(mask: int) -> int:
     """Test hook: keep only these bits of each str token's hash (-1: all) in the tables made
     from now on; returns the old mask."""
+
+
+@final
+class Interner:
+    """Token -> id for one call (its methods are C-only)."""
+
+    def __new__(cls, expected: int) -> "Interner": ...
