@@ -30,7 +30,7 @@ from turbobleu._engine.count import ids as _ids
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count import _kernel_py as _python_recipes
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM as _NEUMAIER_SUM
-from turbobleu._engine.recipes.sacrebleu import check_smoothing
+from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
 
 __all__ = ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "default_threads",
            "self_bleu", "sentence_bleu_batch"]
@@ -104,13 +104,23 @@ class SacreBLEURecipe:
 
     def __init__(self, smooth_method: str = "exp", smooth_value: Optional[float] = None,
                  effective_order: bool = True, max_order: int = 4) -> None:
-        check_smoothing(smooth_method, smooth_value)
-        if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
-            raise ValueError(f"max_order must be an integer >= 1, got {max_order!r}")
-        self.smooth_method = smooth_method
-        self.smooth_value = smooth_value
-        self.effective_order = bool(effective_order)
-        self.max_order = max_order
+        self.options = SacreBLEUOptions(max_order, smooth_method, smooth_value, effective_order)
+
+    @property
+    def smooth_method(self) -> str:
+        return self.options.smooth_method
+
+    @property
+    def smooth_value(self) -> Optional[float]:
+        return self.options.smooth_value
+
+    @property
+    def effective_order(self) -> bool:
+        return self.options.effective_order
+
+    @property
+    def max_order(self) -> int:
+        return self.options.max_order
 
     @property
     def orders(self) -> int:

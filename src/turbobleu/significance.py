@@ -29,7 +29,7 @@ import numpy as np
 
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.sacrebleu_batch import bleu_scores, bootstrap_arithmetic
-from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM
+from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM, SacreBLEUOptions
 from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_from_row
 from turbobleu.stats import BLEUStats
 
@@ -101,18 +101,17 @@ def resolve_seed(seed: Union[int, str, None] = FROM_ENV) -> Seed:
 
 # -- inputs ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Recipe:
-    """The BLEU options a score depends on (a ``turbobleu.BLEU`` or ``sacrebleu`` BLEU has them)."""
-
-    max_order: int = 4
-    smooth_method: str = "exp"
-    smooth_value: Optional[float] = None
-    effective_order: bool = False
+class Recipe(SacreBLEUOptions):
+    """sacrebleu's options (a ``SacreBLEUOptions``, checked the same way) with the scoring the
+    tests need; a ``turbobleu.BLEU`` or a ``sacrebleu`` BLEU has them."""
 
     @classmethod
     def of(cls, metric: Any) -> "Recipe":
         if isinstance(metric, Recipe):
             return metric
+        if isinstance(metric, SacreBLEUOptions):
+            return cls(metric.max_order, metric.smooth_method, metric.smooth_value,
+                       metric.effective_order)
         try:
             return cls(metric.max_ngram_order, metric.smooth_method, metric.smooth_value,
                        bool(metric.effective_order))
