@@ -30,6 +30,7 @@ from turbobleu._engine.count import ids as _ids
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count import _kernel_py as _python_recipes
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM as _NEUMAIER_SUM
+from turbobleu._engine.recipes.nltk import ALPHA, EPSILON, K, ZERO_ORDER_MESSAGE
 from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
 
 __all__ = ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "default_threads",
@@ -153,14 +154,14 @@ def _smoothing_method(smoothing_function: Any) -> Tuple[int, Any, Any, Any]:
     ``turbobleu.nltk``'s) ``SmoothingFunction``; anything else cannot run in C and is refused.
     """
     if smoothing_function is None or smoothing_function is False:
-        return 0, 0.1, 5, 5
+        return 0, EPSILON, ALPHA, K
     if isinstance(smoothing_function, str) and smoothing_function.startswith("method") \
             and smoothing_function[6:].isdigit():
         smoothing_function = int(smoothing_function[6:])
     if isinstance(smoothing_function, int) and not isinstance(smoothing_function, bool):
         if not 0 <= smoothing_function <= 7:
             raise ValueError(f"smoothing method must be 0..7, got {smoothing_function}")
-        return smoothing_function, 0.1, 5, 5
+        return smoothing_function, EPSILON, ALPHA, K
     owner = getattr(smoothing_function, "__self__", None)
     func = getattr(smoothing_function, "__func__", None)
     name = getattr(smoothing_function, "__name__", "")
@@ -265,7 +266,7 @@ class NLTKRecipe:
                         f"{type(exc).__name__} for this hypothesis ({exc})") from exc
         for order, flag in enumerate(flags, start=1):
             if flag:
-                warnings.warn(_python_recipes._ZERO_MESSAGE.format(order), UserWarning,
+                warnings.warn(ZERO_ORDER_MESSAGE.format(order), UserWarning,
                               stacklevel=4)
 
     def __repr__(self) -> str:

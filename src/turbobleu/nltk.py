@@ -10,7 +10,7 @@ would pass them.
 
 How it is fast: the tokens of one call are interned into int32 ids with a dict, packed as CSR
 arrays and counted by turbobleu's compiled n-gram kernel; NLTK's float recipe then runs on the
-integer sums (see ``_nltk_recipe``), with no per-sentence ``Fraction`` for the built-in smoothing
+integer sums (see ``_engine.recipes.nltk``), with no per-sentence ``Fraction`` for the built-in smoothing
 methods. Inputs the fast path does not handle (unhashable tokens, a segment without references,
 one-shot iterators, ...) are scored by a sentence-by-sentence path that follows NLTK's own order of
 operations, so that the same exception, if any, comes out.
@@ -21,16 +21,15 @@ contract. Results match NLTK 3.8 to 3.10 under the same Python version.
 """
 from __future__ import annotations
 
-import fractions
-import math
-import sys
 from collections import Counter, deque
 from itertools import islice
 from types import MethodType
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from turbobleu._engine.recipes.nltk import (
-    TINY, NeedsExactPath, brevity_penalty, final_scores, smoothed_precisions, warn_zero_order,
+    ALPHA, EPSILON, K, Fraction, NeedsExactPath, brevity_penalty, final_scores, fraction_method0,
+    fraction_method1, fraction_method2, fraction_method3, fraction_method4, fraction_method5,
+    fraction_method6, smoothed_precisions,
 )
 from turbobleu._engine import impl as _impl
 corpus_totals = _impl.intern.corpus_totals
@@ -43,41 +42,6 @@ __all__ = [
 ]
 
 _LENGTH_MESSAGE = "The number of hypotheses and their reference(s) should be the same "
-
-
-class Fraction(fractions.Fraction):
-    """NLTK's Fraction: ``numerator``/``denominator`` report the values it was built with.
-
-    With the default ``_normalize=False``, ``Fraction(6, 8).numerator`` is 6, not 3: BLEU sums the
-    raw counts of every sentence, and custom smoothing functions read them. Arithmetic results are
-    plain ``fractions.Fraction`` objects, as in NLTK. (On Python < 3.12 the stored value is also
-    unreduced, so ``Fraction(0, 5) == 0`` is False there, as it is in NLTK.)
-    """
-
-    _normalize: bool
-    _given_numerator: Any
-    _given_denominator: Any
-
-    def __new__(cls, numerator: Any = 0, denominator: Any = None,
-                _normalize: bool = False) -> "Fraction":
-        new: Any = super().__new__
-        self: Fraction
-        if sys.version_info >= (3, 12):  # the _normalize argument is gone from Fraction there
-            self = new(cls, numerator, denominator)
-        else:
-            self = new(cls, numerator, denominator, _normalize=_normalize)
-        self._normalize = _normalize
-        self._given_numerator = numerator
-        self._given_denominator = denominator
-        return self
-
-    @property
-    def numerator(self) -> Any:
-        return super().numerator if self._normalize else self._given_numerator
-
-    @property
-    def denominator(self) -> Any:
-        return super().denominator if self._normalize else self._given_denominator
 
 
 # -- NLTK's helper functions -------------------------------------------------------------------
@@ -127,76 +91,43 @@ class SmoothingFunction:
     works on a list of ``Fraction`` precisions, like NLTK's.
     """
 
-    def __init__(self, epsilon: Any = 0.1, alpha: Any = 5, k: Any = 5) -> None:
+    def __init__(self, epsilon: Any = EPSILON, alpha: Any = ALPHA, k: Any = K) -> None:
         self.epsilon = epsilon
         self.alpha = alpha
         self.k = k
 
     def method0(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
         """No smoothing: a zero precision warns and becomes ``sys.float_info.min``."""
-        smoothed = []
-        for i, p_i in enumerate(p_n):
-            if p_i.numerator != 0:
-                smoothed.append(p_i)
-            else:
-                warn_zero_order(i + 1)
-                smoothed.append(TINY)
-        return smoothed
+        return fraction_method0(p_n)
 
     def method1(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
         """Add ``epsilon`` to the numerator of zero precisions."""
-        return [(p_i.numerator + self.epsilon) / p_i.denominator if p_i.numerator == 0 else p_i
-                for p_i in p_n]
+        return fraction_method1(p_n, self.epsilon)
 
     def method2(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
         """Add one to numerator and denominator of every order but the first (Lin and Och)."""
-        return [p_i if i == 0 else
-                Fraction(p_i.numerator + 1, p_i.denominator + 1, _normalize=False)
-                for i, p_i in enumerate(p_n)]
+        return fraction_method2(p_n)
 
     def method3(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
         """NIST geometric smoothing: the j-th zero precision becomes 1 / (2**j * denominator)."""
-        halvings = 1
-        for i, p_i in enumerate(p_n):
-            if p_i.numerator == 0:
-                p_n[i] = 1 / (2 ** halvings * p_i.denominator)
-                halvings += 1
-        return p_n
+        return fraction_method3(p_n)
 
     def method4(self, p_n: List[Any], references: Any, hypothesis: Any, hyp_len: Any = None,
                 *args: Any, **kwargs: Any) -> List[Any]:
         """Zero precisions get smaller counts for shorter hypotheses: 1/(2**j * k / ln(len))."""
-        step = 1
-        hyp_len = hyp_len if hyp_len else len(hypothesis)
-        for i, p_i in enumerate(p_n):
-            if p_i.numerator == 0 and hyp_len > 1:
-                numerator = 1 / (2 ** step * self.k / math.log(hyp_len))
-                p_n[i] = numerator / p_i.denominator
-                step += 1
-        return p_n
+        return fraction_method4(p_n, hyp_len if hyp_len else len(hypothesis), self.k)
 
     def method5(self, p_n: List[Any], references: Any, hypothesis: Any, hyp_len: Any = None,
                 *args: Any, **kwargs: Any) -> List[Any]:
         """Average each order with its neighbours (the smoothed previous one, the raw next one;
         after the last order comes the 5-gram precision of ``hypothesis``)."""
-        following = p_n + [modified_precision(references, hypothesis, 5)]
-        previous = p_n[0] + 1
-        for i, p_i in enumerate(p_n):
-            p_n[i] = (previous + p_i + following[i + 1]) / 3
-            previous = p_n[i]
-        return p_n
+        return fraction_method5(p_n, modified_precision(references, hypothesis, 5))
 
     def method6(self, p_n: List[Any], references: Any, hypothesis: Any, hyp_len: Any = None,
                 *args: Any, **kwargs: Any) -> List[Any]:
         """Interpolate orders >= 3 with the prior p_{n-1}**2 / p_{n-2} (Gao and He)."""
-        assert p_n[2], "This smoothing method requires non-zero precision for bigrams."
-        for i, p_i in enumerate(p_n):
-            if i < 2:
-                continue
-            prior = 0 if p_n[i - 2] == 0 else p_n[i - 1] ** 2 / p_n[i - 2]
-            grams = sum(1 for _ in _ngrams(hypothesis, i + 1))
-            p_n[i] = (p_i.numerator + self.alpha * prior) / (grams + self.alpha)
-        return p_n
+        return fraction_method6(p_n, lambda n: sum(1 for _ in _ngrams(hypothesis, n)),
+                                self.alpha)
 
     def method7(self, p_n: List[Any], references: Any, hypothesis: Any, hyp_len: Any = None,
                 *args: Any, **kwargs: Any) -> List[Any]:

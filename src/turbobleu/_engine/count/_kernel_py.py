@@ -13,14 +13,13 @@ and references ``r_1..r_k``, the row is::
 from __future__ import annotations
 
 import math as _math
-import sys
 from collections import Counter
-from fractions import Fraction as _Fraction
 from operator import index as _index
 from typing import Any, Optional, Sequence
 
 import numpy as _np
 
+from turbobleu._engine.recipes import nltk as nltk_recipe
 from turbobleu._engine.recipes.sacrebleu import sacrebleu_score, sacrebleu_score_of_row
 
 # The functions the compiled module beside it has, with the same parameters
@@ -363,74 +362,18 @@ def exact_sum_of(values: Any) -> float:
 
 
 # -- NLTK's sentence recipe from one statistics row -------------------------------------------
-_ZERO_MESSAGE = ("\nThe hypothesis contains 0 counts of {}-gram overlaps.\n"
-                 "Therefore the BLEU score evaluates to 0, independently of\n"
-                 "how many N-gram overlaps of lower order it contains.\n"
-                 "Consider using lower n-gram order or use SmoothingFunction()")
-
-
 def nltk_row_score(row: Sequence[int], row_order: int, weights: Sequence[float], method: int,
                    epsilon: Any, alpha: Any, k_value: Any, auto_reweigh: bool,
                    zero_orders: Optional[list] = None) -> float:
-    """NLTK's ``sentence_bleu`` of one statistics row, in Python numbers.
+    """NLTK's ``sentence_bleu`` of one statistics row (``_engine.recipes.nltk.row_score``), with
+    method0's zero orders flagged in ``zero_orders`` (if given) instead of warned."""
+    def flag(order: int) -> None:
+        if zero_orders is not None:
+            zero_orders[order - 1] = 1
 
-    NLTK's precisions are unreduced ``Fraction(matches, max(1, total))``; its smoothing methods
-    read their numerator and denominator as given, and mix Fractions, ints (``int / int`` is a
-    true division) and floats. Here ``n`` and ``d`` keep the given numbers and the arithmetic is
-    done on the same Python types, so every value is NLTK's. Errors are NLTK's too.
-    """
-    c, r = int(row[0]), int(row[1])
-    K = len(weights)
-    nums = [int(x) for x in row[2:2 + row_order]]
-    dens = [max(1, int(x)) for x in row[2 + row_order:2 + 2 * row_order]]
-    if nums[0] == 0:
-        return 0.0
-    p: list = [_Fraction(nums[i], dens[i]) for i in range(K)]
-    zero = [nums[i] == 0 for i in range(K)]
-    if method == 0:
-        for i in range(K):
-            if zero[i]:
-                p[i] = sys.float_info.min
-                if zero_orders is not None:
-                    zero_orders[i] = 1
-    elif method == 1:
-        p = [(0 + epsilon) / dens[i] if zero[i] else p[i] for i in range(K)]
-    elif method == 2:
-        p = [p[0]] + [_Fraction(nums[i] + 1, dens[i] + 1) for i in range(1, K)]
-    elif method == 3:
-        j = 1
-        for i in range(K):
-            if zero[i]:
-                p[i] = 1 / (2 ** j * dens[i])
-                j += 1
-    if method in (4, 7):
-        j = 1
-        for i in range(K):
-            if zero[i] and c > 1:
-                p[i] = (1 / (2 ** j * k_value / _math.log(c))) / dens[i]
-                j += 1
-    if method in (5, 7):
-        ext = p + [_Fraction(int(row[2 + 4]), max(1, int(row[2 + row_order + 4])))]
-        m = p[0] + 1
-        for i in range(K):
-            m = (m + p[i] + ext[i + 1]) / 3
-            p[i] = m
-    elif method == 6:
-        if K < 3:
-            raise IndexError("NLTK's method6 needs at least 3 weights (p_n[2])")
-        assert nums[2] != 0, "This smoothing method requires non-zero precision for bigrams."
-        for i in range(2, K):
-            pi0 = 0 if p[i - 2] == 0 else p[i - 1] ** 2 / p[i - 2]
-            p[i] = (nums[i] + alpha * pi0) / (max(0, c - i) + alpha)
-    bp = 1 if c > r else math_exp_bp(r, c)
-    if auto_reweigh and c < 4:
-        weights = (1 / c,) * c
-    terms = (w * _math.log(p_i) for w, p_i in zip(weights, p) if p_i > 0)
-    return bp * _math.exp(_math.fsum(terms))
-
-
-def math_exp_bp(r: int, c: int) -> float:
-    return 0 if c == 0 else _math.exp(1 - r / c)
+    return nltk_recipe.row_score(row, row_order, weights, method,
+                                 nltk_recipe.Parameters(epsilon, alpha, k_value), auto_reweigh,
+                                 flag)
 
 
 def nltk_sentence_scores(rows: Any, row_order: int, weights: Any, method: int, epsilon: Any,

@@ -23,10 +23,11 @@ objects, which raises or returns exactly what NLTK would.
 """
 from __future__ import annotations
 
+import fractions
 import math
 import sys
 import warnings
-from typing import Any, List, Optional, Sequence, Tuple, cast
+from typing import Any, Callable, List, Optional, Sequence, Tuple, cast
 
 # NLTK's text, word for word (users filter on it); "{}" is the 1-based n-gram order.
 ZERO_ORDER_MESSAGE = (
@@ -35,6 +36,11 @@ ZERO_ORDER_MESSAGE = (
     "how many N-gram overlaps of lower order it contains.\n"
     "Consider using lower n-gram order or use SmoothingFunction()"
 )
+
+# SmoothingFunction's defaults: method1's epsilon, method6's alpha, method4's k.
+EPSILON = 0.1
+ALPHA = 5
+K = 5
 
 # What method0 puts in place of a zero precision: log() of it is about -708.4, not -inf.
 TINY = sys.float_info.min
@@ -50,6 +56,41 @@ Value = Any
 
 class NeedsExactPath(Exception):
     """The fast recipe cannot promise NLTK's result here; run the smoothing on Fractions."""
+
+
+class Fraction(fractions.Fraction):
+    """NLTK's Fraction: ``numerator``/``denominator`` report the values it was built with.
+
+    With the default ``_normalize=False``, ``Fraction(6, 8).numerator`` is 6, not 3: BLEU sums the
+    raw counts of every sentence, and custom smoothing functions read them. Arithmetic results are
+    plain ``fractions.Fraction`` objects, as in NLTK. (On Python < 3.12 the stored value is also
+    unreduced, so ``Fraction(0, 5) == 0`` is False there, as it is in NLTK.)
+    """
+
+    _normalize: bool
+    _given_numerator: Any
+    _given_denominator: Any
+
+    def __new__(cls, numerator: Any = 0, denominator: Any = None,
+                _normalize: bool = False) -> "Fraction":
+        new: Any = super().__new__
+        self: Fraction
+        if sys.version_info >= (3, 12):  # the _normalize argument is gone from Fraction there
+            self = new(cls, numerator, denominator)
+        else:
+            self = new(cls, numerator, denominator, _normalize=_normalize)
+        self._normalize = _normalize
+        self._given_numerator = numerator
+        self._given_denominator = denominator
+        return self
+
+    @property
+    def numerator(self) -> Any:
+        return super().numerator if self._normalize else self._given_numerator
+
+    @property
+    def denominator(self) -> Any:
+        return super().denominator if self._normalize else self._given_denominator
 
 
 def warn_zero_order(order: int) -> None:
@@ -84,6 +125,106 @@ def final_scores(weights: Sequence[Any], p_n: Sequence[Any], bp: Any, hyp_length
         log_sum = math.fsum(w_i * math.log(p_i) for w_i, p_i in zip(weight, p_n) if p_i > 0)
         scores.append(bp * math.exp(log_sum))
     return scores[0] if len(weights) == 1 else scores
+
+
+# -- the eight methods as NLTK defines them, on its unreduced Fractions --------------------------
+# These are the specification: ``SmoothingFunction`` calls them, and so does the fast path below
+# where it cannot promise the same result. Like NLTK's, methods 3 to 6 rewrite ``p_n`` in place.
+
+def fraction_method0(p_n: List[Any], on_zero: Callable[[int], None] = warn_zero_order
+                     ) -> List[Any]:
+    """No smoothing: a zero precision is reported (NLTK warns) and becomes ``TINY``."""
+    smoothed = []
+    for i, p_i in enumerate(p_n):
+        if p_i.numerator != 0:
+            smoothed.append(p_i)
+        else:
+            on_zero(i + 1)
+            smoothed.append(TINY)
+    return smoothed
+
+
+def fraction_method1(p_n: List[Any], epsilon: Any) -> List[Any]:
+    """Add ``epsilon`` to the numerator of zero precisions."""
+    return [(p_i.numerator + epsilon) / p_i.denominator if p_i.numerator == 0 else p_i
+            for p_i in p_n]
+
+
+def fraction_method2(p_n: List[Any]) -> List[Any]:
+    """Add one to numerator and denominator of every order but the first (Lin and Och)."""
+    return [p_i if i == 0 else Fraction(p_i.numerator + 1, p_i.denominator + 1, _normalize=False)
+            for i, p_i in enumerate(p_n)]
+
+
+def fraction_method3(p_n: List[Any]) -> List[Any]:
+    """NIST geometric smoothing: the j-th zero precision becomes 1 / (2**j * denominator)."""
+    halvings = 1
+    for i, p_i in enumerate(p_n):
+        if p_i.numerator == 0:
+            p_n[i] = 1 / (2 ** halvings * p_i.denominator)
+            halvings += 1
+    return p_n
+
+
+def fraction_method4(p_n: List[Any], hyp_len: Any, k: Any) -> List[Any]:
+    """Zero precisions get smaller counts for shorter hypotheses: 1/(2**j * k / ln(hyp_len))."""
+    step = 1
+    for i, p_i in enumerate(p_n):
+        if p_i.numerator == 0 and hyp_len > 1:
+            numerator = 1 / (2 ** step * k / math.log(hyp_len))
+            p_n[i] = numerator / p_i.denominator
+            step += 1
+    return p_n
+
+
+def fraction_method5(p_n: List[Any], fifth: Any) -> List[Any]:
+    """Average each order with its neighbours (the smoothed previous one, the raw next one;
+    after the last order comes ``fifth``, the last hypothesis's 5-gram precision)."""
+    following = p_n + [fifth]
+    previous = p_n[0] + 1
+    for i, p_i in enumerate(p_n):
+        p_n[i] = (previous + p_i + following[i + 1]) / 3
+        previous = p_n[i]
+    return p_n
+
+
+def fraction_method6(p_n: List[Any], grams_of_order: Callable[[int], int],
+                     alpha: Any) -> List[Any]:
+    """Interpolate orders >= 3 with the prior p_{n-1}**2 / p_{n-2} (Gao and He);
+    ``grams_of_order(n)`` is the number of n-grams in the last hypothesis."""
+    assert p_n[2], "This smoothing method requires non-zero precision for bigrams."
+    for i, p_i in enumerate(p_n):
+        if i < 2:
+            continue
+        prior = 0 if p_n[i - 2] == 0 else p_n[i - 1] ** 2 / p_n[i - 2]
+        p_n[i] = (p_i.numerator + alpha * prior) / (grams_of_order(i + 1) + alpha)
+    return p_n
+
+
+def fraction_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequence[int],
+                        hyp_len: int, fifth: Optional[Tuple[int, int]],
+                        on_zero: Callable[[int], None] = warn_zero_order) -> List[Any]:
+    """What ``SmoothingFunction().method<method>`` gives for one sentence of ``hyp_len`` tokens
+    (its precisions ``nums[i] / dens[i]``, ``fifth`` its 5-gram pair for methods 5 and 7),
+    raising what NLTK raises."""
+    p_n: List[Any] = [Fraction(n, d, _normalize=False) for n, d in zip(nums, dens)]
+    if method == 0:
+        return fraction_method0(p_n, on_zero)
+    if method == 1:
+        return fraction_method1(p_n, owner.epsilon)
+    if method == 2:
+        return fraction_method2(p_n)
+    if method == 3:
+        return fraction_method3(p_n)
+    if method in (4, 7):
+        p_n = fraction_method4(p_n, hyp_len, owner.k)
+        if method == 4:
+            return p_n
+    if method in (5, 7):
+        return fraction_method5(p_n, Fraction(*cast(Tuple[int, int], fifth), _normalize=False))
+    if method == 6:
+        return fraction_method6(p_n, lambda n: max(0, hyp_len - n + 1), owner.alpha)
+    raise ValueError(f"unknown smoothing method {method}")
 
 
 # -- exact rationals as integer pairs ----------------------------------------------------------
@@ -174,15 +315,16 @@ def _plain(x: Any) -> bool:
     return type(x) is int or type(x) is float
 
 
-# -- the eight methods -------------------------------------------------------------------------
+# -- the eight methods, fast: the definitions above evaluated on ints and int pairs -------------------------------------------------------------------------
 
-def _method0(nums: Sequence[int], dens: Sequence[int]) -> List[float]:
+def _method0(nums: Sequence[int], dens: Sequence[int],
+             on_zero: Callable[[int], None]) -> List[float]:
     out = []
     for i, (n, d) in enumerate(zip(nums, dens)):
         if n != 0:
             out.append(n / d)
         else:
-            warn_zero_order(i + 1)
+            on_zero(i + 1)
             out.append(TINY)
     return out
 
@@ -251,9 +393,10 @@ def _method6_values(nums: Sequence[int], dens: Sequence[int], last_hyp_len: int,
 
 def smoothed_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequence[int],
                         hyp_lengths: int, last_hyp_len: int,
-                        fifth: Optional[Tuple[int, int]]) -> List[Any]:
+                        fifth: Optional[Tuple[int, int]],
+                        on_zero: Callable[[int], None] = warn_zero_order) -> List[Any]:
     """The precisions ``SmoothingFunction().method<method>`` would give, as the floats NLTK's final
-    step reads from them.
+    step reads from them (tested equal to ``fraction_precisions``).
 
     ``nums``/``dens`` are the corpus sums (``nums[0] != 0``), ``hyp_lengths`` the corpus
     hypothesis length, ``last_hyp_len`` the length of the last hypothesis and ``fifth`` the last
@@ -261,7 +404,7 @@ def smoothed_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequ
     :class:`NeedsExactPath` where only the real method on Fractions is sure to agree with NLTK.
     """
     if method == 0:
-        return _method0(nums, dens)
+        return _method0(nums, dens, on_zero)
     if method == 1:
         epsilon = owner.epsilon
         if not _plain(epsilon):
@@ -326,3 +469,36 @@ def unsmoothed_sentence(row: List[int], weight: Tuple[Any, ...]) -> Any:
         if not row[2 + i]:
             warn_zero_order(i + 1)
     return score
+
+
+class Parameters:
+    """``SmoothingFunction``'s parameters without its methods (what the recipes read)."""
+
+    def __init__(self, epsilon: Any = EPSILON, alpha: Any = ALPHA, k: Any = K) -> None:
+        self.epsilon = epsilon
+        self.alpha = alpha
+        self.k = k
+
+
+def row_score(row: Sequence[int], row_order: int, weights: Sequence[Any], method: int,
+              parameters: Any, reweigh: bool,
+              on_zero: Callable[[int], None] = warn_zero_order) -> Any:
+    """NLTK's ``sentence_bleu`` of one statistics row with ``row_order`` orders, for one weight
+    vector (``reweigh``: NLTK's ``auto_reweigh`` applies to it), built-in smoothing ``method``
+    with ``parameters`` (epsilon, alpha, k). Raises what NLTK raises. The compiled
+    ``nltk_sentence_scores`` does the same in C."""
+    hyp_len, ref_len = int(row[0]), int(row[1])
+    orders = len(weights)
+    nums = [int(x) for x in row[2:2 + orders]]
+    dens = [max(1, int(x)) for x in row[2 + row_order:2 + row_order + orders]]
+    if nums[0] == 0:
+        return 0.0
+    fifth = (int(row[6]), max(1, int(row[6 + row_order]))) if method in (5, 7) else None
+    try:
+        p_n = smoothed_precisions(method, parameters, nums, dens, hyp_len, hyp_len, fifth,
+                                  on_zero)
+    except NeedsExactPath:
+        p_n = fraction_precisions(method, parameters, nums, dens, hyp_len, fifth, on_zero)
+    if reweigh and hyp_len < 4:
+        weights = (1 / hyp_len,) * hyp_len
+    return final_scores([weights], p_n, brevity_penalty(ref_len, hyp_len), hyp_len, False)
