@@ -223,9 +223,31 @@ def _finish(nums: List[int], dens: List[int], hyp_lengths: int, ref_lengths: int
     return final_scores(weights, p_n, bp, hyp_lengths, auto_reweigh)
 
 
+def _score_in_nltk_order(list_of_references: Any, hypotheses: Any, weights: Any,
+                         smoothing_function: Any, method: Optional[int], auto_reweigh: Any,
+                         max_order: int) -> Any:
+    """The inputs the fast path leaves alone: counted sentence by sentence as NLTK does (so that
+    its exception, if any, comes out from the same sentence) and smoothed on Fractions."""
+    nums, dens, hyp_lengths, ref_lengths, last = _stats_nltk_order(
+        list_of_references, hypotheses, max_order)
+    return _finish(nums, dens, hyp_lengths, ref_lengths, weights, smoothing_function, method,
+                   auto_reweigh, 0, None, last, exact_only=True)
+
+
 def _orders_for(method: Optional[int], max_order: int) -> int:
     """Orders to count: methods 5 and 7 also read the last sentence's 5-gram precision."""
     return max(max_order, 5) if method == 5 or method == 7 else max_order
+
+
+def _plan(weights: Any, smoothing_function: Any) -> Tuple[Any, int, Optional[int], int]:
+    """(weight vectors, max order, built-in method or None, orders to count) of a call."""
+    if type(weights) is tuple and weights and type(weights[0]) is float:
+        weights = [weights]  # what _weight_vectors gives, without raising a TypeError first
+    else:
+        weights = _weight_vectors(weights)
+    max_order = max(len(weight) for weight in weights)
+    method = _builtin_method(smoothing_function)
+    return weights, max_order, method, _orders_for(method, max_order)
 
 
 def corpus_bleu(list_of_references: Any, hypotheses: Any,
@@ -238,19 +260,11 @@ def corpus_bleu(list_of_references: Any, hypotheses: Any,
     of weight vectors.
     """
     assert len(list_of_references) == len(hypotheses), _LENGTH_MESSAGE
-    if type(weights) is tuple and weights and type(weights[0]) is float:
-        weights = [weights]  # what _weight_vectors gives, without raising a TypeError first
-    else:
-        weights = _weight_vectors(weights)
-    max_order = max(len(weight) for weight in weights)
-    method = _builtin_method(smoothing_function)
-    orders = _orders_for(method, max_order)
+    weights, max_order, method, orders = _plan(weights, smoothing_function)
     found = corpus_totals(list_of_references, hypotheses, orders) if max_order > 0 else None
     if found is None:
-        nums, dens, hyp_lengths, ref_lengths, last = _stats_nltk_order(
-            list_of_references, hypotheses, max_order)
-        return _finish(nums, dens, hyp_lengths, ref_lengths, weights, smoothing_function,
-                       method, auto_reweigh, 0, None, last, exact_only=True)
+        return _score_in_nltk_order(list_of_references, hypotheses, weights, smoothing_function,
+                                    method, auto_reweigh, max_order)
     # NLTK's denominator is max(1, n-gram count) per sentence: short hypotheses still add 1.
     sums, all_dens, last = found
     dens = all_dens[:max_order]
@@ -266,24 +280,17 @@ def corpus_bleu(list_of_references: Any, hypotheses: Any,
 def sentence_bleu(references: Any, hypothesis: Any, weights: Any = (0.25, 0.25, 0.25, 0.25),
                   smoothing_function: Any = None, auto_reweigh: Any = False) -> Any:
     """Sentence-level BLEU: exactly ``corpus_bleu([references], [hypothesis], ...)``."""
-    if type(weights) is tuple and weights and type(weights[0]) is float:
-        if smoothing_function is None and not auto_reweigh:
-            # The common call (one weight vector, no smoothing), in the fewest steps.
-            score = unsmoothed_sentence_score(references, hypothesis, weights)
-            if score is not None:
-                return score
-        weights, max_order = [weights], len(weights)
-    else:
-        weights = _weight_vectors(weights)
-        max_order = max(len(weight) for weight in weights)
-    method = _builtin_method(smoothing_function)
-    orders = _orders_for(method, max_order)
+    if smoothing_function is None and not auto_reweigh and type(weights) is tuple and weights \
+            and type(weights[0]) is float:
+        # The common call (one weight vector, no smoothing), in the fewest steps.
+        score = unsmoothed_sentence_score(references, hypothesis, weights)
+        if score is not None:
+            return score
+    weights, max_order, method, orders = _plan(weights, smoothing_function)
     row = sentence_row(references, hypothesis, orders) if max_order > 0 else None
     if row is None:
-        nums, dens, hyp_lengths, ref_lengths, last = _stats_nltk_order(
-            [references], [hypothesis], max_order)
-        return _finish(nums, dens, hyp_lengths, ref_lengths, weights, smoothing_function,
-                       method, auto_reweigh, 0, None, last, exact_only=True)
+        return _score_in_nltk_order([references], [hypothesis], weights, smoothing_function,
+                                    method, auto_reweigh, max_order)
     fifth = (row[6], row[6 + orders] or 1) if orders >= 5 else None
     return _finish(row[2:2 + max_order], [t or 1 for t in row[2 + orders:2 + orders + max_order]],
                    row[0], row[1], weights, smoothing_function, method, auto_reweigh, row[0],
