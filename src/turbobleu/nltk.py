@@ -10,10 +10,10 @@ would pass them.
 
 How it is fast: the tokens of one call are interned into int32 ids with a dict, packed as CSR
 arrays and counted by turbobleu's compiled n-gram kernel; NLTK's float recipe then runs on the
-integer sums (see ``_engine.recipes.nltk``), with no per-sentence ``Fraction`` for the built-in smoothing
-methods. Inputs the fast path does not handle (unhashable tokens, a segment without references,
-one-shot iterators, ...) are scored by a sentence-by-sentence path that follows NLTK's own order of
-operations, so that the same exception, if any, comes out.
+integer sums (see ``_engine.recipes.nltk``), with no per-sentence ``Fraction`` for the built-in
+smoothing methods. Inputs the fast path does not handle (unhashable tokens, a segment without
+references, one-shot iterators, ...) are scored by a sentence-by-sentence path that follows NLTK's
+own order of operations, so that the same exception, if any, comes out.
 
 Known limits: tokens must follow Python's hash/equality contract (``a == b`` implies equal hashes);
 NLTK compares n-gram tuples and turbobleu compares interned tokens, which agree under that
@@ -242,10 +242,11 @@ def _orders_for(method: Optional[int], max_order: int) -> int:
 def _plan(weights: Any, smoothing_function: Any) -> Tuple[Any, int, Optional[int], int]:
     """(weight vectors, max order, built-in method or None, orders to count) of a call."""
     if type(weights) is tuple and weights and type(weights[0]) is float:
-        weights = [weights]  # what _weight_vectors gives, without raising a TypeError first
+        # what _weight_vectors gives, without raising a TypeError first
+        weights, max_order = [weights], len(weights)
     else:
         weights = _weight_vectors(weights)
-    max_order = max(len(weight) for weight in weights)
+        max_order = max(len(weight) for weight in weights)
     method = _builtin_method(smoothing_function)
     return weights, max_order, method, _orders_for(method, max_order)
 

@@ -3,9 +3,9 @@
 The numbers are sacrebleu's (``sacrebleu.significance`` and ``corpus_score(n_bootstrap=...)``)
 for the same seed: the same NumPy ``default_rng`` calls draw the same resamples, and every score
 is computed with sacrebleu's arithmetic (float32 for bootstrap resamples, int64 rows for
-approximate randomization; see ``_batch_recipe``). What differs is the work: per-segment
-statistics are extracted once, and a resample's corpus statistics are one row of a matrix
-product (resample counts x segment rows) instead of a gather and sum per resample.
+approximate randomization; see ``_engine.recipes.sacrebleu_batch``). What differs is the work:
+per-segment statistics are extracted once, and a resample's corpus statistics are one row of a
+matrix product (resample counts x segment rows) instead of a gather and sum per resample.
 
 Exactness of the matrix product: sacrebleu sums float32 rows; while every partial sum of a
 resample stays below 2**24 that sum is exact, so it equals the exact integer sum (computed here
@@ -126,7 +126,8 @@ class Recipe(SacreBLEUOptions):
                                   self.effective_order).score
 
     def scores(self, sums: np.ndarray, arithmetic: str) -> np.ndarray:
-        """sacrebleu's score of every aggregated row, in its ``arithmetic`` (see _batch_recipe)."""
+        """sacrebleu's score of every aggregated row, in its ``arithmetic`` (see
+        ``sacrebleu_batch``)."""
         if arithmetic == "int64" and self._kernel_matches_int64():
             # The compiled recipe computes exactly this (float64 precisions from integer rows).
             out = np.empty(len(sums), dtype=np.float64)

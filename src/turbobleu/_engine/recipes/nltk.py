@@ -468,7 +468,7 @@ def unsmoothed_sentence(row: List[int], weight: Tuple[Any, ...]) -> Any:
     auto_reweigh: the operations of the general path (``final_scores``) without its
     bookkeeping; or None, having warned nothing, where an intermediate is not finite (NLTK
     raises OverflowError or gives NaN there: its general path decides). The compiled
-    ``_hashable.unsmoothed_sentence_score`` does the same in C."""
+    ``_intern.unsmoothed_sentence_score`` does the same in C."""
     if row[2] == 0:
         return 0
     orders = len(weight)
