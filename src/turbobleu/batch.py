@@ -101,7 +101,8 @@ def _run_chunks(n: int, threads: int, work: Callable[[int, int], Any]) -> List[A
 class SacreBLEURecipe:
     """sacrebleu's ``sentence_bleu`` (0-100 scale): ``smooth_method`` none | floor | add-k | exp,
     ``smooth_value`` (None: sacrebleu's default), ``effective_order`` (sentence_bleu's default
-    True) and ``max_order`` (``max_ngram_order``)."""
+    True) and ``max_order`` (``max_ngram_order``), held (and checked) as ``options``, the
+    ``SacreBLEUOptions`` that ``BLEU`` and the significance tests use too."""
 
     def __init__(self, smooth_method: str = "exp", smooth_value: Optional[float] = None,
                  effective_order: bool = True, max_order: int = 4) -> None:
