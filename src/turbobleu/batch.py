@@ -30,7 +30,8 @@ from turbobleu._engine.count import ids as _ids
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count import _kernel_py as _python_recipes
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM as _NEUMAIER_SUM
-from turbobleu._engine.recipes.sacrebleu import check_smoothing
+from turbobleu._engine.recipes.nltk import ALPHA, EPSILON, K, ZERO_ORDER_MESSAGE
+from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
 
 __all__ = ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "default_threads",
            "self_bleu", "sentence_bleu_batch"]
@@ -100,17 +101,28 @@ def _run_chunks(n: int, threads: int, work: Callable[[int, int], Any]) -> List[A
 class SacreBLEURecipe:
     """sacrebleu's ``sentence_bleu`` (0-100 scale): ``smooth_method`` none | floor | add-k | exp,
     ``smooth_value`` (None: sacrebleu's default), ``effective_order`` (sentence_bleu's default
-    True) and ``max_order`` (``max_ngram_order``)."""
+    True) and ``max_order`` (``max_ngram_order``), held (and checked) as ``options``, the
+    ``SacreBLEUOptions`` that ``BLEU`` and the significance tests use too."""
 
     def __init__(self, smooth_method: str = "exp", smooth_value: Optional[float] = None,
                  effective_order: bool = True, max_order: int = 4) -> None:
-        check_smoothing(smooth_method, smooth_value)
-        if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
-            raise ValueError(f"max_order must be an integer >= 1, got {max_order!r}")
-        self.smooth_method = smooth_method
-        self.smooth_value = smooth_value
-        self.effective_order = bool(effective_order)
-        self.max_order = max_order
+        self.options = SacreBLEUOptions(max_order, smooth_method, smooth_value, effective_order)
+
+    @property
+    def smooth_method(self) -> str:
+        return self.options.smooth_method
+
+    @property
+    def smooth_value(self) -> Optional[float]:
+        return self.options.smooth_value
+
+    @property
+    def effective_order(self) -> bool:
+        return self.options.effective_order
+
+    @property
+    def max_order(self) -> int:
+        return self.options.max_order
 
     @property
     def orders(self) -> int:
@@ -143,14 +155,14 @@ def _smoothing_method(smoothing_function: Any) -> Tuple[int, Any, Any, Any]:
     ``turbobleu.nltk``'s) ``SmoothingFunction``; anything else cannot run in C and is refused.
     """
     if smoothing_function is None or smoothing_function is False:
-        return 0, 0.1, 5, 5
+        return 0, EPSILON, ALPHA, K
     if isinstance(smoothing_function, str) and smoothing_function.startswith("method") \
             and smoothing_function[6:].isdigit():
         smoothing_function = int(smoothing_function[6:])
     if isinstance(smoothing_function, int) and not isinstance(smoothing_function, bool):
         if not 0 <= smoothing_function <= 7:
             raise ValueError(f"smoothing method must be 0..7, got {smoothing_function}")
-        return smoothing_function, 0.1, 5, 5
+        return smoothing_function, EPSILON, ALPHA, K
     owner = getattr(smoothing_function, "__self__", None)
     func = getattr(smoothing_function, "__func__", None)
     name = getattr(smoothing_function, "__name__", "")
@@ -255,7 +267,7 @@ class NLTKRecipe:
                         f"{type(exc).__name__} for this hypothesis ({exc})") from exc
         for order, flag in enumerate(flags, start=1):
             if flag:
-                warnings.warn(_python_recipes._ZERO_MESSAGE.format(order), UserWarning,
+                warnings.warn(ZERO_ORDER_MESSAGE.format(order), UserWarning,
                               stacklevel=4)
 
     def __repr__(self) -> str:

@@ -2,7 +2,6 @@
 functions, with identical scores (same Python version) and errors instead of silent truncation."""
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Dict, Tuple, Any, List, Optional, Sequence
 
 if TYPE_CHECKING:   # NumPy is imported by the methods that return arrays (a light import)
@@ -11,7 +10,8 @@ if TYPE_CHECKING:   # NumPy is imported by the methods that return arrays (a lig
 from turbobleu import _log
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM as _NEUMAIER_SUM
-from turbobleu._engine.recipes.sacrebleu import SMOOTH_DEFAULTS, check_smoothing
+from turbobleu._engine.recipes.sacrebleu import (SMOOTH_DEFAULTS, SacreBLEUOptions, check_max_order,
+                                                  check_smoothing)
 from turbobleu._engine.recipes.sacrebleu_rows import (c_recipe_applies, sacrebleu_from_int_row,
                                                       sacrebleu_from_row)
 from turbobleu._engine.count.references import PreparedReferences, check_hypotheses, sentence_references
@@ -50,10 +50,9 @@ class BLEU:
                  smooth_value: Optional[float] = None, max_ngram_order: int = MAX_NGRAM_ORDER,
                  effective_order: bool = False, trg_lang: str = "",
                  references: Optional[Sequence[Sequence[Optional[str]]]] = None) -> None:
-        check_smoothing(smooth_method, smooth_value)
-        if (not isinstance(max_ngram_order, int) or isinstance(max_ngram_order, bool)
-                or max_ngram_order < 1):
-            raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_ngram_order!r}")
+        check_smoothing(smooth_method, smooth_value)   # (in the order sacrebleu checks them)
+        check_max_order(max_ngram_order, "max_ngram_order")
+        options = SacreBLEUOptions(max_ngram_order, smooth_method, smooth_value, effective_order)
         if tokenize is None:
             tokenize = _TOKENIZER_FOR_LANG.get(trg_lang, self.TOKENIZER_DEFAULT)
         else:
@@ -61,10 +60,10 @@ class BLEU:
         self.tokenizer: Tokenizer = get_tokenizer(tokenize)
         self.tokenizer_signature = self.tokenizer.signature()
         self.lowercase = bool(lowercase)
-        self.smooth_method = smooth_method
-        self.smooth_value = smooth_value
-        self.max_ngram_order = max_ngram_order
-        self.effective_order = bool(effective_order)
+        self.smooth_method = options.smooth_method
+        self.smooth_value = options.smooth_value
+        self.max_ngram_order = options.max_order
+        self.effective_order = options.effective_order
         self.trg_lang = trg_lang
         self._force = force
         self.n_bootstrap: Optional[int] = None
@@ -73,6 +72,12 @@ class BLEU:
         if references is not None:
             self._ref_cache = PreparedReferences(references, self.tokenizer, self.lowercase)
             self.num_refs = self._ref_cache.num_refs
+
+    @property
+    def options(self) -> SacreBLEUOptions:
+        """The scoring options, as the batch API and the significance tests take them."""
+        return SacreBLEUOptions(self.max_ngram_order, self.smooth_method, self.smooth_value,
+                                self.effective_order)
 
     # -- statistics -------------------------------------------------------------------------
     def _references(self, references: Any, segments: int) -> PreparedReferences:
@@ -151,18 +156,16 @@ class BLEU:
         score = self.score_stats(stats)
         if n_bootstrap > 1:
             self.n_bootstrap = n_bootstrap
-            self.seed, samples = self._bootstrap(stats, n_bootstrap)
-            score.estimate_ci(samples)
+            self.seed, score._mean, score._ci = self._confidence_interval(stats, n_bootstrap)
         return score
 
-    def _bootstrap(self, stats: BLEUStats, n_samples: int):
-        # The same NumPy calls as sacrebleu, so that the same seed gives the same resamples.
-        import numpy as np
-        seed = os.environ.get("SACREBLEU_SEED", "12345")
-        rng = np.random.default_rng(None if seed.lower() == "none" else int(seed))
-        idxs = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
-        rows = np.array(stats.array, dtype="float32")
-        return seed.lower(), [self.score_row(sample.sum(0)) for sample in rows[idxs]]
+    def _confidence_interval(self, stats: BLEUStats, n_samples: int) -> Tuple[str, float, float]:
+        """(seed text, mean, half-width) of sacrebleu's bootstrap: the same seed
+        (``SACREBLEU_SEED``), the same resamples and the same scores."""
+        from turbobleu.significance import confidence_interval, resolve_seed
+        seed = resolve_seed()
+        mean, ci = confidence_interval(stats, self, n_samples, seed.text)
+        return seed.text, mean, ci
 
     def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> BLEUScore:
         """BLEU of one hypothesis against its references (a list of strings)."""

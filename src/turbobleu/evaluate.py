@@ -2,15 +2,10 @@
 
 ``evaluate``'s BLEU metric tokenizes with its copy of sacrebleu's 13a tokenizer (followed by
 ``str.split()``, and without sacrebleu's ``rstrip``) and scores with tensorflow/nmt's
-``compute_bleu``. Both are reproduced here, with identical results:
-
-- the brevity penalty uses the **shortest** reference of each segment (not the closest), and
-  ``1 - 1/ratio`` with ``ratio = c / r`` (so ``r / c`` is rounded twice);
-- precisions are ``matches / possible`` (0.0 when nothing is possible); with ``smooth=True`` every
-  order, unigrams included, is ``(matches + 1) / (possible + 1)``;
-- the log-precisions are summed with the built-in ``sum`` (not ``fsum``), each weighted by
-  ``1. / max_order``; a zero precision makes the geometric mean the int 0;
-- an empty corpus or empty shortest references raise ``ZeroDivisionError``, as there.
+``compute_bleu``. Both are reproduced here, with identical results: the tokenizer's rules are
+``_engine.text.rules_13a``, the float recipe (shortest reference length, nmt's smoothing and
+summation) is ``_engine.recipes.nmt``. An empty corpus or empty shortest references raise
+``ZeroDivisionError``, as there.
 
 Use :func:`load` for a one-line migration (``bleu = turbobleu.evaluate.load("bleu")``), or
 :func:`compute` / :func:`compute_bleu` directly. Counting runs in turbobleu's compiled kernel;
@@ -19,42 +14,23 @@ the default tokenizer runs in turbobleu's compiled 13a tokenizer.
 from __future__ import annotations
 
 import math
-import re
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from turbobleu._engine import impl as _impl
+from turbobleu._engine.recipes.nmt import nmt_score
+from turbobleu._engine.text.rules_13a import ENTITIES, language_independent, rules_13a
 corpus_rows = _impl.intern.corpus_rows
 
 __all__ = ["BleuMetric", "Tokenizer13a", "compute", "compute_bleu", "load"]
 
 # -- the 13a tokenizer, as evaluate runs it ------------------------------------------------------
 
-_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
-# mteval-v13a's rules after the language-independent part (the same four rules as sacrebleu).
-_SYMBOLS = re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])")
-_PAIR_RULES = (
-    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),   # period or comma not after a digit
-    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),   # period or comma not before a digit
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),        # dash after a digit
-)
-
-
-def _language_independent(line: str) -> str:
-    """13a's first steps: drop ``<skipped>`` and ``-\\n``, newlines to spaces, unescape."""
-    line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-    if "&" in line:
-        for entity, char in _ENTITIES:
-            line = line.replace(entity, char)
-    return line
-
-
 def _rules_13a(prepared: str) -> List[str]:
-    line = _SYMBOLS.sub(r" \1 ", f" {prepared} ")
-    for pattern, replacement in _PAIR_RULES:
-        line = pattern.sub(replacement, line)
-    return line.split()
+    """evaluate's 13a after the language-independent steps: no ``rstrip`` (unlike sacrebleu),
+    then ``str.split()``."""
+    return rules_13a(f" {prepared} ").split()
 
 
 def _compiled_agrees(prepared: str) -> bool:
@@ -64,7 +40,7 @@ def _compiled_agrees(prepared: str) -> bool:
     tokenized in Python."""
     if "<skipped>" in prepared:
         return False
-    return "&" not in prepared or not any(entity in prepared for entity, _ in _ENTITIES)
+    return "&" not in prepared or not any(entity in prepared for entity, _ in ENTITIES)
 
 
 class Tokenizer13a:
@@ -76,7 +52,7 @@ class Tokenizer13a:
     def __call__(self, line: str) -> List[str]:
         if not isinstance(line, str):
             raise TypeError(f"Tokenizer13a takes a str, got {type(line).__name__}")
-        prepared = _language_independent(line)
+        prepared = language_independent(line)
         if _compiled_agrees(prepared):
             tokens: List[str] = _impl.tokenize.tokenize_strings(
                 [prepared], _impl.tokenize.TOK_13A, False)[0]
@@ -97,7 +73,7 @@ def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.n
     done = []
     odd_lines: List[Tuple[int, int]] = []
     for g, lines in enumerate(groups):
-        prepared = [_language_independent(line) for line in lines]
+        prepared = [language_independent(line) for line in lines]
         for i, line in enumerate(prepared):
             if not _compiled_agrees(line):
                 odd_lines.append((g, i))
@@ -117,7 +93,7 @@ def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.n
         return found
 
     for g, i in odd_lines:
-        toks = _rules_13a(_language_independent(groups[g][i]))
+        toks = _rules_13a(language_independent(groups[g][i]))
         ids, offsets = done[g]
         lengths = np.diff(offsets)
         lengths[i] = len(toks)
@@ -130,28 +106,6 @@ def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.n
 
 
 # -- tensorflow/nmt compute_bleu -----------------------------------------------------------------
-
-def _nmt_score(matches: Sequence[int], possible: Sequence[int], translation_length: int,
-               reference_length: int, max_order: int, smooth: Any) -> Tuple[Any, ...]:
-    """nmt's float recipe on the corpus counts, operation for operation."""
-    precisions: List[Any] = [0] * max_order
-    for i in range(max_order):
-        if smooth:
-            precisions[i] = (matches[i] + 1.) / (possible[i] + 1.)
-        elif possible[i] > 0:
-            precisions[i] = float(matches[i]) / possible[i]
-        else:
-            precisions[i] = 0.0
-    if min(precisions) > 0:
-        # The built-in sum on purpose: that is what nmt uses (and its rounding is Python's).
-        log_sum = sum((1. / max_order) * math.log(p) for p in precisions)
-        geo_mean: Any = math.exp(log_sum)
-    else:
-        geo_mean = 0
-    ratio = float(translation_length) / reference_length
-    bp = 1. if ratio > 1.0 else math.exp(1 - 1. / ratio)
-    return (geo_mean * bp, precisions, bp, ratio, translation_length, reference_length)
-
 
 def _ngram_counts(segment: Any, max_order: int) -> Dict[Tuple[Any, ...], int]:
     counts: Dict[Tuple[Any, ...], int] = {}
@@ -190,7 +144,7 @@ def _counts_nmt_order(reference_corpus: Any, translation_corpus: Any,
 
 def _score_rows(rows: np.ndarray, reference_length: int, max_order: int, smooth: Any) -> Tuple[Any, ...]:
     sums = rows.sum(axis=0).tolist()
-    return _nmt_score(sums[2:2 + max_order], sums[2 + max_order:2 + 2 * max_order], sums[0],
+    return nmt_score(sums[2:2 + max_order], sums[2 + max_order:2 + 2 * max_order], sums[0],
                       reference_length, max_order, smooth)
 
 
@@ -207,7 +161,7 @@ def compute_bleu(reference_corpus: Any, translation_corpus: Any, max_order: Any 
         rows = corpus_rows(reference_corpus, translation_corpus, max_order)
     if rows is None:
         counts = _counts_nmt_order(reference_corpus, translation_corpus, max_order)
-        return _nmt_score(*counts, max_order, smooth)
+        return nmt_score(*counts, max_order, smooth)
     shortest = sum(min(map(len, refs)) for refs in reference_corpus)
     return _score_rows(rows, shortest, max_order, smooth)
 

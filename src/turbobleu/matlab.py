@@ -14,10 +14,11 @@ the documented semantics:
 - a candidate with fewer words than there are weights scores 0; a candidate and references that
   are all empty score NaN.
 
-Two points MATLAB leaves undocumented are decided here: on a tie for the closest reference length
-the shorter reference is used (as NLTK and sacrebleu do), and an order with weight 0 contributes
-nothing even when its precision is 0 (rather than ``0 * log(0) = NaN``). The log-precisions are
-summed with ``math.fsum``; MATLAB's documentation examples (0.7825 and 0.8367) are reproduced.
+Two points MATLAB leaves undocumented are decided in the float recipe
+(``_engine.recipes.matlab``): on a tie for the closest reference length the shorter reference is
+used (as NLTK and sacrebleu do), and an order with weight 0 contributes nothing even when its
+precision is 0 (rather than ``0 * log(0) = NaN``). The log-precisions are summed with
+``math.fsum``; MATLAB's documentation examples (0.7825 and 0.8367) are reproduced.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ import math
 from typing import Any, List, Sequence
 
 from turbobleu._engine import impl as _impl
+from turbobleu._engine.recipes.matlab import matlab_score
 sentence_row = _impl.intern.sentence_row
 
 __all__ = ["bleu_evaluation_score"]
@@ -85,14 +87,4 @@ def bleu_evaluation_score(candidate: Sequence[Any], references: Any,
     if row is None:
         raise TypeError("candidate and references must contain hashable word tokens "
                         "(for example strings)")
-    c, r = row[0], row[1]
-    matches, totals = row[2:2 + max_order], row[2 + max_order:2 + 2 * max_order]
-    terms = []
-    for w, m, t in zip(weights, matches, totals):
-        if w == 0:
-            continue
-        if m == 0:
-            return 0.0  # log(0) = -Inf, exp(-Inf) = 0
-        terms.append(w * math.log(m / t))
-    bp = 1.0 if c > r else math.exp(1 - r / c)
-    return bp * math.exp(math.fsum(terms))
+    return matlab_score(row, weights)

@@ -10,10 +10,10 @@ would pass them.
 
 How it is fast: the tokens of one call are interned into int32 ids with a dict, packed as CSR
 arrays and counted by turbobleu's compiled n-gram kernel; NLTK's float recipe then runs on the
-integer sums (see ``_nltk_recipe``), with no per-sentence ``Fraction`` for the built-in smoothing
-methods. Inputs the fast path does not handle (unhashable tokens, a segment without references,
-one-shot iterators, ...) are scored by a sentence-by-sentence path that follows NLTK's own order of
-operations, so that the same exception, if any, comes out.
+integer sums (see ``_engine.recipes.nltk``), with no per-sentence ``Fraction`` for the built-in
+smoothing methods. Inputs the fast path does not handle (unhashable tokens, a segment without
+references, one-shot iterators, ...) are scored by a sentence-by-sentence path that follows NLTK's
+own order of operations, so that the same exception, if any, comes out.
 
 Known limits: tokens must follow Python's hash/equality contract (``a == b`` implies equal hashes);
 NLTK compares n-gram tuples and turbobleu compares interned tokens, which agree under that
@@ -21,16 +21,15 @@ contract. Results match NLTK 3.8 to 3.10 under the same Python version.
 """
 from __future__ import annotations
 
-import fractions
-import math
-import sys
 from collections import Counter, deque
 from itertools import islice
 from types import MethodType
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from turbobleu._engine.recipes.nltk import (
-    TINY, NeedsExactPath, brevity_penalty, final_scores, smoothed_precisions, warn_zero_order,
+    ALPHA, EPSILON, K, Fraction, NeedsExactPath, brevity_penalty, final_scores, fraction_method0,
+    fraction_method1, fraction_method2, fraction_method3, fraction_method4, fraction_method5,
+    fraction_method6, smoothed_precisions,
 )
 from turbobleu._engine import impl as _impl
 corpus_totals = _impl.intern.corpus_totals
@@ -43,41 +42,6 @@ __all__ = [
 ]
 
 _LENGTH_MESSAGE = "The number of hypotheses and their reference(s) should be the same "
-
-
-class Fraction(fractions.Fraction):
-    """NLTK's Fraction: ``numerator``/``denominator`` report the values it was built with.
-
-    With the default ``_normalize=False``, ``Fraction(6, 8).numerator`` is 6, not 3: BLEU sums the
-    raw counts of every sentence, and custom smoothing functions read them. Arithmetic results are
-    plain ``fractions.Fraction`` objects, as in NLTK. (On Python < 3.12 the stored value is also
-    unreduced, so ``Fraction(0, 5) == 0`` is False there, as it is in NLTK.)
-    """
-
-    _normalize: bool
-    _given_numerator: Any
-    _given_denominator: Any
-
-    def __new__(cls, numerator: Any = 0, denominator: Any = None,
-                _normalize: bool = False) -> "Fraction":
-        new: Any = super().__new__
-        self: Fraction
-        if sys.version_info >= (3, 12):  # the _normalize argument is gone from Fraction there
-            self = new(cls, numerator, denominator)
-        else:
-            self = new(cls, numerator, denominator, _normalize=_normalize)
-        self._normalize = _normalize
-        self._given_numerator = numerator
-        self._given_denominator = denominator
-        return self
-
-    @property
-    def numerator(self) -> Any:
-        return super().numerator if self._normalize else self._given_numerator
-
-    @property
-    def denominator(self) -> Any:
-        return super().denominator if self._normalize else self._given_denominator
 
 
 # -- NLTK's helper functions -------------------------------------------------------------------
@@ -127,76 +91,43 @@ class SmoothingFunction:
     works on a list of ``Fraction`` precisions, like NLTK's.
     """
 
-    def __init__(self, epsilon: Any = 0.1, alpha: Any = 5, k: Any = 5) -> None:
+    def __init__(self, epsilon: Any = EPSILON, alpha: Any = ALPHA, k: Any = K) -> None:
         self.epsilon = epsilon
         self.alpha = alpha
         self.k = k
 
     def method0(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
         """No smoothing: a zero precision warns and becomes ``sys.float_info.min``."""
-        smoothed = []
-        for i, p_i in enumerate(p_n):
-            if p_i.numerator != 0:
-                smoothed.append(p_i)
-            else:
-                warn_zero_order(i + 1)
-                smoothed.append(TINY)
-        return smoothed
+        return fraction_method0(p_n)
 
     def method1(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
         """Add ``epsilon`` to the numerator of zero precisions."""
-        return [(p_i.numerator + self.epsilon) / p_i.denominator if p_i.numerator == 0 else p_i
-                for p_i in p_n]
+        return fraction_method1(p_n, self.epsilon)
 
     def method2(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
         """Add one to numerator and denominator of every order but the first (Lin and Och)."""
-        return [p_i if i == 0 else
-                Fraction(p_i.numerator + 1, p_i.denominator + 1, _normalize=False)
-                for i, p_i in enumerate(p_n)]
+        return fraction_method2(p_n)
 
     def method3(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
         """NIST geometric smoothing: the j-th zero precision becomes 1 / (2**j * denominator)."""
-        halvings = 1
-        for i, p_i in enumerate(p_n):
-            if p_i.numerator == 0:
-                p_n[i] = 1 / (2 ** halvings * p_i.denominator)
-                halvings += 1
-        return p_n
+        return fraction_method3(p_n)
 
     def method4(self, p_n: List[Any], references: Any, hypothesis: Any, hyp_len: Any = None,
                 *args: Any, **kwargs: Any) -> List[Any]:
         """Zero precisions get smaller counts for shorter hypotheses: 1/(2**j * k / ln(len))."""
-        step = 1
-        hyp_len = hyp_len if hyp_len else len(hypothesis)
-        for i, p_i in enumerate(p_n):
-            if p_i.numerator == 0 and hyp_len > 1:
-                numerator = 1 / (2 ** step * self.k / math.log(hyp_len))
-                p_n[i] = numerator / p_i.denominator
-                step += 1
-        return p_n
+        return fraction_method4(p_n, hyp_len if hyp_len else len(hypothesis), self.k)
 
     def method5(self, p_n: List[Any], references: Any, hypothesis: Any, hyp_len: Any = None,
                 *args: Any, **kwargs: Any) -> List[Any]:
         """Average each order with its neighbours (the smoothed previous one, the raw next one;
         after the last order comes the 5-gram precision of ``hypothesis``)."""
-        following = p_n + [modified_precision(references, hypothesis, 5)]
-        previous = p_n[0] + 1
-        for i, p_i in enumerate(p_n):
-            p_n[i] = (previous + p_i + following[i + 1]) / 3
-            previous = p_n[i]
-        return p_n
+        return fraction_method5(p_n, modified_precision(references, hypothesis, 5))
 
     def method6(self, p_n: List[Any], references: Any, hypothesis: Any, hyp_len: Any = None,
                 *args: Any, **kwargs: Any) -> List[Any]:
         """Interpolate orders >= 3 with the prior p_{n-1}**2 / p_{n-2} (Gao and He)."""
-        assert p_n[2], "This smoothing method requires non-zero precision for bigrams."
-        for i, p_i in enumerate(p_n):
-            if i < 2:
-                continue
-            prior = 0 if p_n[i - 2] == 0 else p_n[i - 1] ** 2 / p_n[i - 2]
-            grams = sum(1 for _ in _ngrams(hypothesis, i + 1))
-            p_n[i] = (p_i.numerator + self.alpha * prior) / (grams + self.alpha)
-        return p_n
+        return fraction_method6(p_n, lambda n: sum(1 for _ in _ngrams(hypothesis, n)),
+                                self.alpha)
 
     def method7(self, p_n: List[Any], references: Any, hypothesis: Any, hyp_len: Any = None,
                 *args: Any, **kwargs: Any) -> List[Any]:
@@ -292,9 +223,32 @@ def _finish(nums: List[int], dens: List[int], hyp_lengths: int, ref_lengths: int
     return final_scores(weights, p_n, bp, hyp_lengths, auto_reweigh)
 
 
+def _score_in_nltk_order(list_of_references: Any, hypotheses: Any, weights: Any,
+                         smoothing_function: Any, method: Optional[int], auto_reweigh: Any,
+                         max_order: int) -> Any:
+    """The inputs the fast path leaves alone: counted sentence by sentence as NLTK does (so that
+    its exception, if any, comes out from the same sentence) and smoothed on Fractions."""
+    nums, dens, hyp_lengths, ref_lengths, last = _stats_nltk_order(
+        list_of_references, hypotheses, max_order)
+    return _finish(nums, dens, hyp_lengths, ref_lengths, weights, smoothing_function, method,
+                   auto_reweigh, 0, None, last, exact_only=True)
+
+
 def _orders_for(method: Optional[int], max_order: int) -> int:
     """Orders to count: methods 5 and 7 also read the last sentence's 5-gram precision."""
     return max(max_order, 5) if method == 5 or method == 7 else max_order
+
+
+def _plan(weights: Any, smoothing_function: Any) -> Tuple[Any, int, Optional[int], int]:
+    """(weight vectors, max order, built-in method or None, orders to count) of a call."""
+    if type(weights) is tuple and weights and type(weights[0]) is float:
+        # what _weight_vectors gives, without raising a TypeError first
+        weights, max_order = [weights], len(weights)
+    else:
+        weights = _weight_vectors(weights)
+        max_order = max(len(weight) for weight in weights)
+    method = _builtin_method(smoothing_function)
+    return weights, max_order, method, _orders_for(method, max_order)
 
 
 def corpus_bleu(list_of_references: Any, hypotheses: Any,
@@ -307,19 +261,11 @@ def corpus_bleu(list_of_references: Any, hypotheses: Any,
     of weight vectors.
     """
     assert len(list_of_references) == len(hypotheses), _LENGTH_MESSAGE
-    if type(weights) is tuple and weights and type(weights[0]) is float:
-        weights = [weights]  # what _weight_vectors gives, without raising a TypeError first
-    else:
-        weights = _weight_vectors(weights)
-    max_order = max(len(weight) for weight in weights)
-    method = _builtin_method(smoothing_function)
-    orders = _orders_for(method, max_order)
+    weights, max_order, method, orders = _plan(weights, smoothing_function)
     found = corpus_totals(list_of_references, hypotheses, orders) if max_order > 0 else None
     if found is None:
-        nums, dens, hyp_lengths, ref_lengths, last = _stats_nltk_order(
-            list_of_references, hypotheses, max_order)
-        return _finish(nums, dens, hyp_lengths, ref_lengths, weights, smoothing_function,
-                       method, auto_reweigh, 0, None, last, exact_only=True)
+        return _score_in_nltk_order(list_of_references, hypotheses, weights, smoothing_function,
+                                    method, auto_reweigh, max_order)
     # NLTK's denominator is max(1, n-gram count) per sentence: short hypotheses still add 1.
     sums, all_dens, last = found
     dens = all_dens[:max_order]
@@ -335,24 +281,17 @@ def corpus_bleu(list_of_references: Any, hypotheses: Any,
 def sentence_bleu(references: Any, hypothesis: Any, weights: Any = (0.25, 0.25, 0.25, 0.25),
                   smoothing_function: Any = None, auto_reweigh: Any = False) -> Any:
     """Sentence-level BLEU: exactly ``corpus_bleu([references], [hypothesis], ...)``."""
-    if type(weights) is tuple and weights and type(weights[0]) is float:
-        if smoothing_function is None and not auto_reweigh:
-            # The common call (one weight vector, no smoothing), in the fewest steps.
-            score = unsmoothed_sentence_score(references, hypothesis, weights)
-            if score is not None:
-                return score
-        weights, max_order = [weights], len(weights)
-    else:
-        weights = _weight_vectors(weights)
-        max_order = max(len(weight) for weight in weights)
-    method = _builtin_method(smoothing_function)
-    orders = _orders_for(method, max_order)
+    if smoothing_function is None and not auto_reweigh and type(weights) is tuple and weights \
+            and type(weights[0]) is float:
+        # The common call (one weight vector, no smoothing), in the fewest steps.
+        score = unsmoothed_sentence_score(references, hypothesis, weights)
+        if score is not None:
+            return score
+    weights, max_order, method, orders = _plan(weights, smoothing_function)
     row = sentence_row(references, hypothesis, orders) if max_order > 0 else None
     if row is None:
-        nums, dens, hyp_lengths, ref_lengths, last = _stats_nltk_order(
-            [references], [hypothesis], max_order)
-        return _finish(nums, dens, hyp_lengths, ref_lengths, weights, smoothing_function,
-                       method, auto_reweigh, 0, None, last, exact_only=True)
+        return _score_in_nltk_order([references], [hypothesis], weights, smoothing_function,
+                                    method, auto_reweigh, max_order)
     fifth = (row[6], row[6 + orders] or 1) if orders >= 5 else None
     return _finish(row[2:2 + max_order], [t or 1 for t in row[2 + orders:2 + orders + max_order]],
                    row[0], row[1], weights, smoothing_function, method, auto_reweigh, row[0],

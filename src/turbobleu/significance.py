@@ -3,9 +3,9 @@
 The numbers are sacrebleu's (``sacrebleu.significance`` and ``corpus_score(n_bootstrap=...)``)
 for the same seed: the same NumPy ``default_rng`` calls draw the same resamples, and every score
 is computed with sacrebleu's arithmetic (float32 for bootstrap resamples, int64 rows for
-approximate randomization; see ``_batch_recipe``). What differs is the work: per-segment
-statistics are extracted once, and a resample's corpus statistics are one row of a matrix
-product (resample counts x segment rows) instead of a gather and sum per resample.
+approximate randomization; see ``_engine.recipes.sacrebleu_batch``). What differs is the work:
+per-segment statistics are extracted once, and a resample's corpus statistics are one row of a
+matrix product (resample counts x segment rows) instead of a gather and sum per resample.
 
 Exactness of the matrix product: sacrebleu sums float32 rows; while every partial sum of a
 resample stays below 2**24 that sum is exact, so it equals the exact integer sum (computed here
@@ -29,7 +29,7 @@ import numpy as np
 
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.sacrebleu_batch import bleu_scores, bootstrap_arithmetic
-from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM
+from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM, SacreBLEUOptions
 from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_from_row
 from turbobleu.stats import BLEUStats
 
@@ -101,18 +101,17 @@ def resolve_seed(seed: Union[int, str, None] = FROM_ENV) -> Seed:
 
 # -- inputs ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Recipe:
-    """The BLEU options a score depends on (a ``turbobleu.BLEU`` or ``sacrebleu`` BLEU has them)."""
-
-    max_order: int = 4
-    smooth_method: str = "exp"
-    smooth_value: Optional[float] = None
-    effective_order: bool = False
+class Recipe(SacreBLEUOptions):
+    """sacrebleu's options (a ``SacreBLEUOptions``, checked the same way) with the scoring the
+    tests need; a ``turbobleu.BLEU`` or a ``sacrebleu`` BLEU has them."""
 
     @classmethod
     def of(cls, metric: Any) -> "Recipe":
         if isinstance(metric, Recipe):
             return metric
+        if isinstance(metric, SacreBLEUOptions):
+            return cls(metric.max_order, metric.smooth_method, metric.smooth_value,
+                       metric.effective_order)
         try:
             return cls(metric.max_ngram_order, metric.smooth_method, metric.smooth_value,
                        bool(metric.effective_order))
@@ -127,7 +126,8 @@ class Recipe:
                                   self.effective_order).score
 
     def scores(self, sums: np.ndarray, arithmetic: str) -> np.ndarray:
-        """sacrebleu's score of every aggregated row, in its ``arithmetic`` (see _batch_recipe)."""
+        """sacrebleu's score of every aggregated row, in its ``arithmetic`` (see
+        ``sacrebleu_batch``)."""
         if arithmetic == "int64" and self._kernel_matches_int64():
             # The compiled recipe computes exactly this (float64 precisions from integer rows).
             out = np.empty(len(sums), dtype=np.float64)

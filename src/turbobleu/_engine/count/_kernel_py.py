@@ -13,14 +13,13 @@ and references ``r_1..r_k``, the row is::
 from __future__ import annotations
 
 import math as _math
-import sys
 from collections import Counter
-from fractions import Fraction as _Fraction
 from operator import index as _index
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as _np
 
+from turbobleu._engine.recipes import nltk as nltk_recipe
 from turbobleu._engine.recipes.sacrebleu import sacrebleu_score, sacrebleu_score_of_row
 
 # The functions the compiled module beside it has, with the same parameters
@@ -169,6 +168,25 @@ def _is_pad(item: Any, pad: Any) -> bool:
         return False
 
 
+def _items(seq: Any, name: str, give: str, expected: str) -> list:
+    """``list(seq)`` for the input ``name``, which must not be text (``give`` says what to pass
+    instead) and must be ``expected``."""
+    if isinstance(seq, (str, bytes)):
+        raise TypeError(f"{name} is a {type(seq).__name__}: {give}, or pass text with a "
+                        "tokenizer (tokenize=...)")
+    try:
+        return list(seq)
+    except TypeError:
+        raise TypeError(f"{name} must be {expected}, got {type(seq).__name__}") from None
+
+
+def _extend_ids(flat: list, seq: Any, what: str, i: int, pad: Any) -> None:
+    """Append the ids of ``what[i]``, a token-id sequence, to ``flat``, leaving out ``pad``."""
+    items = _items(seq, f"{what}[{i}]", "give token ids", "a sequence of token ids")
+    flat.extend(_as_id(item, what, i, j) for j, item in enumerate(items)
+                if not _is_pad(item, pad))
+
+
 def pack_sequences(rows: Any, what: str, pad: Any = None, first: int = 0):
     """Pack a sequence of integer sequences into ``(ids int32, offsets int64)`` (CSR); items
     equal to ``pad`` are left out. Messages count rows from ``first``."""
@@ -177,16 +195,7 @@ def pack_sequences(rows: Any, what: str, pad: Any = None, first: int = 0):
     flat: list = []
     offsets = [0]
     for i, row in enumerate(rows, start=first):
-        if isinstance(row, (str, bytes)):
-            raise TypeError(f"{what}[{i}] is a {type(row).__name__}: give token ids, or pass "
-                            "text with a tokenizer (tokenize=...)")
-        try:
-            items = list(row)
-        except TypeError:
-            raise TypeError(f"{what}[{i}] must be a sequence of token ids, got "
-                            f"{type(row).__name__}") from None
-        flat.extend(_as_id(item, what, i, j) for j, item in enumerate(items)
-                    if not _is_pad(item, pad))
+        _extend_ids(flat, row, what, i, pad)
         offsets.append(len(flat))
     return _np.array(flat, dtype=_np.int32), _np.array(offsets, dtype=_np.int64)
 
@@ -200,29 +209,14 @@ def pack_groups(groups: Any, what: str, pad: Any = None, first: int = 0):
     offsets = [0]
     group_offsets = [0]
     for g, grp in enumerate(groups, start=first):
-        if isinstance(grp, (str, bytes)):
-            raise TypeError(f"{what}[{g}] is a {type(grp).__name__}: give a list of token-id "
-                            "references, or pass text with a tokenizer (tokenize=...)")
-        try:
-            refs = list(grp)
-        except TypeError:
-            raise TypeError(f"{what}[{g}] must be a list of references (token-id sequences), "
-                            f"got {type(grp).__name__}") from None
+        refs = _items(grp, f"{what}[{g}]", "give a list of token-id references",
+                      "a list of references (token-id sequences)")
         for k, ref in enumerate(refs):
             if hasattr(ref, "__index__"):
                 raise TypeError(f"{what}[{g}][{k}] is an integer: {what}[{g}] must be a list of "
                                 f"references, each a sequence of ids (for one reference per "
                                 f"row, wrap it: [[ref] for ref in refs])")
-            if isinstance(ref, (str, bytes)):
-                raise TypeError(f"{what}[{g}][{k}] is a {type(ref).__name__}: give token ids, or "
-                                "pass text with a tokenizer (tokenize=...)")
-            try:
-                items = list(ref)
-            except TypeError:
-                raise TypeError(f"{what}[{g}][{k}] must be a sequence of token ids, got "
-                                f"{type(ref).__name__}") from None
-            ids.extend(_as_id(item, f"{what}[{g}]", k, j) for j, item in enumerate(items)
-                       if not _is_pad(item, pad))
+            _extend_ids(ids, ref, f"{what}[{g}]", k, pad)
             offsets.append(len(ids))
         group_offsets.append(len(offsets) - 1)
     return (_np.array(ids, dtype=_np.int32), _np.array(offsets, dtype=_np.int64),
@@ -309,17 +303,41 @@ def _closest(hyp_len: int, lens: list) -> int:
     return closest_ref_len(hyp_len, lens)
 
 
+def _segment_end(seg_end: int, n_seg: int, max_order: int, table_order: int, whose: str) -> int:
+    """``seg_end`` (-1: all segments), once ``max_order`` is checked against the table's."""
+    if not 1 <= max_order <= table_order:
+        raise ValueError(f"max_order must be in 1..{table_order} ({whose} order), "
+                         f"got {max_order}")
+    return n_seg if seg_end < 0 else seg_end
+
+
+def _clipped_matches(tokens: list, max_order: int,
+                     limit_at: Callable[[int, int], Tuple[int, int]]) -> list:
+    """Matches per order of ``tokens`` against a table of prefix-chained n-grams:
+    ``limit_at(prefix slot, token)`` is the n-gram's slot and how often it may match (0: not in
+    the table, and so neither is any longer n-gram from here)."""
+    matches = [0] * max_order
+    used: dict = {}
+    for i in range(len(tokens)):
+        prefix = -1
+        for n in range(1, min(max_order, len(tokens) - i) + 1):
+            slot, limit = limit_at(prefix, tokens[i + n - 1])
+            if limit == 0:
+                break
+            if used.get(slot, 0) < limit:
+                used[slot] = used.get(slot, 0) + 1
+                matches[n - 1] += 1
+            prefix = slot
+    return matches
+
+
 def score_ref_tables(table: Any, tab_base: Any, tab_cap: Any, len_off: Any, ref_lens: Any,
                      table_order: int, hyp_ids: Any, hyp_off: Any, hyp_group: Any,
                      max_order: int, out: Any, seg_start: int = 0, seg_end: int = -1,
                      hash_mask: int = _MASK64) -> None:
     """Rows of hypotheses ``seg_start..seg_end`` against their groups' tables."""
     n_seg = len(hyp_off) - 1
-    if seg_end < 0:
-        seg_end = n_seg
-    if not 1 <= max_order <= table_order:
-        raise ValueError(f"max_order must be in 1..{table_order} (the tables' order), "
-                         f"got {max_order}")
+    seg_end = _segment_end(seg_end, n_seg, max_order, table_order, "the tables'")
     if not 0 <= seg_start <= seg_end <= n_seg or len(hyp_group) != n_seg:
         raise ValueError("score_ref_tables: inconsistent segment offsets")
     if out.shape[0] < seg_end or out.shape[1] != 2 + 2 * max_order:
@@ -333,19 +351,14 @@ def score_ref_tables(table: Any, tab_base: Any, tab_cap: Any, len_off: Any, ref_
             raise ValueError(f"score_ref_tables: group {g} of hypothesis {seg} out of range")
         base, cap = int(tab_base[g]), int(tab_cap[g])
         hyp = hyps[hyp_off[seg]:hyp_off[seg + 1]]
-        matches = [0] * max_order
-        used: dict = {}
-        for i in range(len(hyp)):
-            prefix = -1
-            for n in range(1, min(max_order, len(hyp) - i) + 1):
-                key = _key(prefix, hyp[i + n - 1])
-                pos = _probe(table, 2, base, cap, hmask, key)
-                if int(table[2 * (base + pos)]) != key:
-                    break
-                if used.get(pos, 0) < int(table[2 * (base + pos) + 1]):
-                    used[pos] = used.get(pos, 0) + 1
-                    matches[n - 1] += 1
-                prefix = pos
+
+        def reference_max(prefix: int, token: int) -> Tuple[int, int]:
+            key = _key(prefix, token)
+            pos = _probe(table, 2, base, cap, hmask, key)
+            found = int(table[2 * (base + pos)]) == key
+            return pos, int(table[2 * (base + pos) + 1]) if found else 0
+
+        matches = _clipped_matches(hyp, max_order, reference_max)
         totals = [max(0, len(hyp) - n + 1) for n in range(1, max_order + 1)]
         out[seg, :] = [len(hyp), _closest(len(hyp), lens[len_off[g]:len_off[g + 1]])] \
             + matches + totals
@@ -363,74 +376,18 @@ def exact_sum_of(values: Any) -> float:
 
 
 # -- NLTK's sentence recipe from one statistics row -------------------------------------------
-_ZERO_MESSAGE = ("\nThe hypothesis contains 0 counts of {}-gram overlaps.\n"
-                 "Therefore the BLEU score evaluates to 0, independently of\n"
-                 "how many N-gram overlaps of lower order it contains.\n"
-                 "Consider using lower n-gram order or use SmoothingFunction()")
-
-
 def nltk_row_score(row: Sequence[int], row_order: int, weights: Sequence[float], method: int,
                    epsilon: Any, alpha: Any, k_value: Any, auto_reweigh: bool,
                    zero_orders: Optional[list] = None) -> float:
-    """NLTK's ``sentence_bleu`` of one statistics row, in Python numbers.
+    """NLTK's ``sentence_bleu`` of one statistics row (``_engine.recipes.nltk.row_score``), with
+    method0's zero orders flagged in ``zero_orders`` (if given) instead of warned."""
+    def flag(order: int) -> None:
+        if zero_orders is not None:
+            zero_orders[order - 1] = 1
 
-    NLTK's precisions are unreduced ``Fraction(matches, max(1, total))``; its smoothing methods
-    read their numerator and denominator as given, and mix Fractions, ints (``int / int`` is a
-    true division) and floats. Here ``n`` and ``d`` keep the given numbers and the arithmetic is
-    done on the same Python types, so every value is NLTK's. Errors are NLTK's too.
-    """
-    c, r = int(row[0]), int(row[1])
-    K = len(weights)
-    nums = [int(x) for x in row[2:2 + row_order]]
-    dens = [max(1, int(x)) for x in row[2 + row_order:2 + 2 * row_order]]
-    if nums[0] == 0:
-        return 0.0
-    p: list = [_Fraction(nums[i], dens[i]) for i in range(K)]
-    zero = [nums[i] == 0 for i in range(K)]
-    if method == 0:
-        for i in range(K):
-            if zero[i]:
-                p[i] = sys.float_info.min
-                if zero_orders is not None:
-                    zero_orders[i] = 1
-    elif method == 1:
-        p = [(0 + epsilon) / dens[i] if zero[i] else p[i] for i in range(K)]
-    elif method == 2:
-        p = [p[0]] + [_Fraction(nums[i] + 1, dens[i] + 1) for i in range(1, K)]
-    elif method == 3:
-        j = 1
-        for i in range(K):
-            if zero[i]:
-                p[i] = 1 / (2 ** j * dens[i])
-                j += 1
-    if method in (4, 7):
-        j = 1
-        for i in range(K):
-            if zero[i] and c > 1:
-                p[i] = (1 / (2 ** j * k_value / _math.log(c))) / dens[i]
-                j += 1
-    if method in (5, 7):
-        ext = p + [_Fraction(int(row[2 + 4]), max(1, int(row[2 + row_order + 4])))]
-        m = p[0] + 1
-        for i in range(K):
-            m = (m + p[i] + ext[i + 1]) / 3
-            p[i] = m
-    elif method == 6:
-        if K < 3:
-            raise IndexError("NLTK's method6 needs at least 3 weights (p_n[2])")
-        assert nums[2] != 0, "This smoothing method requires non-zero precision for bigrams."
-        for i in range(2, K):
-            pi0 = 0 if p[i - 2] == 0 else p[i - 1] ** 2 / p[i - 2]
-            p[i] = (nums[i] + alpha * pi0) / (max(0, c - i) + alpha)
-    bp = 1 if c > r else math_exp_bp(r, c)
-    if auto_reweigh and c < 4:
-        weights = (1 / c,) * c
-    terms = (w * _math.log(p_i) for w, p_i in zip(weights, p) if p_i > 0)
-    return bp * _math.exp(_math.fsum(terms))
-
-
-def math_exp_bp(r: int, c: int) -> float:
-    return 0 if c == 0 else _math.exp(1 - r / c)
+    return nltk_recipe.row_score(row, row_order, weights, method,
+                                 nltk_recipe.Parameters(epsilon, alpha, k_value), auto_reweigh,
+                                 flag)
 
 
 def nltk_sentence_scores(rows: Any, row_order: int, weights: Any, method: int, epsilon: Any,
@@ -497,32 +454,20 @@ def score_self_table(table: Any, cap: int, table_order: int, ids: Any, off: Any,
                      out: Any, seg_start: int = 0, seg_end: int = -1,
                      hash_mask: int = _MASK64) -> None:
     """Rows of texts ``seg_start..seg_end`` against all the other texts (ref_len left -1)."""
-    n_txt = len(off) - 1
-    if seg_end < 0:
-        seg_end = n_txt
-    if not 1 <= max_order <= table_order:
-        raise ValueError(f"max_order must be in 1..{table_order} (the table's order), "
-                         f"got {max_order}")
+    seg_end = _segment_end(seg_end, len(off) - 1, max_order, table_order, "the table's")
     if out.shape[0] < seg_end or out.shape[1] != 2 + 2 * max_order:
         raise ValueError("score_self_table: output array has the wrong shape")
     hmask = hash_mask & 0xFFFFFFFF
     for seg in range(seg_start, seg_end):
         txt = ids[off[seg]:off[seg + 1]].tolist()
-        matches = [0] * max_order
-        used: dict = {}
-        for i in range(len(txt)):
-            prefix = -1
-            for n in range(1, min(max_order, len(txt) - i) + 1):
-                key = _key(prefix, txt[i + n - 1])
-                s = _probe(table, 3, 0, cap, hmask, key)
-                word = int(table[3 * s + 1])
-                limit = word >> 32 if int(table[3 * s + 2]) == seg else word & 0xFFFFFFFF
-                if limit == 0:
-                    break
-                if used.get(s, 0) < limit:
-                    used[s] = used.get(s, 0) + 1
-                    matches[n - 1] += 1
-                prefix = s
+
+        def others_max(prefix: int, token: int) -> Tuple[int, int]:
+            s = _probe(table, 3, 0, cap, hmask, _key(prefix, token))
+            word = int(table[3 * s + 1])
+            # the largest count in another text: the second largest if this text has the largest
+            return s, word >> 32 if int(table[3 * s + 2]) == seg else word & 0xFFFFFFFF
+
+        matches = _clipped_matches(txt, max_order, others_max)
         totals = [max(0, len(txt) - n + 1) for n in range(1, max_order + 1)]
         out[seg, :] = [len(txt), -1] + matches + totals
 

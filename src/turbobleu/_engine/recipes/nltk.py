@@ -11,9 +11,17 @@ so a precision only has to be *valued* like NLTK's, not be a Fraction. This modu
 eight built-in smoothing methods on plain ints and floats:
 
 - methods 0 to 4 only divide integers (or NLTK's own float expressions, evaluated the same way);
-- methods 5, 6 and 7 need exact rational arithmetic. They run on ``(numerator, denominator)``
-  integer pairs that follow Python's numeric tower the way ``Fraction`` does (rational op int stays
-  rational, rational op float turns into ``float(rational) op float``), without gcd reductions.
+- methods 5, 6 and 7 need exact rational arithmetic. Their definitions run on ``(numerator,
+  denominator)`` integer pairs (``PairArithmetic``) that follow Python's numeric tower the way
+  ``Fraction`` does (rational op int stays rational, rational op float turns into
+  ``float(rational) op float``), without gcd reductions.
+
+The eight methods as NLTK defines them, on its Fractions (``fraction_method0`` to ``6``), are the
+specification: ``SmoothingFunction`` calls them, and so does the fast path where it cannot promise
+NLTK's result. Methods 5 and 6 are written once for both kinds of number; methods 0 to 4 have a
+second, integer form (``_method0`` to ``_method4_values``) because they run once per sentence in
+``sentence_bleu`` loops, where the generic form costs 2x the instructions; tests check that both
+forms give the same floats.
 
 Anything outside the common case (smoothing parameters that are not plain ints or floats, a
 precision whose float conversion would under- or overflow, a division by zero, a zero that NLTK
@@ -23,10 +31,12 @@ objects, which raises or returns exactly what NLTK would.
 """
 from __future__ import annotations
 
+import fractions
 import math
+import operator
 import sys
 import warnings
-from typing import Any, List, Optional, Sequence, Tuple, cast
+from typing import Any, Callable, List, Optional, Sequence, Tuple, cast
 
 # NLTK's text, word for word (users filter on it); "{}" is the 1-based n-gram order.
 ZERO_ORDER_MESSAGE = (
@@ -35,6 +45,11 @@ ZERO_ORDER_MESSAGE = (
     "how many N-gram overlaps of lower order it contains.\n"
     "Consider using lower n-gram order or use SmoothingFunction()"
 )
+
+# SmoothingFunction's defaults: method1's epsilon, method6's alpha, method4's k.
+EPSILON = 0.1
+ALPHA = 5
+K = 5
 
 # What method0 puts in place of a zero precision: log() of it is about -708.4, not -inf.
 TINY = sys.float_info.min
@@ -50,6 +65,41 @@ Value = Any
 
 class NeedsExactPath(Exception):
     """The fast recipe cannot promise NLTK's result here; run the smoothing on Fractions."""
+
+
+class Fraction(fractions.Fraction):
+    """NLTK's Fraction: ``numerator``/``denominator`` report the values it was built with.
+
+    With the default ``_normalize=False``, ``Fraction(6, 8).numerator`` is 6, not 3: BLEU sums the
+    raw counts of every sentence, and custom smoothing functions read them. Arithmetic results are
+    plain ``fractions.Fraction`` objects, as in NLTK. (On Python < 3.12 the stored value is also
+    unreduced, so ``Fraction(0, 5) == 0`` is False there, as it is in NLTK.)
+    """
+
+    _normalize: bool
+    _given_numerator: Any
+    _given_denominator: Any
+
+    def __new__(cls, numerator: Any = 0, denominator: Any = None,
+                _normalize: bool = False) -> "Fraction":
+        new: Any = super().__new__
+        self: Fraction
+        if sys.version_info >= (3, 12):  # the _normalize argument is gone from Fraction there
+            self = new(cls, numerator, denominator)
+        else:
+            self = new(cls, numerator, denominator, _normalize=_normalize)
+        self._normalize = _normalize
+        self._given_numerator = numerator
+        self._given_denominator = denominator
+        return self
+
+    @property
+    def numerator(self) -> Any:
+        return super().numerator if self._normalize else self._given_numerator
+
+    @property
+    def denominator(self) -> Any:
+        return super().denominator if self._normalize else self._given_denominator
 
 
 def warn_zero_order(order: int) -> None:
@@ -170,19 +220,158 @@ def _as_float(value: Value) -> Any:
     return f
 
 
+class PairArithmetic:
+    """The operations methods 5 and 6 need, on ``Value``s (ints, floats, int pairs)."""
+
+    numerator = staticmethod(operator.itemgetter(0))
+    add = staticmethod(_add)
+    mul = staticmethod(_mul)
+    div = staticmethod(_div)
+    square = staticmethod(_square)
+    equals_zero = staticmethod(_equals_zero)
+
+    @staticmethod
+    def truth(a: Value) -> bool:
+        return not _equals_zero(a)
+
+
+class FractionArithmetic:
+    """The same operations as Python runs them on NLTK's Fractions (and ints and floats)."""
+
+    numerator = staticmethod(operator.attrgetter("numerator"))
+    add = staticmethod(operator.add)
+    mul = staticmethod(operator.mul)
+    div = staticmethod(operator.truediv)
+
+    @staticmethod
+    def square(a: Any) -> Any:
+        return a ** 2
+
+    @staticmethod
+    def equals_zero(a: Any) -> Any:
+        return a == 0
+
+    truth = staticmethod(bool)
+
+
+# -- the eight methods as NLTK defines them, on its unreduced Fractions --------------------------
+# These are the specification: ``SmoothingFunction`` calls them, and so does the fast path below
+# where it cannot promise the same result. Like NLTK's, methods 3 to 6 rewrite ``p_n`` in place.
+
+def fraction_method0(p_n: List[Any], on_zero: Callable[[int], None] = warn_zero_order
+                     ) -> List[Any]:
+    """No smoothing: a zero precision is reported (NLTK warns) and becomes ``TINY``."""
+    smoothed = []
+    for i, p_i in enumerate(p_n):
+        if p_i.numerator != 0:
+            smoothed.append(p_i)
+        else:
+            on_zero(i + 1)
+            smoothed.append(TINY)
+    return smoothed
+
+
+def fraction_method1(p_n: List[Any], epsilon: Any) -> List[Any]:
+    """Add ``epsilon`` to the numerator of zero precisions."""
+    return [(p_i.numerator + epsilon) / p_i.denominator if p_i.numerator == 0 else p_i
+            for p_i in p_n]
+
+
+def fraction_method2(p_n: List[Any]) -> List[Any]:
+    """Add one to numerator and denominator of every order but the first (Lin and Och)."""
+    return [p_i if i == 0 else Fraction(p_i.numerator + 1, p_i.denominator + 1, _normalize=False)
+            for i, p_i in enumerate(p_n)]
+
+
+def fraction_method3(p_n: List[Any]) -> List[Any]:
+    """NIST geometric smoothing: the j-th zero precision becomes 1 / (2**j * denominator)."""
+    halvings = 1
+    for i, p_i in enumerate(p_n):
+        if p_i.numerator == 0:
+            p_n[i] = 1 / (2 ** halvings * p_i.denominator)
+            halvings += 1
+    return p_n
+
+
+def fraction_method4(p_n: List[Any], hyp_len: Any, k: Any) -> List[Any]:
+    """Zero precisions get smaller counts for shorter hypotheses: 1/(2**j * k / ln(hyp_len))."""
+    step = 1
+    for i, p_i in enumerate(p_n):
+        if p_i.numerator == 0 and hyp_len > 1:
+            numerator = 1 / (2 ** step * k / math.log(hyp_len))
+            p_n[i] = numerator / p_i.denominator
+            step += 1
+    return p_n
+
+
+def fraction_method5(p_n: List[Any], fifth: Any, ops: Any = FractionArithmetic) -> List[Any]:
+    """Average each order with its neighbours (the smoothed previous one, the raw next one;
+    after the last order comes ``fifth``, the last hypothesis's 5-gram precision). With
+    ``ops=PairArithmetic`` the same on int pairs (the fast path)."""
+    add, div = ops.add, ops.div
+    following = p_n + [fifth]
+    previous = add(p_n[0], 1)
+    for i, p_i in enumerate(p_n):
+        p_n[i] = div(add(add(previous, p_i), following[i + 1]), 3)
+        previous = p_n[i]
+    return p_n
+
+
+def fraction_method6(p_n: List[Any], grams_of_order: Callable[[int], int], alpha: Any,
+                     ops: Any = FractionArithmetic) -> List[Any]:
+    """Interpolate orders >= 3 with the prior p_{n-1}**2 / p_{n-2} (Gao and He);
+    ``grams_of_order(n)`` is the number of n-grams in the last hypothesis. With
+    ``ops=PairArithmetic`` the same on int pairs (the fast path)."""
+    add, mul, div, square, equals_zero = ops.add, ops.mul, ops.div, ops.square, ops.equals_zero
+    assert ops.truth(p_n[2]), "This smoothing method requires non-zero precision for bigrams."
+    for i, p_i in enumerate(p_n):
+        if i < 2:
+            continue
+        prior = 0 if equals_zero(p_n[i - 2]) else div(square(p_n[i - 1]), p_n[i - 2])
+        p_n[i] = div(add(ops.numerator(p_i), mul(alpha, prior)), grams_of_order(i + 1) + alpha)
+    return p_n
+
+
+def fraction_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequence[int],
+                        hyp_len: int, fifth: Optional[Tuple[int, int]],
+                        on_zero: Callable[[int], None] = warn_zero_order) -> List[Any]:
+    """What ``SmoothingFunction().method<method>`` gives for one sentence of ``hyp_len`` tokens
+    (its precisions ``nums[i] / dens[i]``, ``fifth`` its 5-gram pair for methods 5 and 7),
+    raising what NLTK raises."""
+    p_n: List[Any] = [Fraction(n, d, _normalize=False) for n, d in zip(nums, dens)]
+    if method == 0:
+        return fraction_method0(p_n, on_zero)
+    if method == 1:
+        return fraction_method1(p_n, owner.epsilon)
+    if method == 2:
+        return fraction_method2(p_n)
+    if method == 3:
+        return fraction_method3(p_n)
+    if method in (4, 7):
+        p_n = fraction_method4(p_n, hyp_len, owner.k)
+        if method == 4:
+            return p_n
+    if method in (5, 7):
+        return fraction_method5(p_n, Fraction(*cast(Tuple[int, int], fifth), _normalize=False))
+    if method == 6:
+        return fraction_method6(p_n, lambda n: max(0, hyp_len - n + 1), owner.alpha)
+    raise ValueError(f"unknown smoothing method {method}")
+
+
 def _plain(x: Any) -> bool:
     return type(x) is int or type(x) is float
 
 
-# -- the eight methods -------------------------------------------------------------------------
+# -- the fast path: methods 0 to 4 on ints, 5 and 6 above on int pairs ------------------------
 
-def _method0(nums: Sequence[int], dens: Sequence[int]) -> List[float]:
+def _method0(nums: Sequence[int], dens: Sequence[int],
+             on_zero: Callable[[int], None]) -> List[float]:
     out = []
     for i, (n, d) in enumerate(zip(nums, dens)):
         if n != 0:
             out.append(n / d)
         else:
-            warn_zero_order(i + 1)
+            on_zero(i + 1)
             out.append(TINY)
     return out
 
@@ -223,37 +412,12 @@ def _method4_values(nums: Sequence[int], dens: Sequence[int], hyp_len: int,
     return out
 
 
-def _method5_values(p_n: List[Value], fifth: Tuple[int, int]) -> List[Value]:
-    """method5: each order becomes the mean of the previous smoothed value, itself and the next
-    order's *unsmoothed* value; the order after the last is the last sentence's 5-gram precision."""
-    following = p_n + [fifth]
-    previous = _add(p_n[0], 1)
-    out: List[Value] = []
-    for i, p_i in enumerate(p_n):
-        total = _add(_add(previous, p_i), following[i + 1])
-        previous = _div(total, 3)
-        out.append(previous)
-    return out
-
-
-def _method6_values(nums: Sequence[int], dens: Sequence[int], last_hyp_len: int,
-                    alpha: Any) -> List[Value]:
-    """method6: from the trigram on, interpolate with the prior p_{i-1}^2 / p_{i-2}."""
-    if len(nums) < 3 or nums[2] == 0:
-        raise NeedsExactPath  # IndexError or NLTK's assertion, raised by the real method
-    p_n: List[Value] = [(n, d) for n, d in zip(nums, dens)]
-    for i in range(2, len(p_n)):
-        prior: Value = 0 if _equals_zero(p_n[i - 2]) else _div(_square(p_n[i - 1]), p_n[i - 2])
-        grams = max(0, last_hyp_len - i)  # (i+1)-grams in the last hypothesis
-        p_n[i] = _div(_add(nums[i], _mul(alpha, prior)), grams + alpha)
-    return p_n
-
-
 def smoothed_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequence[int],
                         hyp_lengths: int, last_hyp_len: int,
-                        fifth: Optional[Tuple[int, int]]) -> List[Any]:
+                        fifth: Optional[Tuple[int, int]],
+                        on_zero: Callable[[int], None] = warn_zero_order) -> List[Any]:
     """The precisions ``SmoothingFunction().method<method>`` would give, as the floats NLTK's final
-    step reads from them.
+    step reads from them (tested equal to ``fraction_precisions``).
 
     ``nums``/``dens`` are the corpus sums (``nums[0] != 0``), ``hyp_lengths`` the corpus
     hypothesis length, ``last_hyp_len`` the length of the last hypothesis and ``fifth`` the last
@@ -261,7 +425,7 @@ def smoothed_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequ
     :class:`NeedsExactPath` where only the real method on Fractions is sure to agree with NLTK.
     """
     if method == 0:
-        return _method0(nums, dens)
+        return _method0(nums, dens, on_zero)
     if method == 1:
         epsilon = owner.epsilon
         if not _plain(epsilon):
@@ -280,18 +444,19 @@ def smoothed_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequ
         except (ArithmeticError, ValueError):
             raise NeedsExactPath from None
         if method == 7:
-            values = _method5_values(values, cast(Tuple[int, int], fifth))
+            values = fraction_method5(values, fifth, PairArithmetic)
         return [_as_float(v) for v in values]
     if method == 5:
-        values = _method5_values([(n, d) for n, d in zip(nums, dens)],
-                                 cast(Tuple[int, int], fifth))
+        values = fraction_method5(list(zip(nums, dens)), fifth, PairArithmetic)
         return [_as_float(v) for v in values]
     if method == 6:
         alpha = owner.alpha
-        if not _plain(alpha):
-            raise NeedsExactPath
+        if not _plain(alpha) or len(nums) < 3 or nums[2] == 0:
+            raise NeedsExactPath  # or IndexError, or NLTK's assertion: the exact path raises it
         try:
-            values = _method6_values(nums, dens, last_hyp_len, alpha)
+            values = fraction_method6(list(zip(nums, dens)),
+                                      lambda n: max(0, last_hyp_len - n + 1), alpha,
+                                      PairArithmetic)
         except (ArithmeticError, ValueError):
             raise NeedsExactPath from None
         return [_as_float(v) for v in values]
@@ -303,7 +468,7 @@ def unsmoothed_sentence(row: List[int], weight: Tuple[Any, ...]) -> Any:
     auto_reweigh: the operations of the general path (``final_scores``) without its
     bookkeeping; or None, having warned nothing, where an intermediate is not finite (NLTK
     raises OverflowError or gives NaN there: its general path decides). The compiled
-    ``_hashable.unsmoothed_sentence_score`` does the same in C."""
+    ``_intern.unsmoothed_sentence_score`` does the same in C."""
     if row[2] == 0:
         return 0
     orders = len(weight)
@@ -326,3 +491,36 @@ def unsmoothed_sentence(row: List[int], weight: Tuple[Any, ...]) -> Any:
         if not row[2 + i]:
             warn_zero_order(i + 1)
     return score
+
+
+class Parameters:
+    """``SmoothingFunction``'s parameters without its methods (what the recipes read)."""
+
+    def __init__(self, epsilon: Any = EPSILON, alpha: Any = ALPHA, k: Any = K) -> None:
+        self.epsilon = epsilon
+        self.alpha = alpha
+        self.k = k
+
+
+def row_score(row: Sequence[int], row_order: int, weights: Sequence[Any], method: int,
+              parameters: Any, reweigh: bool,
+              on_zero: Callable[[int], None] = warn_zero_order) -> Any:
+    """NLTK's ``sentence_bleu`` of one statistics row with ``row_order`` orders, for one weight
+    vector (``reweigh``: NLTK's ``auto_reweigh`` applies to it), built-in smoothing ``method``
+    with ``parameters`` (epsilon, alpha, k). Raises what NLTK raises. The compiled
+    ``nltk_sentence_scores`` does the same in C."""
+    hyp_len, ref_len = int(row[0]), int(row[1])
+    orders = len(weights)
+    nums = [int(x) for x in row[2:2 + orders]]
+    dens = [max(1, int(x)) for x in row[2 + row_order:2 + row_order + orders]]
+    if nums[0] == 0:
+        return 0.0
+    fifth = (int(row[6]), max(1, int(row[6 + row_order]))) if method in (5, 7) else None
+    try:
+        p_n = smoothed_precisions(method, parameters, nums, dens, hyp_len, hyp_len, fifth,
+                                  on_zero)
+    except NeedsExactPath:
+        p_n = fraction_precisions(method, parameters, nums, dens, hyp_len, fifth, on_zero)
+    if reweigh and hyp_len < 4:
+        weights = (1 / hyp_len,) * hyp_len
+    return final_scores([weights], p_n, brevity_penalty(ref_len, hyp_len), hyp_len, False)

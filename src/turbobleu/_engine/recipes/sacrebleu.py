@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import sys
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
 from turbobleu.result import BLEUScore
@@ -14,11 +15,13 @@ NEUMAIER_SUM = sys.version_info >= (3, 12)
 # sacrebleu's smoothing methods and their default values.
 SMOOTH_DEFAULTS: Dict[str, Optional[float]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
-# sacrebleu's log(0): a huge negative int, so one zero precision makes the score exactly 0.0.
-_LOG_ZERO = -9999999999
+# sacrebleu's log(0) (utils.my_log): a huge negative int, so one zero precision makes the score
+# exactly 0.0. The compiled recipe returns 0.0 at the first zero instead (tested equal).
+LOG_ZERO = -9999999999
 
 
 def check_smoothing(smooth_method: Any, smooth_value: Any) -> None:
+    """ValueError for an unknown method, TypeError for a smoothing value that is not a number."""
     if smooth_method not in SMOOTH_DEFAULTS:
         raise ValueError(f"unknown smooth_method={smooth_method!r}; "
                          f"choose one of {list(SMOOTH_DEFAULTS)}")
@@ -27,8 +30,32 @@ def check_smoothing(smooth_method: Any, smooth_value: Any) -> None:
         raise TypeError(f"smooth_value must be a number or None, got {type(smooth_value).__name__}")
 
 
+def check_max_order(max_order: Any, name: str = "max_order") -> None:
+    """ValueError (naming the caller's argument) unless ``max_order`` is an int >= 1."""
+    if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {max_order!r}")
+
+
+@dataclass(frozen=True)
+class SacreBLEUOptions:
+    """The options a sacrebleu score depends on, checked once: ``max_order`` (sacrebleu's
+    ``max_ngram_order``), ``smooth_method`` (none | floor | add-k | exp), ``smooth_value`` (None:
+    ``SMOOTH_DEFAULTS[smooth_method]``) and ``effective_order``. ``BLEU``, the batch API and the
+    significance tests all hold one."""
+
+    max_order: int = 4
+    smooth_method: str = "exp"
+    smooth_value: Optional[float] = None
+    effective_order: bool = False
+
+    def __post_init__(self) -> None:
+        check_smoothing(self.smooth_method, self.smooth_value)
+        check_max_order(self.max_order)
+        object.__setattr__(self, "effective_order", bool(self.effective_order))
+
+
 def _log(p: float) -> Any:
-    return _LOG_ZERO if p == 0.0 else math.log(p)
+    return LOG_ZERO if p == 0.0 else math.log(p)
 
 
 def sacrebleu_score(correct: List[Any], total: List[Any], sys_len: int, ref_len: int,

@@ -28,12 +28,8 @@ from typing import Optional
 import numpy as np
 
 from turbobleu._engine import impl as _impl
-from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM
-
-# sacrebleu's log(0) (utils.my_log): one zero precision makes the score 0.0.
-_LOG_ZERO = -9999999999.0
-
-_SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+from turbobleu._engine.recipes.sacrebleu import (LOG_ZERO, NEUMAIER_SUM, SMOOTH_DEFAULTS,
+                                                  check_smoothing)
 
 ARITHMETICS = ("float32", "int64", "float32-numpy1")
 
@@ -105,15 +101,14 @@ def bleu_scores(rows: np.ndarray, max_order: int, smooth_method: str,
     """
     if arithmetic not in ARITHMETICS:
         raise ValueError(f"arithmetic must be one of {ARITHMETICS}, got {arithmetic!r}")
-    if smooth_method not in _SMOOTH_DEFAULTS:
-        raise ValueError(f"unknown smooth_method={smooth_method!r}")
+    check_smoothing(smooth_method, smooth_value)
     rows = np.asarray(rows)
     if rows.ndim != 2 or rows.shape[1] != 2 + 2 * max_order:
         raise ValueError(f"rows must have shape (R, {2 + 2 * max_order}), got {rows.shape}")
     n_rows = rows.shape[0]
     value: float = 0.0 if smooth_value is None else smooth_value
     if smooth_value is None:
-        value = _SMOOTH_DEFAULTS[smooth_method] or 0.0  # (none and exp never use it)
+        value = SMOOTH_DEFAULTS[smooth_method] or 0.0  # (none and exp never use it)
     as32 = arithmetic != "int64"          # the row itself is float32
     nep50 = arithmetic == "float32"       # ... and so is the arithmetic on it
     work = np.float32 if nep50 else np.float64
@@ -180,7 +175,7 @@ def bleu_scores(rows: np.ndarray, max_order: int, smooth_method: str,
     logs = np.zeros_like(precisions)
     take = included & ~zero & scored[:, None]
     logs[take] = _mapped("log", precisions[take])
-    logs[included & zero] = _LOG_ZERO
+    logs[included & zero] = LOG_ZERO
     log_sum = python_sum_rows(logs, neumaier)
 
     scores = np.zeros(n_rows, dtype=np.float64)

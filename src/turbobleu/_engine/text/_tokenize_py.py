@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 
 from turbobleu._engine.count._kernel_py import sacrebleu_score_parts, segment_row
+from turbobleu._engine.text.rules_13a import language_independent, rules_13a
 from turbobleu._engine.text.unicode_classes import intl_classes, ranges_pattern
 
 # The functions the compiled module beside it has, with the same parameters
@@ -30,30 +31,9 @@ TOK_CHAR = 4
 
 UNKNOWN = -1
 
-# 13a's symbol rule: every ASCII punctuation mark or symbol except ' , - . gets spaces around it.
-_13A_SYMBOL = re.compile(r"([{-~\[-` -&(-+:-@/])")
-_13A_PAIR_RULES = (
-    (re.compile(r"([^0-9])([.,])"), r"\1 \2 "),  # . or , not preceded by a digit
-    (re.compile(r"([.,])([^0-9])"), r" \1 \2"),  # . or , not followed by a digit
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),      # - preceded by a digit
-)
-
-
-def rules_13a(line: str) -> str:
-    """13a's four regex rules (sacrebleu's post-tokenizer, shared by 13a and zh)."""
-    line = _13A_SYMBOL.sub(r" \1 ", line)
-    for pattern, replacement in _13A_PAIR_RULES:
-        line = pattern.sub(replacement, line)
-    return line
-
-
 def rewrite_13a(line: str) -> str:
     """mteval-v13a as sacrebleu runs it, on an rstripped line; the caller splits the result."""
-    line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-    if "&" in line:
-        for entity, char in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")):
-            line = line.replace(entity, char)
-    return rules_13a(f" {line} ")
+    return rules_13a(f" {language_independent(line)} ")
 
 
 _BMP_END = 0xFFFF
