@@ -11,7 +11,7 @@ import no NumPy either, under the none, 13a, zh and char tokenizers (intl's tabl
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, List
+from turbobleu._typing import TYPE_CHECKING
 
 from turbobleu._engine.impl import implementation
 from turbobleu.bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
@@ -20,6 +20,7 @@ from turbobleu.stats import BLEUStats
 from turbobleu.tokenizers import available_tokenizers, get_tokenizer
 
 if TYPE_CHECKING:
+    from typing import Any, List
     from turbobleu import significance
     from turbobleu.batch import (NLTKRecipe, ReferenceSets, SacreBLEURecipe, self_bleu,
                                  sentence_bleu_batch)

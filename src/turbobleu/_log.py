@@ -6,7 +6,9 @@ time, a quarter of a plain ``import turbobleu``, and most runs never warn.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Callable, Optional
 
 LOGGER_NAME = "turbobleu"
 

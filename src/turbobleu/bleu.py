@@ -2,9 +2,10 @@
 functions, with identical scores (same Python version) and errors instead of silent truncation."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Tuple, Any, List, Optional, Sequence
+from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:   # NumPy is imported by the methods that return arrays (a light import)
+    from typing import Dict, Tuple, Any, List, Optional, Sequence
     import numpy as np
 
 from turbobleu import _log

@@ -14,7 +14,9 @@ the default tokenizer runs in turbobleu's compiled 13a tokenizer.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 

@@ -6,7 +6,9 @@ signature, and (if sacrebleu is installed) whether sacrebleu gives the identical
 from __future__ import annotations
 
 from importlib import resources
-from typing import List
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import List
 
 
 def _lines(name: str) -> List[str]:

@@ -23,7 +23,9 @@ precision is 0 (rather than ``0 * log(0) = NaN``). The log-precisions are summed
 from __future__ import annotations
 
 import math
-from typing import Any, List, Sequence
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, List, Sequence
 
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.matlab import matlab_score

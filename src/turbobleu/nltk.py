@@ -24,7 +24,9 @@ from __future__ import annotations
 from collections import Counter, deque
 from itertools import islice
 from types import MethodType
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from turbobleu._engine.recipes.nltk import (
     ALPHA, EPSILON, K, Fraction, NeedsExactPath, brevity_penalty, final_scores, fraction_method0,

@@ -27,7 +27,9 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Tuple
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, Iterator, List, Mapping, Tuple
 
 __all__ = ["available_patches", "is_patched", "patch", "patched", "register_attribute_patch",
            "register_patch", "unpatch"]

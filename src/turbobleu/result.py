@@ -1,7 +1,9 @@
 """Score and signature objects, formatted exactly as sacrebleu formats its own."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional, Sequence
 
 # The sacrebleu release whose BLEU numbers, output and signatures turbobleu reproduces.
 SACREBLEU_VERSION = "2.6.0"

@@ -100,10 +100,11 @@ def resolve_seed(seed: Union[int, str, None] = FROM_ENV) -> Seed:
 
 
 # -- inputs ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
 class Recipe(SacreBLEUOptions):
     """sacrebleu's options (a ``SacreBLEUOptions``, checked the same way) with the scoring the
     tests need; a ``turbobleu.BLEU`` or a ``sacrebleu`` BLEU has them."""
+
+    __slots__ = ()
 
     @classmethod
     def of(cls, metric: Any) -> "Recipe":

@@ -6,9 +6,10 @@ resampling and parallel or distributed partitions all use this one container.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, List, Union
+from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any, Iterable, List, Union
     import numpy as np
 
 # NumPy is imported where rows are made or read, not at the top: `import turbobleu` and the plain

@@ -15,7 +15,9 @@ compiled ``tokenize`` (lines, code, lowercase flag).
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional, Tuple
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional, Tuple
 
 from turbobleu import _log
 from turbobleu._engine import impl as _impl

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import os
 from types import ModuleType
-from typing import Tuple
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Tuple
 
 _CHOICES = ("auto", "cython", "python")
 

@@ -17,7 +17,7 @@ import os
 import re
 import sys
 from array import array
-from typing import TYPE_CHECKING, Any, List, NoReturn, Optional, Sequence, Tuple
+from turbobleu._typing import TYPE_CHECKING
 
 from turbobleu import __version__, _log
 from turbobleu.cli.io import (InputError, check_encoding, check_lengths, read_file, read_references,
@@ -32,6 +32,7 @@ from turbobleu.tokenizers import TOKENIZER_NAMES, Tokenizer, fast_tokenizers
 from turbobleu._engine import impl as _impl
 
 if TYPE_CHECKING:   # significance (and NumPy with it) is imported only for the tests it runs
+    from typing import Any, List, NoReturn, Optional, Sequence, Tuple
     from turbobleu.significance import Result
 
 PROG = "turbobleu"

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import codecs
 import sys
-from typing import BinaryIO, List, Optional, Tuple
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import BinaryIO, List, Optional, Tuple
 
 # Exit status of sacrebleu for a wrong number of tab-separated fields.
 EXIT_FIELDS = 17

@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Callable, Optional, TextIO
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Callable, Optional, TextIO
 
 # Test hook and user knob: seconds before the bar first appears.
 DELAY_ENV = "TURBOBLEU_PROGRESS_DELAY"

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 from functools import reduce
-from typing import List, Optional, Sequence
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import List, Optional, Sequence
 
 # CSI escape sequences (colours); they take no room on screen.
 _ANSI = re.compile(r"\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]")

@@ -12,7 +12,9 @@ downloads and the command line are not part of this module: import sacrebleu for
 """
 from __future__ import annotations
 
-from typing import Any
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any
 
 from turbobleu.result import SACREBLEU_VERSION
 from turbobleu.sacrebleu import compat

@@ -30,7 +30,9 @@ import importlib
 import inspect
 import logging
 import weakref
-from typing import Any, Callable, List, Optional, Tuple
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, Callable, List, Optional, Tuple
 
 from turbobleu._engine import impl as _impl
 from turbobleu import bleu as turbo_bleu

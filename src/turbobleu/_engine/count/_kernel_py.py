@@ -15,7 +15,9 @@ from __future__ import annotations
 import math as _math
 from collections import Counter
 from operator import index as _index
-from typing import Any, Callable, Optional, Sequence, Tuple
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as _np
 

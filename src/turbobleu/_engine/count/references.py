@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, List, Optional
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, List, Optional
 
 from turbobleu._engine import impl as _impl
 from turbobleu.stats import BLEUStats

@@ -22,7 +22,6 @@ from libc.float cimport DBL_MIN
 from libc.math cimport exp, isfinite, isinf, log
 from libc.string cimport memcmp, memcpy, memset
 
-from turbobleu._engine.recipes.nltk import warn_zero_order
 from turbobleu._engine.count._kernel cimport (TABLE_FOR_CORPUS, TABLE_FOR_SENTENCE, Table,
                                 count_segment, exact_sum, kept_table_bytes, table_give,
                                 table_reserve, table_reserve_ids, table_take, table_warm)
@@ -558,7 +557,10 @@ def unsmoothed_sentence_score(references, hypothesis, tuple weights):
         score = exp(1.0 - <double>ref_len / <double>hyp_len) * score
     for i in range(orders):
         if row[2 + i] == 0:
-            warn_zero_order(i + 1)      # NLTK's warning, from its one call site
+            # NLTK's warning, from its one call site (imported here: rare, and the NLTK
+            # recipe module costs `import turbobleu` a few milliseconds)
+            from turbobleu._engine.recipes.nltk import warn_zero_order
+            warn_zero_order(i + 1)
     return score
 
 

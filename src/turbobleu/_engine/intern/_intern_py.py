@@ -21,7 +21,9 @@ interning in C (no Python-level loop per token) and counts with the kernel's ``c
 from __future__ import annotations
 
 from itertools import accumulate, chain, count, repeat
-from typing import Any, Dict, List, Optional, Tuple
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 

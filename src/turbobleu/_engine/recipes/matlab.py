@@ -10,7 +10,9 @@ already normalised to sum to one (``turbobleu.matlab`` checks the inputs):
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Sequence
 
 
 def matlab_score(row: Sequence[int], weights: Sequence[float]) -> float:

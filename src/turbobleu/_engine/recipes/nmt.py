@@ -12,7 +12,9 @@ integer corpus counts, operation for operation:
 from __future__ import annotations
 
 import math
-from typing import Any, List, Sequence, Tuple
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, List, Sequence, Tuple
 
 
 def nmt_score(matches: Sequence[int], possible: Sequence[int], translation_length: int,

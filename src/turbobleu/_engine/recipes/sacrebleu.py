@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import dataclass
-from typing import Any, Dict, List, Optional
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional, Tuple
 
 from turbobleu.result import BLEUScore
 
@@ -36,22 +37,52 @@ def check_max_order(max_order: Any, name: str = "max_order") -> None:
         raise ValueError(f"{name} must be an integer >= 1, got {max_order!r}")
 
 
-@dataclass(frozen=True)
 class SacreBLEUOptions:
     """The options a sacrebleu score depends on, checked once: ``max_order`` (sacrebleu's
     ``max_ngram_order``), ``smooth_method`` (none | floor | add-k | exp), ``smooth_value`` (None:
     ``SMOOTH_DEFAULTS[smooth_method]``) and ``effective_order``. ``BLEU``, the batch API and the
-    significance tests all hold one."""
+    significance tests all hold one. An immutable value: equal when the type and the four
+    options are, hashable, picklable. (Written out rather than a frozen dataclass: importing
+    ``dataclasses`` costs ``import turbobleu`` several milliseconds.)"""
 
-    max_order: int = 4
-    smooth_method: str = "exp"
-    smooth_value: Optional[float] = None
-    effective_order: bool = False
+    __slots__ = ("max_order", "smooth_method", "smooth_value", "effective_order")
+    max_order: int
+    smooth_method: str
+    smooth_value: Optional[float]
+    effective_order: bool
 
-    def __post_init__(self) -> None:
-        check_smoothing(self.smooth_method, self.smooth_value)
-        check_max_order(self.max_order)
-        object.__setattr__(self, "effective_order", bool(self.effective_order))
+    def __init__(self, max_order: int = 4, smooth_method: str = "exp",
+                 smooth_value: Optional[float] = None, effective_order: bool = False) -> None:
+        check_smoothing(smooth_method, smooth_value)
+        check_max_order(max_order)
+        for name, value in zip(SacreBLEUOptions.__slots__,
+                               (max_order, smooth_method, smooth_value, bool(effective_order))):
+            object.__setattr__(self, name, value)
+
+    def _values(self) -> Tuple[int, str, Optional[float], bool]:
+        return (self.max_order, self.smooth_method, self.smooth_value, self.effective_order)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.__class__, self._values()))
+
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        return (self.__class__, self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={v!r}" for n, v in zip(SacreBLEUOptions.__slots__,
+                                                         self._values()))
+        return f"{type(self).__name__}({fields})"
 
 
 def _log(p: float) -> Any:

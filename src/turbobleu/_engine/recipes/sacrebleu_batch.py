@@ -23,7 +23,9 @@ before Python 3.12, Neumaier-compensated from 3.12 on.
 from __future__ import annotations
 
 import math
-from typing import Optional
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Optional
 
 import numpy as np
 

@@ -2,7 +2,9 @@
 it applies, the Python specification in ``sacrebleu.py`` otherwise."""
 from __future__ import annotations
 
-from typing import List, Optional
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import List, Optional
 
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM, sacrebleu_score_of_row

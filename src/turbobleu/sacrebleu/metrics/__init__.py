@@ -1,7 +1,9 @@
 """``sacrebleu.metrics``: the BLEU metric class and its score."""
 from __future__ import annotations
 
-from typing import Any
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any
 
 from turbobleu.sacrebleu.metrics.bleu import BLEU, BLEUScore
 

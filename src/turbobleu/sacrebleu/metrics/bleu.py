@@ -1,7 +1,9 @@
 """``sacrebleu.metrics.bleu``: ``BLEU`` with the class constants and helpers of sacrebleu's."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from turbobleu._typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional
 
 from turbobleu import bleu as _bleu
 from turbobleu._engine.recipes.sacrebleu import check_smoothing, sacrebleu_score
