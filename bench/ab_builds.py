@@ -22,6 +22,7 @@ the median over rounds of each build's child medians, and the ratio B / A (below
 
     python bench/ab_builds.py --a ../before --b . --rounds 5
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,8 +40,18 @@ from typing import Any, Callable, Dict, List
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchlib  # noqa: E402
 
-WORKLOADS = ["corpus-13a", "corpus-intl", "loop-13a", "batch-13a", "nltk-corpus", "nltk-loop",
-             "rl-flat", "rl-grpo", "paired-bs", "import"]
+WORKLOADS = [
+    "corpus-13a",
+    "corpus-intl",
+    "loop-13a",
+    "batch-13a",
+    "nltk-corpus",
+    "nltk-loop",
+    "rl-flat",
+    "rl-grpo",
+    "paired-bs",
+    "import",
+]
 
 
 def _timed_median(fn: Callable[[], Any], inner: int) -> float:
@@ -63,14 +74,17 @@ def _child(data: Path, inner: int, workloads: List[str]) -> Dict[str, float]:
     from turbobleu import significance
 
     systems = benchlib.load_wmt23(data)
-    tokens = [([h.split() for h in s.hyps], [[r.split() for r in refs] for refs in zip(*s.refs)])
-              for s in systems]
+    tokens = [
+        ([h.split() for h in s.hyps], [[r.split() for r in refs] for refs in zip(*s.refs)])
+        for s in systems
+    ]
     rng = np.random.default_rng(0)
     refs_flat = [[rng.integers(1, 32000, 64).tolist() for _ in range(4)] for _ in range(4096)]
     hyps_flat = [r[0][:40] + rng.integers(1, 32000, 24).tolist() for r in refs_flat]
     refs_grpo = [[rng.integers(1, 32000, 64).tolist() for _ in range(4)] for _ in range(256)]
-    hyps_grpo = [r[0][:40] + rng.integers(1, 32000, 24).tolist() for r in refs_grpo
-                 for _ in range(16)]
+    hyps_grpo = [
+        r[0][:40] + rng.integers(1, 32000, 24).tolist() for r in refs_grpo for _ in range(16)
+    ]
     prepared = turbobleu.ReferenceSets(refs_grpo)
     bleu = turbobleu.BLEU()
     pair = [s for s in systems if s.pair == systems[0].pair][:4]
@@ -78,21 +92,29 @@ def _child(data: Path, inner: int, workloads: List[str]) -> Dict[str, float]:
 
     jobs: Dict[str, Callable[[], Any]] = {
         "corpus-13a": lambda: [turbobleu.corpus_bleu(s.hyps, s.refs) for s in systems],
-        "corpus-intl": lambda: [turbobleu.corpus_bleu(s.hyps, s.refs, tokenize="intl")
-                                for s in systems],
-        "loop-13a": lambda: [turbobleu.sentence_bleu(h, list(r)).score for s in systems
-                             for h, r in zip(s.hyps[:300], zip(*s.refs))],
-        "batch-13a": lambda: [turbobleu.BLEU(effective_order=True).sentence_scores(s.hyps, s.refs)
-                              for s in systems],
+        "corpus-intl": lambda: [
+            turbobleu.corpus_bleu(s.hyps, s.refs, tokenize="intl") for s in systems
+        ],
+        "loop-13a": lambda: [
+            turbobleu.sentence_bleu(h, list(r)).score
+            for s in systems
+            for h, r in zip(s.hyps[:300], zip(*s.refs))
+        ],
+        "batch-13a": lambda: [
+            turbobleu.BLEU(effective_order=True).sentence_scores(s.hyps, s.refs) for s in systems
+        ],
         "nltk-corpus": lambda: [tb_nltk.corpus_bleu(r, h) for h, r in tokens],
-        "nltk-loop": lambda: [tb_nltk.sentence_bleu(rr, hh) for h, r in tokens
-                              for hh, rr in zip(h[:300], r[:300])],
+        "nltk-loop": lambda: [
+            tb_nltk.sentence_bleu(rr, hh) for h, r in tokens for hh, rr in zip(h[:300], r[:300])
+        ],
         "rl-flat": lambda: turbobleu.sentence_bleu_batch(hyps_flat, refs_flat, threads=1),
         "rl-grpo": lambda: prepared.score(hyps_grpo, group_size=16, threads=1),
-        "paired-bs": lambda: significance.paired_bootstrap(pair_stats[0], pair_stats[1:], bleu,
-                                                           n_samples=1000),
+        "paired-bs": lambda: significance.paired_bootstrap(
+            pair_stats[0], pair_stats[1:], bleu, n_samples=1000
+        ),
     }
     import warnings
+
     warnings.simplefilter("ignore")
     return {name: _timed_median(jobs[name], inner) for name in workloads if name in jobs}
 
@@ -108,9 +130,23 @@ def _import_time(tree: Path) -> float:
 
 def _run_child(tree: Path, args: argparse.Namespace) -> Dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(tree / "src"), TURBOBLEU_IMPL="cython")
-    proc = subprocess.run([sys.executable, __file__, "--child", "--data", str(args.data),
-                           "--inner", str(args.inner), "--workloads", *args.workloads],
-                          env=env, capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "--child",
+            "--data",
+            str(args.data),
+            "--inner",
+            str(args.inner),
+            "--workloads",
+            *args.workloads,
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     result: Dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
     if "import" in args.workloads:
         result["import"] = statistics.median(_import_time(tree) for _ in range(5))
@@ -135,8 +171,9 @@ def main() -> None:
         p.error("--a and --b are required")
     runs: Dict[str, List[Dict[str, float]]] = {"A": [], "B": []}
     for r in range(args.rounds):
-        for label, tree in (("A", args.a), ("B", args.b)) if r % 2 == 0 else (("B", args.b),
-                                                                               ("A", args.a)):
+        for label, tree in (
+            (("A", args.a), ("B", args.b)) if r % 2 == 0 else (("B", args.b), ("A", args.a))
+        ):
             runs[label].append(_run_child(tree.resolve(), args))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
     rows = []
@@ -146,13 +183,25 @@ def main() -> None:
         b = statistics.median(run[name] for run in runs["B"])
         summary[name] = {"a_ms": a * 1e3, "b_ms": b * 1e3, "b_over_a": b / a}
         rows.append([name, f"{a * 1e3:.2f}", f"{b * 1e3:.2f}", f"{b / a:.3f}"])
-    print(f"A = {args.a}  B = {args.b}  ({args.rounds} alternating rounds, "
-          f"{args.inner} calls each; medians)")
+    print(
+        f"A = {args.a}  B = {args.b}  ({args.rounds} alternating rounds, "
+        f"{args.inner} calls each; medians)"
+    )
     print(benchlib.text_table(["workload", "A ms", "B ms", "B / A"], rows))
     if args.json:
-        args.json.write_text(json.dumps({"a": str(args.a), "b": str(args.b), "rounds": args.rounds,
-                                         "inner": args.inner, "results": summary,
-                                         "machine": benchlib.machine_info(["numpy"])}, indent=1))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "a": str(args.a),
+                    "b": str(args.b),
+                    "rounds": args.rounds,
+                    "inner": args.inner,
+                    "results": summary,
+                    "machine": benchlib.machine_info(["numpy"]),
+                },
+                indent=1,
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ reported, with ratios peer / turbobleu. turbobleu's scores are checked against s
 
 Run ``python bench/bench_sacrebleu.py --help``; see bench/README.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,41 +49,82 @@ class Comparison:
 
 
 COMPARISONS = [
-    Comparison("corpus_sacrebleu", "corpus_bleu: sacrebleu / turbobleu", "corpus", "sacrebleu",
-               "turbobleu", 50.0),
-    Comparison("corpus_bleuscore", "corpus_bleu: bleuscore / turbobleu", "corpus", "bleuscore",
-               "turbobleu", 5.0),
-    Comparison("sentence_loop", "sentence loop: sacrebleu.sentence_bleu loop / "
-               "turbobleu.sentence_bleu loop", "sentence", "sacrebleu.loop", "turbobleu.loop",
-               20.0),
-    Comparison("sentence_batch", "sentence batch: sacrebleu.sentence_bleu loop / "
-               "turbobleu BLEU.sentence_scores", "sentence", "sacrebleu.loop", "turbobleu.batch",
-               50.0),
+    Comparison(
+        "corpus_sacrebleu",
+        "corpus_bleu: sacrebleu / turbobleu",
+        "corpus",
+        "sacrebleu",
+        "turbobleu",
+        50.0,
+    ),
+    Comparison(
+        "corpus_bleuscore",
+        "corpus_bleu: bleuscore / turbobleu",
+        "corpus",
+        "bleuscore",
+        "turbobleu",
+        5.0,
+    ),
+    Comparison(
+        "sentence_loop",
+        "sentence loop: sacrebleu.sentence_bleu loop / turbobleu.sentence_bleu loop",
+        "sentence",
+        "sacrebleu.loop",
+        "turbobleu.loop",
+        20.0,
+    ),
+    Comparison(
+        "sentence_batch",
+        "sentence batch: sacrebleu.sentence_bleu loop / turbobleu BLEU.sentence_scores",
+        "sentence",
+        "sacrebleu.loop",
+        "turbobleu.batch",
+        50.0,
+    ),
 ]
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--data", type=Path, default=benchlib.DEFAULT_DATA,
-                   help="WMT23 directory: <pair>/hyp.<system>.<lang> and <pair>/ref.<name>.<lang>")
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=benchlib.DEFAULT_DATA,
+        help="WMT23 directory: <pair>/hyp.<system>.<lang> and <pair>/ref.<name>.<lang>",
+    )
     p.add_argument("--pairs", nargs="+", metavar="PAIR", help="language pairs (default: all)")
-    p.add_argument("--workloads", nargs="+", choices=("corpus", "sentence"),
-                   default=["corpus", "sentence"])
+    p.add_argument(
+        "--workloads", nargs="+", choices=("corpus", "sentence"), default=["corpus", "sentence"]
+    )
     p.add_argument("--repeats", type=int, default=5, help="timed runs per contender")
-    p.add_argument("--slow-seconds", type=float, default=2.0,
-                   help="a contender whose warm-up run takes longer gets --slow-repeats runs")
+    p.add_argument(
+        "--slow-seconds",
+        type=float,
+        default=2.0,
+        help="a contender whose warm-up run takes longer gets --slow-repeats runs",
+    )
     p.add_argument("--slow-repeats", type=int, default=3)
-    p.add_argument("--peer-threads", default="1",
-                   help="threads for rayon-based peers (bleuscore): a number, or 'auto' for "
-                        "their default (all cores). turbobleu always runs on one thread.")
-    p.add_argument("--quick", action="store_true",
-                   help=f"smoke run: pair {QUICK_PAIR} only, 2 repeats, results named *-quick")
+    p.add_argument(
+        "--peer-threads",
+        default="1",
+        help="threads for rayon-based peers (bleuscore): a number, or 'auto' for "
+        "their default (all cores). turbobleu always runs on one thread.",
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"smoke run: pair {QUICK_PAIR} only, 2 repeats, results named *-quick",
+    )
     p.add_argument("--name", help="results file stem (default: sacrebleu, or sacrebleu-quick)")
     p.add_argument("--out-dir", type=Path, default=benchlib.RESULTS_DIR)
     p.add_argument("--no-write", action="store_true", help="print only, write no result files")
-    p.add_argument("--profile", action="store_true",
-                   help="also cProfile each turbobleu contender once on the largest system")
+    p.add_argument(
+        "--profile",
+        action="store_true",
+        help="also cProfile each turbobleu contender once on the largest system",
+    )
     args = p.parse_args(argv)
     if args.quick:
         args.pairs = args.pairs or [QUICK_PAIR]
@@ -95,16 +137,21 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
 
 # -- libraries -------------------------------------------------------------------------------
 
+
 def load_libraries() -> Dict[str, Any]:
     """turbobleu (required) and the peers that are installed; says which peers are skipped."""
     import turbobleu
+
     libs: Dict[str, Any] = {"turbobleu": turbobleu}
     for name in ("sacrebleu", "bleuscore"):
         try:
             libs[name] = __import__(name)
         except ImportError:
-            print(f"NOTE: {name} is not installed; skipping it "
-                  f"(pip install -e '.[bench]' installs the peers)", file=sys.stderr)
+            print(
+                f"NOTE: {name} is not installed; skipping it "
+                f"(pip install -e '.[bench]' installs the peers)",
+                file=sys.stderr,
+            )
     # Both libraries log a "forgot to detokenize?" warning on some systems; it is noise here
     # (each still runs the check, so the work timed is unchanged).
     logging.disable(logging.WARNING)
@@ -124,16 +171,25 @@ def one_thread_kwargs(fn: Callable) -> Dict[str, int]:
 def bleuscore_kwargs(bleuscore: Any) -> Dict[str, Any]:
     """sacrebleu's reference-length rule (closest, ties to shorter) where bleuscore has it."""
     try:
-        bleuscore.compute(references=[["a b"]], predictions=["a b"], max_order=4, smooth=False,
-                          ref_len_method="sacrebleu")
+        bleuscore.compute(
+            references=[["a b"]],
+            predictions=["a b"],
+            max_order=4,
+            smooth=False,
+            ref_len_method="sacrebleu",
+        )
         return {"max_order": 4, "smooth": False, "ref_len_method": "sacrebleu"}
     except TypeError:
-        print("NOTE: this bleuscore has no ref_len_method; it uses the shortest reference, "
-              "so multi-reference pairs will not match sacrebleu", file=sys.stderr)
+        print(
+            "NOTE: this bleuscore has no ref_len_method; it uses the shortest reference, "
+            "so multi-reference pairs will not match sacrebleu",
+            file=sys.stderr,
+        )
         return {"max_order": 4, "smooth": False}
 
 
 # -- workloads -------------------------------------------------------------------------------
+
 
 def corpus_contenders(libs: Dict[str, Any], s: System) -> List[Contender]:
     tb = libs["turbobleu"]
@@ -148,8 +204,11 @@ def corpus_contenders(libs: Dict[str, Any], s: System) -> List[Contender]:
         bs_kw = libs["_bleuscore_kwargs"]
         # bleuscore wants references grouped per segment; regrouping is done once, untimed.
         seg_refs = s.refs_per_segment()
-        out.append(Contender("bleuscore",
-                             lambda: bs.compute(references=seg_refs, predictions=hyps, **bs_kw)))
+        out.append(
+            Contender(
+                "bleuscore", lambda: bs.compute(references=seg_refs, predictions=hyps, **bs_kw)
+            )
+        )
     return out
 
 
@@ -159,16 +218,22 @@ def sentence_contenders(libs: Dict[str, Any], s: System) -> List[Contender]:
     seg_refs = s.refs_per_segment()  # both loops take each segment's references as a list
     tb_kw = one_thread_kwargs(tb.BLEU.sentence_scores)
     out = [
-        Contender("turbobleu.loop",
-                  lambda: [tb.sentence_bleu(h, r).score for h, r in zip(hyps, seg_refs)]),
-        Contender("turbobleu.batch",
-                  lambda: tb.BLEU(effective_order=True).sentence_scores(hyps, refs, **tb_kw)),
+        Contender(
+            "turbobleu.loop", lambda: [tb.sentence_bleu(h, r).score for h, r in zip(hyps, seg_refs)]
+        ),
+        Contender(
+            "turbobleu.batch",
+            lambda: tb.BLEU(effective_order=True).sentence_scores(hyps, refs, **tb_kw),
+        ),
     ]
     if "sacrebleu" in libs:
         sb = libs["sacrebleu"]
-        out.append(Contender("sacrebleu.loop",
-                             lambda: [sb.sentence_bleu(h, r).score
-                                      for h, r in zip(hyps, seg_refs)]))
+        out.append(
+            Contender(
+                "sacrebleu.loop",
+                lambda: [sb.sentence_bleu(h, r).score for h, r in zip(hyps, seg_refs)],
+            )
+        )
     return out
 
 
@@ -176,6 +241,7 @@ CONTENDERS = {"corpus": corpus_contenders, "sentence": sentence_contenders}
 
 
 # -- correctness checks ----------------------------------------------------------------------
+
 
 def _corpus_fields(score: Any) -> tuple:
     return (score.score, list(score.counts), list(score.totals), score.sys_len, score.ref_len)
@@ -187,9 +253,15 @@ def check_corpus(outputs: Dict[str, Any]) -> List[Dict[str, Any]]:
         return checks
     sb = outputs["sacrebleu"]
     tb_f, sb_f = _corpus_fields(outputs["turbobleu"]), _corpus_fields(sb)
-    checks.append({"what": "turbobleu.corpus_bleu == sacrebleu.corpus_bleu (score, counts, "
-                           "totals, sys_len, ref_len)", "ok": tb_f == sb_f, "turbobleu": True,
-                   "detail": "identical" if tb_f == sb_f else f"turbobleu {tb_f} != sacrebleu {sb_f}"})
+    checks.append(
+        {
+            "what": "turbobleu.corpus_bleu == sacrebleu.corpus_bleu (score, counts, "
+            "totals, sys_len, ref_len)",
+            "ok": tb_f == sb_f,
+            "turbobleu": True,
+            "detail": "identical" if tb_f == sb_f else f"turbobleu {tb_f} != sacrebleu {sb_f}",
+        }
+    )
     if "bleuscore" in outputs:
         checks.append(_check_bleuscore(outputs["bleuscore"], sb))
     return checks
@@ -197,7 +269,7 @@ def check_corpus(outputs: Dict[str, Any]) -> List[Dict[str, Any]]:
 
 def _check_bleuscore(bs: Dict[str, Any], sb: Any) -> Dict[str, Any]:
     """bleuscore vs sacrebleu: lengths exactly, precisions and score to the last bit or not."""
-    lengths_ok = (bs["translation_length"] == sb.sys_len and bs["reference_length"] == sb.ref_len)
+    lengths_ok = bs["translation_length"] == sb.sys_len and bs["reference_length"] == sb.ref_len
     sb_prec = [c / t if t else 0.0 for c, t in zip(sb.counts, sb.totals)]
     prec_exact = list(bs["precisions"]) == sb_prec
     score = bs["bleu"] * 100.0
@@ -208,13 +280,21 @@ def _check_bleuscore(bs: Dict[str, Any], sb: Any) -> Dict[str, Any]:
         verdict = f"agrees to rel {rel:.1e} (not bit-identical)"
     else:
         verdict = f"DISAGREES: bleuscore {score!r} vs sacrebleu {sb.score!r} (rel {rel:.2e})"
-    detail = (f"{verdict}; lengths {'equal' if lengths_ok else 'DIFFER'} "
-              f"(bleuscore {bs['translation_length']}/{bs['reference_length']}, sacrebleu "
-              f"{sb.sys_len}/{sb.ref_len}); precisions {'bit-identical' if prec_exact else 'differ'}")
-    return {"what": "bleuscore.compute vs sacrebleu.corpus_bleu", "turbobleu": False,
-            "ok": lengths_ok and rel < 1e-9, "bit_identical": score == sb.score,
-            "lengths_equal": lengths_ok, "precisions_bit_identical": prec_exact,
-            "rel_diff": rel, "detail": detail}
+    detail = (
+        f"{verdict}; lengths {'equal' if lengths_ok else 'DIFFER'} "
+        f"(bleuscore {bs['translation_length']}/{bs['reference_length']}, sacrebleu "
+        f"{sb.sys_len}/{sb.ref_len}); precisions {'bit-identical' if prec_exact else 'differ'}"
+    )
+    return {
+        "what": "bleuscore.compute vs sacrebleu.corpus_bleu",
+        "turbobleu": False,
+        "ok": lengths_ok and rel < 1e-9,
+        "bit_identical": score == sb.score,
+        "lengths_equal": lengths_ok,
+        "precisions_bit_identical": prec_exact,
+        "rel_diff": rel,
+        "detail": detail,
+    }
 
 
 def check_sentence(outputs: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -230,12 +310,20 @@ def check_sentence(outputs: Dict[str, Any]) -> List[Dict[str, Any]]:
             detail = f"{len(got)} scores for {len(want)} segments"
         elif bad:
             i = bad[0]
-            detail = (f"{len(bad)} of {len(want)} segments differ; first: segment {i}: "
-                      f"turbobleu {got[i]!r} != sacrebleu {want[i]!r}")
+            detail = (
+                f"{len(bad)} of {len(want)} segments differ; first: segment {i}: "
+                f"turbobleu {got[i]!r} != sacrebleu {want[i]!r}"
+            )
         else:
             detail = f"all {len(want)} sentence scores identical"
-        checks.append({"what": f"{key} == sacrebleu.sentence_bleu loop", "turbobleu": True,
-                       "ok": len(got) == len(want) and not bad, "detail": detail})
+        checks.append(
+            {
+                "what": f"{key} == sacrebleu.sentence_bleu loop",
+                "turbobleu": True,
+                "ok": len(got) == len(want) and not bad,
+                "detail": detail,
+            }
+        )
     return checks
 
 
@@ -246,11 +334,16 @@ def shout(system: System, check: Dict[str, Any]) -> None:
     """Print a failed check where nobody can miss it."""
     bar = "!" * 78
     kind = "SCORE MISMATCH" if check["turbobleu"] else "peer disagreement (not turbobleu's)"
-    print(f"\n{bar}\n!!! {kind}: {system.pair} {system.name}\n!!! {check['what']}\n"
-          f"!!! {check['detail']}\n{bar}\n", file=sys.stderr, flush=True)
+    print(
+        f"\n{bar}\n!!! {kind}: {system.pair} {system.name}\n!!! {check['what']}\n"
+        f"!!! {check['detail']}\n{bar}\n",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 # -- summary and output ----------------------------------------------------------------------
+
 
 def ratio(record: Dict[str, Any], c: Comparison) -> Optional[float]:
     t = record["workloads"].get(c.workload, {}).get("timings", {})
@@ -268,16 +361,27 @@ def summarize(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
             continue
         ratios = [x for _, x in pairs]
         worst_rec, worst = min(pairs, key=lambda p: p[1])
-        tot = lambda key: sum(r["workloads"][c.workload]["timings"][key]["median_ms"]  # noqa
-                              for r, _ in pairs)
+
+        def tot(key, c=c, pairs=pairs):
+            return sum(r["workloads"][c.workload]["timings"][key]["median_ms"] for r, _ in pairs)
+
         gm = benchlib.geomean(ratios)
-        summary.append({
-            "comparison": c.key, "title": c.title, "target": c.target, "systems": len(ratios),
-            "geomean": gm, "min": worst, "min_system": f"{worst_rec['pair']} {worst_rec['system']}",
-            "max": max(ratios), "total_time_ratio": tot(c.peer) / tot(c.turbo),
-            "met_geomean": gm >= c.target, "met_all": worst >= c.target,
-            "fraction_of_target": gm / c.target,
-        })
+        summary.append(
+            {
+                "comparison": c.key,
+                "title": c.title,
+                "target": c.target,
+                "systems": len(ratios),
+                "geomean": gm,
+                "min": worst,
+                "min_system": f"{worst_rec['pair']} {worst_rec['system']}",
+                "max": max(ratios),
+                "total_time_ratio": tot(c.peer) / tot(c.turbo),
+                "met_geomean": gm >= c.target,
+                "met_all": worst >= c.target,
+                "fraction_of_target": gm / c.target,
+            }
+        )
     return summary
 
 
@@ -290,33 +394,74 @@ def _x(value: Optional[float]) -> str:
 
 
 def detail_rows(records: List[Dict[str, Any]]):
-    headers = ["pair", "system", "segs", "refs",
-               "corpus tb ms", "sb ms", "sb/tb", "bs ms", "bs/tb",
-               "sent loop tb ms", "sb loop ms", "sb/tb",
-               "sent batch tb ms", "sb/tb"]
+    headers = [
+        "pair",
+        "system",
+        "segs",
+        "refs",
+        "corpus tb ms",
+        "sb ms",
+        "sb/tb",
+        "bs ms",
+        "bs/tb",
+        "sent loop tb ms",
+        "sb loop ms",
+        "sb/tb",
+        "sent batch tb ms",
+        "sb/tb",
+    ]
     by_key = {c.key: c for c in COMPARISONS}
     rows = []
     for r in records:
         tc = r["workloads"].get("corpus", {}).get("timings", {})
         ts = r["workloads"].get("sentence", {}).get("timings", {})
-        rows.append([r["pair"], r["system"], str(r["segments"]), str(r["refs"]),
-                     _ms(tc, "turbobleu"), _ms(tc, "sacrebleu"),
-                     _x(ratio(r, by_key["corpus_sacrebleu"])),
-                     _ms(tc, "bleuscore"), _x(ratio(r, by_key["corpus_bleuscore"])),
-                     _ms(ts, "turbobleu.loop"), _ms(ts, "sacrebleu.loop"),
-                     _x(ratio(r, by_key["sentence_loop"])),
-                     _ms(ts, "turbobleu.batch"), _x(ratio(r, by_key["sentence_batch"]))])
+        rows.append(
+            [
+                r["pair"],
+                r["system"],
+                str(r["segments"]),
+                str(r["refs"]),
+                _ms(tc, "turbobleu"),
+                _ms(tc, "sacrebleu"),
+                _x(ratio(r, by_key["corpus_sacrebleu"])),
+                _ms(tc, "bleuscore"),
+                _x(ratio(r, by_key["corpus_bleuscore"])),
+                _ms(ts, "turbobleu.loop"),
+                _ms(ts, "sacrebleu.loop"),
+                _x(ratio(r, by_key["sentence_loop"])),
+                _ms(ts, "turbobleu.batch"),
+                _x(ratio(r, by_key["sentence_batch"])),
+            ]
+        )
     return headers, rows
 
 
 def summary_rows(summary: List[Dict[str, Any]]):
-    headers = ["workload", "comparison", "systems", "geomean", "min (system)", "max", "total-time ratio",
-               "target", "met (geomean / every system)"]
-    rows = [[s["title"].split(": ")[0], s["title"].split(": ")[1], str(s["systems"]),
-             f"{s['geomean']:.1f}x", f"{s['min']:.1f}x ({s['min_system']})", f"{s['max']:.1f}x",
-             f"{s['total_time_ratio']:.1f}x", f">= {s['target']:.0f}x",
-             f"{'yes' if s['met_geomean'] else 'no'} / {'yes' if s['met_all'] else 'no'}"]
-            for s in summary]
+    headers = [
+        "workload",
+        "comparison",
+        "systems",
+        "geomean",
+        "min (system)",
+        "max",
+        "total-time ratio",
+        "target",
+        "met (geomean / every system)",
+    ]
+    rows = [
+        [
+            s["title"].split(": ")[0],
+            s["title"].split(": ")[1],
+            str(s["systems"]),
+            f"{s['geomean']:.1f}x",
+            f"{s['min']:.1f}x ({s['min_system']})",
+            f"{s['max']:.1f}x",
+            f"{s['total_time_ratio']:.1f}x",
+            f">= {s['target']:.0f}x",
+            f"{'yes' if s['met_geomean'] else 'no'} / {'yes' if s['met_all'] else 'no'}",
+        ]
+        for s in summary
+    ]
     return headers, rows
 
 
@@ -324,9 +469,11 @@ def profile_hint(summary: List[Dict[str, Any]]) -> str:
     if not summary:
         return "no ratios (is sacrebleu installed?)"
     worst = min(summary, key=lambda s: s["fraction_of_target"])
-    return (f"furthest from its target: {worst['title']} at {worst['geomean']:.1f}x geomean vs "
-            f">= {worst['target']:.0f}x ({100 * worst['fraction_of_target']:.0f}% of target; "
-            f"needs {1 / worst['fraction_of_target']:.1f}x more speed)")
+    return (
+        f"furthest from its target: {worst['title']} at {worst['geomean']:.1f}x geomean vs "
+        f">= {worst['target']:.0f}x ({100 * worst['fraction_of_target']:.0f}% of target; "
+        f"needs {1 / worst['fraction_of_target']:.1f}x more speed)"
+    )
 
 
 def _load(machine: Dict[str, Any], key: str) -> str:
@@ -348,7 +495,12 @@ def markdown(meta: Dict[str, Any], summary, records) -> str:
         f"Median of {meta['args']['repeats']} interleaved runs per contender (fewer for runs "
         f"over {meta['args']['slow_seconds']:g} s), ratio = peer time / turbobleu time; "
         "tokenization included; turbobleu on one thread"
-        f"{', bleuscore on ' + meta['env'].get('RAYON_NUM_THREADS', 'all') + ' thread(s)' if 'bleuscore' in meta['peers'] else ''}.",
+        + (
+            ", bleuscore on " + meta["env"].get("RAYON_NUM_THREADS", "all") + " thread(s)"
+            if "bleuscore" in meta["peers"]
+            else ""
+        )
+        + ".",
         "",
         benchlib.md_table(sh, sr),
         "",
@@ -374,8 +526,12 @@ def markdown(meta: Dict[str, Any], summary, records) -> str:
 
 
 def bleuscore_summary(records: List[Dict[str, Any]]) -> Optional[str]:
-    checks = [c for r in records for c in r["workloads"].get("corpus", {}).get("checks", [])
-              if not c["turbobleu"]]
+    checks = [
+        c
+        for r in records
+        for c in r["workloads"].get("corpus", {}).get("checks", [])
+        if not c["turbobleu"]
+    ]
     if not checks:
         return None
     identical = sum(c["bit_identical"] for c in checks)
@@ -383,18 +539,23 @@ def bleuscore_summary(records: List[Dict[str, Any]]) -> Optional[str]:
     lengths = sum(c.get("lengths_equal", False) for c in checks)
     precs = sum(c.get("precisions_bit_identical", False) for c in checks)
     worst = max(c["rel_diff"] for c in checks)
-    return (f"hyp/ref lengths equal to sacrebleu's on {lengths}/{len(checks)} systems, n-gram "
-            f"precisions bit-identical on {precs}/{len(checks)}, score (x100) bit-identical on "
-            f"{identical}/{len(checks)} and within 1e-9 relative on {agree}/{len(checks)} "
-            f"(largest relative difference {worst:.1e})")
+    return (
+        f"hyp/ref lengths equal to sacrebleu's on {lengths}/{len(checks)} systems, n-gram "
+        f"precisions bit-identical on {precs}/{len(checks)}, score (x100) bit-identical on "
+        f"{identical}/{len(checks)} and within 1e-9 relative on {agree}/{len(checks)} "
+        f"(largest relative difference {worst:.1e})"
+    )
 
 
 # -- profiling -------------------------------------------------------------------------------
 
+
 def profile_turbobleu(libs: Dict[str, Any], systems: List[System], workloads: List[str]) -> str:
     largest = max(systems, key=lambda s: s.segments * len(s.refs))
-    out = [f"cProfile of turbobleu on {largest.pair} {largest.name} "
-           f"({largest.segments} segments, {len(largest.refs)} refs), top by own time:"]
+    out = [
+        f"cProfile of turbobleu on {largest.pair} {largest.name} "
+        f"({largest.segments} segments, {len(largest.refs)} refs), top by own time:"
+    ]
     for workload in workloads:
         for c in CONTENDERS[workload](libs, largest):
             if not c.key.startswith("turbobleu"):
@@ -411,6 +572,7 @@ def profile_turbobleu(libs: Dict[str, Any], systems: List[System], workloads: Li
 
 # -- main ------------------------------------------------------------------------------------
 
+
 def run(args: argparse.Namespace) -> int:
     env = benchlib.pin_threads(args.peer_threads)  # before NumPy / the libraries load
     libs = load_libraries()
@@ -423,33 +585,52 @@ def run(args: argparse.Namespace) -> int:
     machine = benchlib.machine_info(["turbobleu", "sacrebleu", "bleuscore", "numpy"])
     print(f"Machine: {benchlib.machine_line(machine)}")
     print(f"turbobleu implementation: {tb.implementation}; thread env: {env}")
-    print(f"{len(systems)} systems from {args.data}; workloads {args.workloads}; "
-          f"repeats {args.repeats} (slow: {args.slow_repeats} over {args.slow_seconds:g} s)\n",
-          flush=True)
+    print(
+        f"{len(systems)} systems from {args.data}; workloads {args.workloads}; "
+        f"repeats {args.repeats} (slow: {args.slow_repeats} over {args.slow_seconds:g} s)\n",
+        flush=True,
+    )
 
     records: List[Dict[str, Any]] = []
     failures = 0
     for n, s in enumerate(systems, 1):
-        rec: Dict[str, Any] = {"pair": s.pair, "system": s.name, "segments": s.segments,
-                               "refs": len(s.refs), "ref_names": s.ref_names, "workloads": {}}
+        rec: Dict[str, Any] = {
+            "pair": s.pair,
+            "system": s.name,
+            "segments": s.segments,
+            "refs": len(s.refs),
+            "ref_names": s.ref_names,
+            "workloads": {},
+        }
         for workload in args.workloads:
             outputs, timings = benchlib.time_interleaved(
-                CONTENDERS[workload](libs, s), args.repeats, args.slow_seconds * 1000,
-                args.slow_repeats)
+                CONTENDERS[workload](libs, s),
+                args.repeats,
+                args.slow_seconds * 1000,
+                args.slow_repeats,
+            )
             checks = CHECKS[workload](outputs)
             for check in checks:
                 if not check["ok"]:
                     shout(s, check)
                     failures += check["turbobleu"]
             rec["workloads"][workload] = {
-                "timings": {k: t.as_dict() for k, t in timings.items()}, "checks": checks}
+                "timings": {k: t.as_dict() for k, t in timings.items()},
+                "checks": checks,
+            }
         records.append(rec)
         parts = [f"{c.key} {_x(ratio(rec, c))}" for c in COMPARISONS if ratio(rec, c)]
-        tb_ms = [f"{k} {t['median_ms']:.1f} ms"
-                 for w in rec["workloads"].values() for k, t in w["timings"].items()
-                 if k.startswith("turbobleu")]
-        print(f"[{n}/{len(systems)}] {s.pair} {s.name} ({s.segments} segs, {len(s.refs)} refs): "
-              f"{'; '.join(tb_ms)} | {', '.join(parts)}", flush=True)
+        tb_ms = [
+            f"{k} {t['median_ms']:.1f} ms"
+            for w in rec["workloads"].values()
+            for k, t in w["timings"].items()
+            if k.startswith("turbobleu")
+        ]
+        print(
+            f"[{n}/{len(systems)}] {s.pair} {s.name} ({s.segments} segs, {len(s.refs)} refs): "
+            f"{'; '.join(tb_ms)} | {', '.join(parts)}",
+            flush=True,
+        )
 
     summary = summarize(records)
     dh, dr = detail_rows(records)
@@ -457,37 +638,58 @@ def run(args: argparse.Namespace) -> int:
     print("\nPer system (median ms; ratio = peer / turbobleu):\n" + benchlib.text_table(dh, dr))
     print("\nSummary:\n" + benchlib.text_table(sh, sr))
     for s_ in summary:
-        print(f"AGGREGATE {s_['comparison']}: geomean {s_['geomean']:.2f}x, min "
-              f"{s_['min']:.2f}x ({s_['min_system']}), target >= {s_['target']:.0f}x")
+        print(
+            f"AGGREGATE {s_['comparison']}: geomean {s_['geomean']:.2f}x, min "
+            f"{s_['min']:.2f}x ({s_['min_system']}), target >= {s_['target']:.0f}x"
+        )
     hint = profile_hint(summary)
     print(f"\nProfile hint: {hint}")
 
     # Did turbobleu stay on one thread? (CPU time about equal to wall time.)
-    cpw = [t["cpu_per_wall"] for r in records for w in r["workloads"].values()
-           for k, t in w["timings"].items() if k.startswith("turbobleu")]
+    cpw = [
+        t["cpu_per_wall"]
+        for r in records
+        for w in r["workloads"].values()
+        for k, t in w["timings"].items()
+        if k.startswith("turbobleu")
+    ]
     max_cpw = max(cpw) if cpw else float("nan")
     if max_cpw > 1.3:
-        print(f"WARNING: turbobleu used {max_cpw:.2f} CPU-seconds per second: more than one "
-              "thread?", file=sys.stderr)
+        print(
+            f"WARNING: turbobleu used {max_cpw:.2f} CPU-seconds per second: more than one thread?",
+            file=sys.stderr,
+        )
 
-    tb_checks = [c for r in records for w in r["workloads"].values() for c in w["checks"]
-                 if c["turbobleu"]]
+    tb_checks = [
+        c for r in records for w in r["workloads"].values() for c in w["checks"] if c["turbobleu"]
+    ]
     meta = {
-        "benchmark": "bench_sacrebleu", "date": benchlib.utc_now().isoformat(timespec="seconds"),
+        "benchmark": "bench_sacrebleu",
+        "date": benchlib.utc_now().isoformat(timespec="seconds"),
         "command": " ".join(["python", "bench/bench_sacrebleu.py"] + sys.argv[1:]),
         "args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
-        "env": env, "machine": machine, "peers": peers,
-        "turbobleu_implementation": tb.implementation, "systems": len(systems),
+        "env": env,
+        "machine": machine,
+        "peers": peers,
+        "turbobleu_implementation": tb.implementation,
+        "systems": len(systems),
         "turbobleu_max_cpu_per_wall": max_cpw,
-        "checks": {"turbobleu_ok": sum(c["ok"] for c in tb_checks),
-                   "turbobleu_total": len(tb_checks),
-                   "bleuscore_summary": bleuscore_summary(records)},
+        "checks": {
+            "turbobleu_ok": sum(c["ok"] for c in tb_checks),
+            "turbobleu_total": len(tb_checks),
+            "bleuscore_summary": bleuscore_summary(records),
+        },
     }
     meta["machine"]["loadavg_end"] = list(os.getloadavg())
-    print(f"Checks: turbobleu == sacrebleu on {meta['checks']['turbobleu_ok']}/"
-          f"{meta['checks']['turbobleu_total']}"
-          + (f"; bleuscore: {meta['checks']['bleuscore_summary']}"
-             if meta["checks"]["bleuscore_summary"] else ""))
+    print(
+        f"Checks: turbobleu == sacrebleu on {meta['checks']['turbobleu_ok']}/"
+        f"{meta['checks']['turbobleu_total']}"
+        + (
+            f"; bleuscore: {meta['checks']['bleuscore_summary']}"
+            if meta["checks"]["bleuscore_summary"]
+            else ""
+        )
+    )
     print(f"turbobleu max CPU/wall: {max_cpw:.2f} (1.0 = one thread)")
 
     if args.profile:
@@ -495,12 +697,14 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.no_write:
         payload = {"meta": meta, "summary": summary, "profile_hint": hint, "systems": records}
-        paths = benchlib.write_results(args.name, payload, markdown(meta, summary, records),
-                                       args.out_dir)
+        paths = benchlib.write_results(
+            args.name, payload, markdown(meta, summary, records), args.out_dir
+        )
         print("\nWrote " + ", ".join(str(p) for p in paths))
     if failures:
-        print(f"\n{failures} turbobleu SCORE MISMATCH(ES) vs sacrebleu - see above",
-              file=sys.stderr)
+        print(
+            f"\n{failures} turbobleu SCORE MISMATCH(ES) vs sacrebleu - see above", file=sys.stderr
+        )
         return 1
     return 0
 

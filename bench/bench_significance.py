@@ -26,6 +26,7 @@ Two ratios per workload (contenders alternate in rounds; medians; ratio = sacreb
 Every result is checked for equality with sacrebleu's (floats ==); a mismatch is printed and makes
 the exit status 1.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,29 +42,49 @@ import benchlib
 from benchlib import Contender, System
 
 QUICK_PAIR = "de-en"  # the smallest pair with 4 systems (549 segments)
-TARGETS: Dict[str, Optional[float]] = {"bs": 50.0, "ar": 50.0, "ci": None, "cli-bs": None,
-                                       "cli-ar": None}
-TITLES = {"bs": "paired bootstrap, 1000 resamples", "ar": "approximate randomization, 10000 "
-          "trials", "ci": "bootstrap CI of one system, 1000 resamples",
-          "cli-bs": "command line -pbs (whole process)", "cli-ar": "command line -par (whole "
-          "process)"}
+TARGETS: Dict[str, Optional[float]] = {
+    "bs": 50.0,
+    "ar": 50.0,
+    "ci": None,
+    "cli-bs": None,
+    "cli-ar": None,
+}
+TITLES = {
+    "bs": "paired bootstrap, 1000 resamples",
+    "ar": "approximate randomization, 10000 trials",
+    "ci": "bootstrap CI of one system, 1000 resamples",
+    "cli-bs": "command line -pbs (whole process)",
+    "cli-ar": "command line -par (whole process)",
+}
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--data", type=Path, default=benchlib.DEFAULT_DATA,
-                   help="WMT23 directory: <pair>/hyp.<system>.<lang> and <pair>/ref.<name>.<lang>")
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=benchlib.DEFAULT_DATA,
+        help="WMT23 directory: <pair>/hyp.<system>.<lang> and <pair>/ref.<name>.<lang>",
+    )
     p.add_argument("--pairs", nargs="+", metavar="PAIR", help="language pairs (default: all)")
     p.add_argument("--workloads", nargs="+", choices=tuple(TARGETS), default=["bs", "ar", "ci"])
     p.add_argument("--bs-samples", type=int, default=1000)
     p.add_argument("--ar-trials", type=int, default=10000)
     p.add_argument("--repeats", type=int, default=5, help="timed runs per contender")
-    p.add_argument("--slow-seconds", type=float, default=2.0,
-                   help="a contender whose warm-up run takes longer gets --slow-repeats runs")
+    p.add_argument(
+        "--slow-seconds",
+        type=float,
+        default=2.0,
+        help="a contender whose warm-up run takes longer gets --slow-repeats runs",
+    )
     p.add_argument("--slow-repeats", type=int, default=1)
-    p.add_argument("--quick", action="store_true",
-                   help=f"smoke run: pair {QUICK_PAIR} only, 2 repeats, results named *-quick")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"smoke run: pair {QUICK_PAIR} only, 2 repeats, results named *-quick",
+    )
     p.add_argument("--name", help="results file stem (default: significance[-quick])")
     p.add_argument("--out-dir", type=Path, default=benchlib.RESULTS_DIR)
     p.add_argument("--no-write", action="store_true", help="print only, write no result files")
@@ -82,9 +103,10 @@ def group_pairs(systems: List[System]) -> Dict[str, List[System]]:
     return pairs
 
 
-# -- contenders -------------------------------------------------------------------------------------
-def library_contenders(workload: str, systems: List[System], args: argparse.Namespace
-                       ) -> List[Contender]:
+# -- contenders ------------------------------------------------------------------------------------
+def library_contenders(
+    workload: str, systems: List[System], args: argparse.Namespace
+) -> List[Contender]:
     import sacrebleu
     from sacrebleu.significance import PairedTest
 
@@ -107,14 +129,16 @@ def library_contenders(workload: str, systems: List[System], args: argparse.Name
     table = {id(h): sb_metric._extract_corpus_statistics(h, None) for h in hyps}
 
     if workload == "ci":
+
         def sb_ci() -> Tuple[float, float]:
             score = sacrebleu.BLEU().corpus_score(hyps[0], refs, n_bootstrap=args.bs_samples)
             return score._mean, score._ci
 
         def tb_ci() -> Tuple[float, float]:
             metric = turbobleu.BLEU()
-            return sig.confidence_interval(metric.corpus_stats(hyps[0], refs), metric,
-                                           args.bs_samples)
+            return sig.confidence_interval(
+                metric.corpus_stats(hyps[0], refs), metric, args.bs_samples
+            )
 
         from sacrebleu.significance import _bootstrap_resample
 
@@ -126,10 +150,12 @@ def library_contenders(workload: str, systems: List[System], args: argparse.Name
 
         metric0 = turbobleu.BLEU()
         stats0 = metric0.corpus_stats(hyps[0], refs)
-        return [Contender("tb", tb_ci), Contender("sb", sb_ci),
-                Contender("tb.test", lambda: sig.confidence_interval(stats0, metric0,
-                                                                      args.bs_samples)),
-                Contender("sb.test", sb_ci_test)]
+        return [
+            Contender("tb", tb_ci),
+            Contender("sb", sb_ci),
+            Contender("tb.test", lambda: sig.confidence_interval(stats0, metric0, args.bs_samples)),
+            Contender("sb.test", sb_ci_test),
+        ]
 
     kind = workload
     n = args.bs_samples if kind == "bs" else args.ar_trials
@@ -151,16 +177,21 @@ def library_contenders(workload: str, systems: List[System], args: argparse.Name
 
     fixed = turbobleu.BLEU(references=refs)
     fixed_stats = [fixed.corpus_stats(h) for h in hyps]
-    return [Contender("tb", tb), Contender("sb", sb),
-            Contender("tb.test", lambda: [r.as_dict() for r in
-                                          run(fixed_stats[0], fixed_stats[1:], fixed, n)]),
-            Contender("sb.test", sb_test)]
+    return [
+        Contender("tb", tb),
+        Contender("sb", sb),
+        Contender(
+            "tb.test", lambda: [r.as_dict() for r in run(fixed_stats[0], fixed_stats[1:], fixed, n)]
+        ),
+        Contender("sb.test", sb_test),
+    ]
 
 
 def cli_contenders(workload: str, pair_dir: Path, systems: List[System]) -> List[Contender]:
     bin_dir = Path(sys.executable).parent
-    tools = {k: shutil.which(k, path=str(bin_dir)) or shutil.which(k)
-             for k in ("turbobleu", "sacrebleu")}
+    tools = {
+        k: shutil.which(k, path=str(bin_dir)) or shutil.which(k) for k in ("turbobleu", "sacrebleu")
+    }
     ref_files = [f"ref.{r}.{pair_dir.name.split('-')[1]}" for r in systems[0].ref_names]
     lang = pair_dir.name.split("-")[1]
     hyp_files = [f"hyp.{s.name}.{lang}" for s in systems]
@@ -169,11 +200,17 @@ def cli_contenders(workload: str, pair_dir: Path, systems: List[System]) -> List
 
     def command(tool: str):
         def run() -> str:
-            done = subprocess.run([tools[tool], *ref_files, "-i", *hyp_files, flag, "-q"],
-                                  cwd=pair_dir, env=env, capture_output=True, text=True)
+            done = subprocess.run(
+                [tools[tool], *ref_files, "-i", *hyp_files, flag, "-q"],
+                cwd=pair_dir,
+                env=env,
+                capture_output=True,
+                text=True,
+            )
             if done.returncode:
                 raise RuntimeError(f"{tool} failed: {done.stderr[-500:]}")
             return done.stdout
+
         return run
 
     missing = [k for k, v in tools.items() if not v]
@@ -182,7 +219,7 @@ def cli_contenders(workload: str, pair_dir: Path, systems: List[System]) -> List
     return [Contender("tb", command("turbobleu")), Contender("sb", command("sacrebleu"))]
 
 
-# -- reporting --------------------------------------------------------------------------------------
+# -- reporting -------------------------------------------------------------------------------------
 def summary_rows(records: List[Dict[str, Any]]) -> List[List[str]]:
     rows = []
     for workload in TARGETS:
@@ -190,8 +227,12 @@ def summary_rows(records: List[Dict[str, Any]]) -> List[List[str]]:
         if not got:
             continue
         target = TARGETS[workload]
-        for key, label in (("test_ratio", "test only"), ("cpu_test_ratio", "test only, CPU"),
-                           ("ratio", "end to end"), ("cpu_ratio", "end to end, CPU")):
+        for key, label in (
+            ("test_ratio", "test only"),
+            ("cpu_test_ratio", "test only, CPU"),
+            ("ratio", "end to end"),
+            ("cpu_ratio", "end to end, CPU"),
+        ):
             have = [r for r in got if key in r]
             if not have:
                 continue
@@ -199,40 +240,87 @@ def summary_rows(records: List[Dict[str, Any]]) -> List[List[str]]:
             worst = min(have, key=lambda r: r[key])
             checked = target is not None and key.endswith("test_ratio")
             met = "yes" if checked and min(ratios) >= target else ("no" if checked else "-")
-            rows.append([TITLES[workload], label, str(len(have)),
-                         f"{benchlib.geomean(ratios):.1f}x",
-                         f"{worst[key]:.1f}x ({worst['pair']})", f"{max(ratios):.1f}x",
-                         f">= {target:.0f}x" if checked else "-", met])
+            rows.append(
+                [
+                    TITLES[workload],
+                    label,
+                    str(len(have)),
+                    f"{benchlib.geomean(ratios):.1f}x",
+                    f"{worst[key]:.1f}x ({worst['pair']})",
+                    f"{max(ratios):.1f}x",
+                    f">= {target:.0f}x" if checked else "-",
+                    met,
+                ]
+            )
     return rows
 
 
-def markdown(records: List[Dict[str, Any]], info: Dict[str, Any], args: argparse.Namespace
-             ) -> str:
-    head = ["workload", "timed", "pairs", "geomean sb/tb", "min (pair)", "max", "target",
-            "met (every pair)"]
-    per = ["workload", "pair", "segs", "sacrebleu ms", "turbobleu ms", "sb/tb",
-           "sacrebleu test ms", "turbobleu test ms", "sb/tb test", "equal"]
+def markdown(records: List[Dict[str, Any]], info: Dict[str, Any], args: argparse.Namespace) -> str:
+    head = [
+        "workload",
+        "timed",
+        "pairs",
+        "geomean sb/tb",
+        "min (pair)",
+        "max",
+        "target",
+        "met (every pair)",
+    ]
+    per = [
+        "workload",
+        "pair",
+        "segs",
+        "sacrebleu ms",
+        "turbobleu ms",
+        "sb/tb",
+        "sacrebleu test ms",
+        "turbobleu test ms",
+        "sb/tb test",
+        "equal",
+    ]
 
     def ms(value: Optional[float]) -> str:
         return "-" if value is None else f"{value:.1f}"
 
     lines = [
-        "### turbobleu vs sacrebleu: significance tests on WMT23 (4 systems per pair, 13a)", "",
+        "### turbobleu vs sacrebleu: significance tests on WMT23 (4 systems per pair, 13a)",
+        "",
         f"Median of up to {args.repeats} interleaved runs ({args.slow_repeats} for runs over "
-        f"{args.slow_seconds:g} s), ratio = sacrebleu time / turbobleu time, one thread (BLAS pinned). *End to end*: "
+        f"{args.slow_seconds:g} s), ratio = sacrebleu time / turbobleu time, one thread "
+        "(BLAS pinned). *End to end*: "
         "from strings (fresh metric, tokenization, statistics of every system, then the test). "
         "*Test only*: from per-segment statistics extracted beforehand (sacrebleu runs its own "
         "PairedTest on cached statistics). *CPU*: the same ratio in process CPU time, which "
         "other load on the machine disturbs less than wall time. Every result equals "
-        "sacrebleu's (floats ==).", "",
-        benchlib.md_table(head, summary_rows(records)), "",
-        "<details><summary>Per pair (median ms)</summary>", "",
-        benchlib.md_table(per, [[r["workload"], r["pair"], str(r["segments"]), ms(r["sb_ms"]),
-                                 ms(r["tb_ms"]), f"{r['ratio']:.1f}x", ms(r["sb_test_ms"]),
-                                 ms(r["tb_test_ms"]),
-                                 f"{r['test_ratio']:.1f}x" if "test_ratio" in r else "-",
-                                 "yes" if r["equal"] else "NO"] for r in records]),
-        "", "</details>", "", f"Machine: {benchlib.machine_line(info)}", "",
+        "sacrebleu's (floats ==).",
+        "",
+        benchlib.md_table(head, summary_rows(records)),
+        "",
+        "<details><summary>Per pair (median ms)</summary>",
+        "",
+        benchlib.md_table(
+            per,
+            [
+                [
+                    r["workload"],
+                    r["pair"],
+                    str(r["segments"]),
+                    ms(r["sb_ms"]),
+                    ms(r["tb_ms"]),
+                    f"{r['ratio']:.1f}x",
+                    ms(r["sb_test_ms"]),
+                    ms(r["tb_test_ms"]),
+                    f"{r['test_ratio']:.1f}x" if "test_ratio" in r else "-",
+                    "yes" if r["equal"] else "NO",
+                ]
+                for r in records
+            ],
+        ),
+        "",
+        "</details>",
+        "",
+        f"Machine: {benchlib.machine_line(info)}",
+        "",
     ]
     return "\n".join(lines)
 
@@ -242,6 +330,7 @@ def run(args: argparse.Namespace) -> int:
     systems = benchlib.load_wmt23(args.data, args.pairs)
     info = benchlib.machine_info(["turbobleu", "sacrebleu", "numpy"])
     import logging
+
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
     records: List[Dict[str, Any]] = []
     failures = 0
@@ -252,16 +341,23 @@ def run(args: argparse.Namespace) -> int:
             else:
                 contenders = library_contenders(workload, members, args)
             outputs, timings = benchlib.time_interleaved(
-                contenders, args.repeats, args.slow_seconds * 1000, args.slow_repeats)
+                contenders, args.repeats, args.slow_seconds * 1000, args.slow_repeats
+            )
             equal = all(outputs[k] == outputs["sb"] for k in outputs)
             if not equal:
                 failures += 1
-                print(f"!!! MISMATCH {workload} {pair}:\n  tb {outputs['tb']}\n"
-                      f"  sb {outputs['sb']}", flush=True)
+                print(
+                    f"!!! MISMATCH {workload} {pair}:\n  tb {outputs['tb']}\n  sb {outputs['sb']}",
+                    flush=True,
+                )
             record = {
-                "workload": workload, "pair": pair, "segments": members[0].segments,
-                "systems": [s.name for s in members], "equal": equal,
-                "tb_ms": timings["tb"].median_ms, "sb_ms": timings["sb"].median_ms,
+                "workload": workload,
+                "pair": pair,
+                "segments": members[0].segments,
+                "systems": [s.name for s in members],
+                "equal": equal,
+                "tb_ms": timings["tb"].median_ms,
+                "sb_ms": timings["sb"].median_ms,
                 "ratio": timings["sb"].median_ms / timings["tb"].median_ms,
                 "tb_test_ms": timings["tb.test"].median_ms if "tb.test" in timings else None,
                 "sb_test_ms": timings["sb.test"].median_ms if "sb.test" in timings else None,
@@ -275,20 +371,32 @@ def run(args: argparse.Namespace) -> int:
             if "sb.test" in cpu:
                 record["cpu_test_ratio"] = cpu["sb.test"] / cpu["tb.test"]
             records.append(record)
-            line = (f"{workload:7s} {pair}  end to end: sacrebleu {record['sb_ms']:8.1f} ms, "
-                    f"turbobleu {record['tb_ms']:7.1f} ms ({record['ratio']:6.1f}x)")
+            line = (
+                f"{workload:7s} {pair}  end to end: sacrebleu {record['sb_ms']:8.1f} ms, "
+                f"turbobleu {record['tb_ms']:7.1f} ms ({record['ratio']:6.1f}x)"
+            )
             if "test_ratio" in record:
-                line += (f"  test only: {record['sb_test_ms']:8.1f} ms vs "
-                         f"{record['tb_test_ms']:6.1f} ms ({record['test_ratio']:6.1f}x)")
+                line += (
+                    f"  test only: {record['sb_test_ms']:8.1f} ms vs "
+                    f"{record['tb_test_ms']:6.1f} ms ({record['test_ratio']:6.1f}x)"
+                )
             print(line + f"  equal={equal}", flush=True)
     print()
-    print(benchlib.text_table(["workload", "timed", "pairs", "geomean", "min (pair)", "max",
-                               "target", "met"], summary_rows(records)))
+    print(
+        benchlib.text_table(
+            ["workload", "timed", "pairs", "geomean", "min (pair)", "max", "target", "met"],
+            summary_rows(records),
+        )
+    )
     info["loadavg_end"] = os.getloadavg() if hasattr(os, "getloadavg") else None
     if not args.no_write:
-        payload = {"benchmark": "significance", "args": {k: str(v) for k, v in
-                                                         vars(args).items()},
-                   "machine": info, "records": records, "mismatches": failures}
+        payload = {
+            "benchmark": "significance",
+            "args": {k: str(v) for k, v in vars(args).items()},
+            "machine": info,
+            "records": records,
+            "mismatches": failures,
+        }
         md = markdown(records, info, args)
         paths = benchlib.write_results(args.name, payload, md, args.out_dir)
         latest = args.out_dir / f"{args.name}-latest.json"

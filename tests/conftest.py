@@ -3,6 +3,7 @@
 Test modules import the helpers with ``from conftest import ...`` (pytest puts ``tests/`` on
 ``sys.path`` for its rootdir conftest, so this is the module pytest itself loaded).
 """
+
 from __future__ import annotations
 
 import os
@@ -25,26 +26,44 @@ SHARED_DATA = REPO_ROOT.parent / "shared" / "data" / "wmt23"
 FIXTURE_DATA = TESTS_DIR / "fixtures" / "wmt23-mini"
 
 HAVE_SHARED_DATA = SHARED_DATA.is_dir()
-requires_wmt23 = pytest.mark.skipif(not HAVE_SHARED_DATA,
-                                    reason=f"shared WMT23 data not found at {SHARED_DATA}")
+requires_wmt23 = pytest.mark.skipif(
+    not HAVE_SHARED_DATA, reason=f"shared WMT23 data not found at {SHARED_DATA}"
+)
 
 IMPLEMENTATION = turbobleu.implementation
 # The pure-Python twins are ~100x slower than the compiled path; on the full WMT23 matrix they run
 # a documented subset unless TURBOBLEU_TEST_FULL=1 asks for everything.
-FULL_MATRIX = (IMPLEMENTATION == "cython"
-               or os.environ.get("TURBOBLEU_TEST_FULL", "").strip() not in ("", "0"))
+FULL_MATRIX = IMPLEMENTATION == "cython" or os.environ.get(
+    "TURBOBLEU_TEST_FULL", ""
+).strip() not in ("", "0")
 
 # -- Hypothesis ------------------------------------------------------------------------------
 # "ci" (the default) is derandomized so that every run checks the same examples; "thorough" is for
 # a long local hunt (HYPOTHESIS_PROFILE=thorough).
 settings.register_profile(
-    "ci", derandomize=True, database=None, deadline=None, max_examples=100, print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                           HealthCheck.filter_too_much])
+    "ci",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    max_examples=100,
+    print_blob=True,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+    ],
+)
 settings.register_profile(
-    "thorough", derandomize=False, deadline=None, max_examples=3000,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                           HealthCheck.filter_too_much])
+    "thorough",
+    derandomize=False,
+    deadline=None,
+    max_examples=3000,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+    ],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
@@ -69,7 +88,7 @@ def read_lines(path: os.PathLike) -> List[str]:
 class Corpus:
     """One language pair: its systems' outputs and its references (file names, loaded lazily)."""
 
-    source: str              # "wmt23" or "fixture"
+    source: str  # "wmt23" or "fixture"
     directory: Path
     systems: Tuple[str, ...]
     references: Tuple[str, ...]
@@ -104,8 +123,15 @@ def discover_corpora(root: Path, source: str) -> List[Corpus]:
         if not hyps or not refs:
             continue
         lang = hyps[0].rsplit(".", 1)[1]
-        corpora.append(Corpus(source, directory, tuple(_middle(h) for h in hyps),
-                              tuple(_middle(r) for r in refs), lang))
+        corpora.append(
+            Corpus(
+                source,
+                directory,
+                tuple(_middle(h) for h in hyps),
+                tuple(_middle(r) for r in refs),
+                lang,
+            )
+        )
     return corpora
 
 
@@ -163,9 +189,11 @@ def compiled_tokenize() -> Optional[object]:
 
 
 def pytest_report_header(config: pytest.Config) -> List[str]:
-    return [f"turbobleu implementation: {IMPLEMENTATION} "
-            f"(full WMT23 matrix: {FULL_MATRIX}; shared data: "
-            f"{SHARED_DATA if HAVE_SHARED_DATA else 'absent'})"]
+    return [
+        f"turbobleu implementation: {IMPLEMENTATION} "
+        f"(full WMT23 matrix: {FULL_MATRIX}; shared data: "
+        f"{SHARED_DATA if HAVE_SHARED_DATA else 'absent'})"
+    ]
 
 
 # -- comparing scores ------------------------------------------------------------------------
@@ -174,8 +202,10 @@ SCORE_FIELDS = ("score", "counts", "totals", "precisions", "bp", "sys_len", "ref
 
 def score_key(score: object) -> tuple:
     """Every compared field of a score, for a fast exact equality check (floats compare with ==)."""
-    return tuple(list(v) if isinstance(v, list) else v
-                 for v in (getattr(score, name) for name in SCORE_FIELDS))
+    return tuple(
+        list(v) if isinstance(v, list) else v
+        for v in (getattr(score, name) for name in SCORE_FIELDS)
+    )
 
 
 def score_differences(got: object, want: object) -> List[str]:

@@ -5,6 +5,7 @@ Ids are given to sacrebleu as strings (``" ".join(map(str, ids))`` with ``tokeni
 equal ids are equal tokens. The generated batches cover padding, empty rows, rows shorter than the
 max order, 1..8 references, max order 1..8 and ids up to 2**31-1.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,15 +15,27 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import turbobleu
+from conftest import (
+    IMPLEMENTATION,
+    SHARED_DATA,
+    all_corpora,
+    compiled_kernel,
+    discover_corpora,
+    requires_wmt23,
+)
 from turbobleu import NLTKRecipe, ReferenceSets, SacreBLEURecipe, sentence_bleu_batch
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count import _kernel_py
-from conftest import IMPLEMENTATION, all_corpora, compiled_kernel, requires_wmt23, SHARED_DATA
-from conftest import discover_corpora
 
 MAX_ID = 2**31 - 1
-SMOOTHINGS = [("none", None), ("floor", None), ("floor", 0.5), ("add-k", None), ("add-k", 2),
-              ("exp", None)]
+SMOOTHINGS = [
+    ("none", None),
+    ("floor", None),
+    ("floor", 0.5),
+    ("add-k", None),
+    ("add-k", 2),
+    ("exp", None),
+]
 
 
 def as_text(ids) -> str:
@@ -30,10 +43,17 @@ def as_text(ids) -> str:
 
 
 def sacre_scores(hyps, refs, method="exp", value=None, eff=True, order=4):
-    metric = sacrebleu.BLEU(tokenize="none", smooth_method=method, smooth_value=value,
-                            effective_order=eff, max_ngram_order=order)
-    return [metric.sentence_score(as_text(h), [as_text(r) for r in rs]).score
-            for h, rs in zip(hyps, refs)]
+    metric = sacrebleu.BLEU(
+        tokenize="none",
+        smooth_method=method,
+        smooth_value=value,
+        effective_order=eff,
+        max_ngram_order=order,
+    )
+    return [
+        metric.sentence_score(as_text(h), [as_text(r) for r in rs]).score
+        for h, rs in zip(hyps, refs)
+    ]
 
 
 # -- generated id batches -------------------------------------------------------------------
@@ -49,13 +69,19 @@ def id_batch(draw, max_refs: int = 8, max_len: int = 14):
     tok = token(alphabet)
     n = draw(st.integers(1, 6))
     hyps = [draw(st.lists(tok, max_size=max_len)) for _ in range(n)]
-    refs = [[draw(st.lists(tok, max_size=max_len))
-             for _ in range(draw(st.integers(1, max_refs)))] for _ in range(n)]
+    refs = [
+        [draw(st.lists(tok, max_size=max_len)) for _ in range(draw(st.integers(1, max_refs)))]
+        for _ in range(n)
+    ]
     return hyps, refs
 
 
-@given(batch=id_batch(), order=st.integers(1, 8), smoothing=st.sampled_from(SMOOTHINGS),
-       eff=st.booleans())
+@given(
+    batch=id_batch(),
+    order=st.integers(1, 8),
+    smoothing=st.sampled_from(SMOOTHINGS),
+    eff=st.booleans(),
+)
 def test_generated_batches_equal_sacrebleu(batch, order, smoothing, eff):
     hyps, refs = batch
     method, value = smoothing
@@ -78,14 +104,14 @@ def test_padded_arrays_and_lengths(batch, pad, order):
     hyps = [[t for t in h if t != pad] for h in hyps]
     refs = [[[t for t in r if t != pad] for r in rs] for rs in refs]
     k = max(len(rs) for rs in refs)
-    refs = [rs + [rs[0]] * (k - len(rs)) for rs in refs]   # arrays need k references per row
+    refs = [rs + [rs[0]] * (k - len(rs)) for rs in refs]  # arrays need k references per row
     width = max([len(h) for h in hyps] + [len(r) for rs in refs for r in rs] + [1]) + 2
     hyp_arr = np.full((len(hyps), width), pad, dtype=np.int64)
     ref_arr = np.full((len(refs), k, width), pad, dtype=np.int64)
     for i, h in enumerate(hyps):
-        hyp_arr[i, :len(h)] = h
+        hyp_arr[i, : len(h)] = h
         for j, r in enumerate(refs[i]):
-            ref_arr[i, j, width - len(r):] = r     # left padding works as well
+            ref_arr[i, j, width - len(r) :] = r  # left padding works as well
     recipe = SacreBLEURecipe(max_order=order)
     want = sentence_bleu_batch(hyps, refs, recipe, threads=1)
     got = sentence_bleu_batch(hyp_arr, ref_arr, recipe, pad_id=pad, threads=1)
@@ -95,13 +121,15 @@ def test_padded_arrays_and_lengths(batch, pad, order):
     lefted = np.full_like(ref_arr, pad)
     for i, rs in enumerate(refs):
         for j, r in enumerate(rs):
-            lefted[i, j, :len(r)] = r
-    got = sentence_bleu_batch(hyp_arr, lefted, recipe, hyp_lengths=lengths,
-                              ref_lengths=ref_lengths, threads=1)
+            lefted[i, j, : len(r)] = r
+    got = sentence_bleu_batch(
+        hyp_arr, lefted, recipe, hyp_lengths=lengths, ref_lengths=ref_lengths, threads=1
+    )
     assert got.tolist() == want.tolist()
     # A list of 1-D arrays, and one 2-D reference array per group.
-    got = sentence_bleu_batch([np.array(h, dtype=np.int32) for h in hyps], list(ref_arr), recipe,
-                              pad_id=pad, threads=1)
+    got = sentence_bleu_batch(
+        [np.array(h, dtype=np.int32) for h in hyps], list(ref_arr), recipe, pad_id=pad, threads=1
+    )
     assert got.tolist() == want.tolist()
 
 
@@ -123,18 +151,21 @@ def test_2d_reference_array_is_one_reference_per_row():
 
 
 # -- errors ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("hyps, refs, error, text", [
-    ([[1, -2]], [[[1]]], ValueError, r"hypotheses\[0\]\[1\] = -2"),
-    ([[1, 2**31]], [[[1]]], ValueError, r"hypotheses\[0\]\[1\] = 2147483648"),
-    ([[1]], [[[3, -1]]], ValueError, r"references\[0\]\[0\]\[1\] = -1"),
-    ([[1]], [[[3], [4, 5.5]]], TypeError, r"references\[0\]\[1\]\[1\] must be an integer"),
-    ([[1]], [[1, 2]], TypeError, r"references\[0\]\[0\] is an integer"),
-    ([[1], [2]], [[[1]]], ValueError, "hypotheses has 2 rows but references has 1"),
-    ([[1]], [[]], ValueError, r"references\[0\] has no reference"),
-    (np.array([[1, -5]]), [[[1]]], ValueError, "hypotheses holds the negative id -5"),
-    (np.array([[1.0]]), [[[1]]], TypeError, "integer token ids"),
-    ([[1]], np.array([[[2**31]]]), ValueError, "references holds the id 2147483648"),
-])
+@pytest.mark.parametrize(
+    "hyps, refs, error, text",
+    [
+        ([[1, -2]], [[[1]]], ValueError, r"hypotheses\[0\]\[1\] = -2"),
+        ([[1, 2**31]], [[[1]]], ValueError, r"hypotheses\[0\]\[1\] = 2147483648"),
+        ([[1]], [[[3, -1]]], ValueError, r"references\[0\]\[0\]\[1\] = -1"),
+        ([[1]], [[[3], [4, 5.5]]], TypeError, r"references\[0\]\[1\]\[1\] must be an integer"),
+        ([[1]], [[1, 2]], TypeError, r"references\[0\]\[0\] is an integer"),
+        ([[1], [2]], [[[1]]], ValueError, "hypotheses has 2 rows but references has 1"),
+        ([[1]], [[]], ValueError, r"references\[0\] has no reference"),
+        (np.array([[1, -5]]), [[[1]]], ValueError, "hypotheses holds the negative id -5"),
+        (np.array([[1.0]]), [[[1]]], TypeError, "integer token ids"),
+        ([[1]], np.array([[[2**31]]]), ValueError, "references holds the id 2147483648"),
+    ],
+)
 def test_bad_input_names_the_argument(hyps, refs, error, text):
     with pytest.raises(error, match=text):
         sentence_bleu_batch(hyps, refs, threads=1)
@@ -171,8 +202,9 @@ def test_group_size_and_group_index_share_references():
     assert prepared.score(hyps, group_size=4, threads=1).tolist() == want.tolist()
     group = np.repeat(np.arange(6), 4)
     assert prepared.score(hyps, group=group, threads=1).tolist() == want.tolist()
-    _, want_rows = sentence_bleu_batch(hyps, expanded, SacreBLEURecipe(max_order=3), threads=1,
-                                       return_stats=True)
+    _, want_rows = sentence_bleu_batch(
+        hyps, expanded, SacreBLEURecipe(max_order=3), threads=1, return_stats=True
+    )
     assert np.array_equal(prepared.stats(hyps, group_size=4, max_order=3, threads=1), want_rows)
     # Any order and any subset of the groups.
     order = np.random.default_rng(1).permutation(len(hyps))[:10]
@@ -200,21 +232,20 @@ def test_prepared_errors():
         prepared.score(hyps[:3], NLTKRecipe(smoothing_function=7))
     with pytest.raises(ValueError, match=r"references\[1\] has no reference"):
         ReferenceSets([[[1]], []])
-    with pytest.raises(TypeError, match="hypotheses are lists of token strings but the "
-                                        "references are token ids"):
+    with pytest.raises(
+        TypeError, match="hypotheses are lists of token strings but the references are token ids"
+    ):
         prepared.score([["a"], ["b"], ["c"]])
     text_refs = ReferenceSets([["a b"], ["c"]], threads=1)
-    with pytest.raises(TypeError, match="hypotheses are token ids but the references are "
-                                        "strings"):
+    with pytest.raises(TypeError, match="hypotheses are token ids but the references are strings"):
         text_refs.score([[1], [2]])
-    with pytest.raises(TypeError, match="hypotheses are lists of token strings but the "
-                                        "references are strings"):
+    with pytest.raises(
+        TypeError, match="hypotheses are lists of token strings but the references are strings"
+    ):
         text_refs.score([["a"], ["c"]])
-    with pytest.raises(TypeError, match="hypotheses are token ids but the references are "
-                                        "strings"):
+    with pytest.raises(TypeError, match="hypotheses are token ids but the references are strings"):
         text_refs.score(np.array([[1], [2]]))
-    with pytest.raises(TypeError, match="hypotheses are token ids but the references are "
-                                        "strings"):
+    with pytest.raises(TypeError, match="hypotheses are token ids but the references are strings"):
         sentence_bleu_batch(np.array([[1], [2]]), ["a b", "c"])
 
 
@@ -264,25 +295,30 @@ def test_text_with_any_tokenizer():
     assert prepared.score(hyps, threads=1).tolist() == want
     # A callable tokenizer (here: characters) is used for references and hypotheses alike.
     got = sentence_bleu_batch(hyps, refs, tokenize=list, threads=1)
-    char_want = sacre_scores([[ord(c) for c in h] for h in hyps],
-                             [[[ord(c) for c in r] for r in rs] for rs in refs])
+    char_want = sacre_scores(
+        [[ord(c) for c in h] for h in hyps], [[[ord(c) for c in r] for r in rs] for rs in refs]
+    )
     assert got.tolist() == char_want
     # Pre-tokenized rows are interned as they are.
-    got = sentence_bleu_batch([h.split() for h in hyps], [[r.split() for r in rs] for rs in refs],
-                              threads=1)
-    assert got.tolist() == [sacrebleu.sentence_bleu(h, r, tokenize="none").score
-                            for h, r in zip(hyps, refs)]
+    got = sentence_bleu_batch(
+        [h.split() for h in hyps], [[r.split() for r in rs] for rs in refs], threads=1
+    )
+    assert got.tolist() == [
+        sacrebleu.sentence_bleu(h, r, tokenize="none").score for h, r in zip(hyps, refs)
+    ]
     # lowercase=True lowercases the line before any tokenizer, as sacrebleu does.
     cased = ["The CAT Sat", "ΑΣ ΟΔΟΣ"]
     cased_refs = [["the cat sat"], ["ας οδος"]]
     for tok in ("13a", "none", str.split):
         got = sentence_bleu_batch(cased, cased_refs, tokenize=tok, lowercase=True, threads=1)
-        assert got.tolist() == [sacrebleu.sentence_bleu(h, r, lowercase=True).score
-                                for h, r in zip(cased, cased_refs)]
+        assert got.tolist() == [
+            sacrebleu.sentence_bleu(h, r, lowercase=True).score for h, r in zip(cased, cased_refs)
+        ]
     # One text reference per row.
     got = sentence_bleu_batch(hyps, ["The cat", "A dog", "x"], threads=1)
-    assert got.tolist() == [sacrebleu.sentence_bleu(h, [r]).score
-                            for h, r in zip(hyps, ["The cat", "A dog", "x"])]
+    assert got.tolist() == [
+        sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hyps, ["The cat", "A dog", "x"])
+    ]
 
 
 def _wmt_cases(corpora):
@@ -305,8 +341,9 @@ def _check_corpus(corpus, limit):
     assert prepared.score(hyps, rec, threads=2).tolist() == want
 
 
-@pytest.mark.parametrize("corpus", _wmt_cases(all_corpora()[:0] + [
-    c for c in all_corpora() if c.source == "fixture"]))
+@pytest.mark.parametrize(
+    "corpus", _wmt_cases(all_corpora()[:0] + [c for c in all_corpora() if c.source == "fixture"])
+)
 def test_fixture_text_equals_sacrebleu(corpus):
     _check_corpus(corpus, limit=None)
 
@@ -322,49 +359,86 @@ def test_torch_tensors():
     torch = pytest.importorskip("torch")
     hyps, refs = grpo_batch(4, prompts=3, samples=2, length=10)
     want = sentence_bleu_batch(hyps, np.repeat(refs, 2, axis=0), threads=1)
-    got = sentence_bleu_batch(torch.tensor(hyps), torch.tensor(np.repeat(refs, 2, axis=0)),
-                              threads=1)
+    got = sentence_bleu_batch(
+        torch.tensor(hyps), torch.tensor(np.repeat(refs, 2, axis=0)), threads=1
+    )
     assert got.tolist() == want.tolist()
     prepared = ReferenceSets(torch.tensor(refs), threads=1)
     assert prepared.score(torch.tensor(hyps), group_size=2, threads=1).tolist() == want.tolist()
-    assert prepared.score(torch.tensor(hyps), group=torch.arange(6) // 2,
-                          threads=1).tolist() == want.tolist()
+    assert (
+        prepared.score(torch.tensor(hyps), group=torch.arange(6) // 2, threads=1).tolist()
+        == want.tolist()
+    )
     # Padded int32 tensors (pad -100, as in label tensors) and a list of 1-D tensors.
     padded = torch.full((6, 14), -100, dtype=torch.int32)
     padded[:, :10] = torch.tensor(hyps)
-    assert sentence_bleu_batch(padded, np.repeat(refs, 2, axis=0), pad_id=-100,
-                               threads=1).tolist() == want.tolist()
+    assert (
+        sentence_bleu_batch(padded, np.repeat(refs, 2, axis=0), pad_id=-100, threads=1).tolist()
+        == want.tolist()
+    )
     rows = [torch.tensor(h[:n]) for h, n in zip(hyps, [10, 3, 0, 10, 7, 1])]
-    want_cut = sentence_bleu_batch([h[:n].tolist() for h, n in zip(hyps, [10, 3, 0, 10, 7, 1])],
-                                   np.repeat(refs, 2, axis=0), threads=1)
-    assert sentence_bleu_batch(rows, np.repeat(refs, 2, axis=0),
-                               threads=1).tolist() == want_cut.tolist()
+    want_cut = sentence_bleu_batch(
+        [h[:n].tolist() for h, n in zip(hyps, [10, 3, 0, 10, 7, 1])],
+        np.repeat(refs, 2, axis=0),
+        threads=1,
+    )
+    assert (
+        sentence_bleu_batch(rows, np.repeat(refs, 2, axis=0), threads=1).tolist()
+        == want_cut.tolist()
+    )
     lengths = torch.tensor([10, 3, 0, 10, 7, 1])
-    assert sentence_bleu_batch(torch.tensor(hyps), np.repeat(refs, 2, axis=0),
-                               hyp_lengths=lengths, threads=1).tolist() == want_cut.tolist()
+    assert (
+        sentence_bleu_batch(
+            torch.tensor(hyps), np.repeat(refs, 2, axis=0), hyp_lengths=lengths, threads=1
+        ).tolist()
+        == want_cut.tolist()
+    )
 
 
 def test_grpo_reward_example():
     """The README's reward function: rewards equal sacrebleu's sentence_bleu / 100."""
+
     def bleu_rewards(completions, prompt_refs, group_size, pad_id=0):
         refs = ReferenceSets(prompt_refs, pad_id=pad_id, threads=1)
         return refs.score(completions, group_size=group_size, pad_id=pad_id, threads=1) / 100.0
 
     prompt_refs = [[[5, 6, 7, 8, 9], [5, 6, 7, 10]], [[11, 12, 13, 14], [11, 12, 15, 14, 16]]]
-    completions = np.array([[5, 6, 7, 8, 9, 0], [5, 6, 7, 10, 0, 0], [5, 9, 0, 0, 0, 0],
-                            [6, 7, 8, 9, 5, 6], [11, 12, 13, 14, 0, 0], [11, 12, 15, 0, 0, 0],
-                            [14, 13, 12, 11, 0, 0], [11, 12, 15, 14, 16, 0]])
+    completions = np.array(
+        [
+            [5, 6, 7, 8, 9, 0],
+            [5, 6, 7, 10, 0, 0],
+            [5, 9, 0, 0, 0, 0],
+            [6, 7, 8, 9, 5, 6],
+            [11, 12, 13, 14, 0, 0],
+            [11, 12, 15, 0, 0, 0],
+            [14, 13, 12, 11, 0, 0],
+            [11, 12, 15, 14, 16, 0],
+        ]
+    )
     rewards = bleu_rewards(completions, prompt_refs, group_size=4)
-    want = [sacrebleu.sentence_bleu(as_text([t for t in row if t]),
-                                    [as_text(r) for r in prompt_refs[i // 4]]).score / 100.0
-            for i, row in enumerate(completions.tolist())]
+    want = [
+        sacrebleu.sentence_bleu(
+            as_text([t for t in row if t]), [as_text(r) for r in prompt_refs[i // 4]]
+        ).score
+        / 100.0
+        for i, row in enumerate(completions.tolist())
+    ]
     assert rewards.tolist() == want
     assert np.round(rewards, 4).tolist() == [1.0, 1.0, 0.2601, 0.5774, 1.0, 0.7165, 0.2259, 1.0]
 
 
-@given(rows=st.lists(st.lists(st.one_of(st.integers(-5, 5), st.integers(2**29, 2**31 + 3),
-                                        st.integers(-(2**40), 2**40)), max_size=6), max_size=4),
-       pad=st.one_of(st.none(), st.integers(-3, 3)))
+@given(
+    rows=st.lists(
+        st.lists(
+            st.one_of(
+                st.integers(-5, 5), st.integers(2**29, 2**31 + 3), st.integers(-(2**40), 2**40)
+            ),
+            max_size=6,
+        ),
+        max_size=4,
+    ),
+    pad=st.one_of(st.none(), st.integers(-3, 3)),
+)
 def test_compiled_packer_equals_the_twin(rows, pad):
     """The compiled packer (with its small-int fast path) keeps, drops and refuses exactly the
     items the readable twin does, with the same messages."""

@@ -1,5 +1,6 @@
 """Threads: results do not depend on ``threads=``, and concurrent calls from several Python
 threads give what serial calls give (the kernels release the GIL and share nothing mutable)."""
+
 from __future__ import annotations
 
 import threading
@@ -25,28 +26,35 @@ def test_thread_count_does_not_change_results():
     expanded = np.repeat(refs, 16, axis=0)
     prepared = ReferenceSets(refs, max_order=5, threads=1)
     rec = NLTKRecipe(smoothing_function=7)
-    base = [sentence_bleu_batch(hyps, expanded, threads=1, return_stats=True),
-            sentence_bleu_batch(hyps, expanded, rec, threads=1),
-            prepared.score(hyps, rec, group_size=16, threads=1),
-            self_bleu(hyps[:300], threads=1)]
-    assert len(hyps) >= 4 * batch_module._MIN_CHUNK   # several chunks really run
+    base = [
+        sentence_bleu_batch(hyps, expanded, threads=1, return_stats=True),
+        sentence_bleu_batch(hyps, expanded, rec, threads=1),
+        prepared.score(hyps, rec, group_size=16, threads=1),
+        self_bleu(hyps[:300], threads=1),
+    ]
+    assert len(hyps) >= 4 * batch_module._MIN_CHUNK  # several chunks really run
     for threads in (2, 3, 8):
-        again = ReferenceSets(refs, max_order=5, threads=threads)   # chunked build
+        again = ReferenceSets(refs, max_order=5, threads=threads)  # chunked build
         assert np.array_equal(again._table, prepared._table)
         scores, rows = sentence_bleu_batch(hyps, expanded, threads=threads, return_stats=True)
         assert np.array_equal(rows, base[0][1]) and scores.tolist() == base[0][0].tolist()
-        assert sentence_bleu_batch(hyps, expanded, rec, threads=threads).tolist() == \
-            base[1].tolist()
-        assert again.score(hyps, rec, group_size=16, threads=threads).tolist() == \
-            base[2].tolist()
+        assert (
+            sentence_bleu_batch(hyps, expanded, rec, threads=threads).tolist() == base[1].tolist()
+        )
+        assert again.score(hyps, rec, group_size=16, threads=threads).tolist() == base[2].tolist()
         assert self_bleu(hyps[:300], threads=threads).tolist() == base[3].tolist()
 
 
 def test_concurrent_python_threads_equal_serial():
     jobs = [workload(seed, prompts=12) for seed in range(8)]
     prepared = [ReferenceSets(refs, threads=1) for _, refs in jobs]
-    serial = [(sentence_bleu_batch(h, np.repeat(r, 16, axis=0), threads=2),
-               prepared[i].score(h, group_size=16, threads=2)) for i, (h, r) in enumerate(jobs)]
+    serial = [
+        (
+            sentence_bleu_batch(h, np.repeat(r, 16, axis=0), threads=2),
+            prepared[i].score(h, group_size=16, threads=2),
+        )
+        for i, (h, r) in enumerate(jobs)
+    ]
     results = [None] * len(jobs)
     errors = []
     barrier = threading.Barrier(len(jobs))
@@ -57,9 +65,13 @@ def test_concurrent_python_threads_equal_serial():
             barrier.wait()
             out = []
             for _ in range(3):
-                out.append((sentence_bleu_batch(hyps, np.repeat(refs, 16, axis=0), threads=2),
-                            prepared[i].score(hyps, group_size=16, threads=2),
-                            prepared[0].score(jobs[0][0], group_size=16, threads=2)))
+                out.append(
+                    (
+                        sentence_bleu_batch(hyps, np.repeat(refs, 16, axis=0), threads=2),
+                        prepared[i].score(hyps, group_size=16, threads=2),
+                        prepared[0].score(jobs[0][0], group_size=16, threads=2),
+                    )
+                )
             results[i] = out
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
@@ -113,10 +125,12 @@ def test_list_input_equals_array_input_across_threads():
     want = ReferenceSets(refs, threads=1).score(hyps, group_size=16, threads=1)
     for threads in (1, 2, 5):
         prepared = ReferenceSets(refs.tolist(), threads=threads)
-        assert prepared.score(hyps.tolist(), group_size=16, threads=threads).tolist() == \
-            want.tolist()
-        flat = sentence_bleu_batch(hyps.tolist(), np.repeat(refs, 16, axis=0).tolist(),
-                                   threads=threads)
+        assert (
+            prepared.score(hyps.tolist(), group_size=16, threads=threads).tolist() == want.tolist()
+        )
+        flat = sentence_bleu_batch(
+            hyps.tolist(), np.repeat(refs, 16, axis=0).tolist(), threads=threads
+        )
         assert flat.tolist() == want.tolist()
 
 
@@ -124,14 +138,16 @@ def test_list_input_equals_array_input_across_threads():
 def test_forked_child_gets_working_pools():
     """A pool made before a fork has no threads in the child: the child must not hang."""
     import os
+
     hyps, refs = workload(3, prompts=20)
     expanded = np.repeat(refs, 16, axis=0)
-    want = sentence_bleu_batch(hyps, expanded, threads=2)     # creates the 2-thread pool
+    want = sentence_bleu_batch(hyps, expanded, threads=2)  # creates the 2-thread pool
     read, write = os.pipe()
     pid = os.fork()
-    if pid == 0:   # child: score again on the inherited module state, report, exit at once
+    if pid == 0:  # child: score again on the inherited module state, report, exit at once
         import signal
-        signal.alarm(30)    # a hang (the bug this guards against) kills the child: EOF below
+
+        signal.alarm(30)  # a hang (the bug this guards against) kills the child: EOF below
         try:
             got = sentence_bleu_batch(hyps, expanded, threads=2)
             os.write(write, b"1" if got.tolist() == want.tolist() else b"0")

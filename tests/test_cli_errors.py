@@ -1,5 +1,6 @@
 """Bad input to the ``turbobleu`` console script: one line on stderr, a non-zero exit status, never
 a traceback; the message names the file (and line) at fault."""
+
 from __future__ import annotations
 
 import os
@@ -17,8 +18,7 @@ TURBOBLEU = shutil.which("turbobleu", path=str(BIN_DIR)) or shutil.which("turbob
 
 def run(args: List[str], cwd: Path, stdin: bytes = b"") -> Tuple[int, str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("SACREBLEU_FORMAT",)}
-    done = subprocess.run([TURBOBLEU, *args], cwd=cwd, input=stdin, capture_output=True,
-                          env=env)
+    done = subprocess.run([TURBOBLEU, *args], cwd=cwd, input=stdin, capture_output=True, env=env)
     return done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
 
 
@@ -31,8 +31,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "short").write_bytes(b"the cat sat\n")
     (root / "latin1").write_bytes("the cat sat\non the m\u00e4t\n".encode("latin-1"))
     (root / "ref-long").write_bytes(b"the cat sat on the mat\nit was a sunny day\n")
-    (root / "latin1-long").write_bytes("the cat sat on the m\u00e4t\nit was a sunny day\n"
-                                       .encode("latin-1"))
+    (root / "latin1-long").write_bytes(
+        "the cat sat on the m\u00e4t\nit was a sunny day\n".encode("latin-1")
+    )
     (root / "badutf8").write_bytes(b"the cat sat\non \xff the mat\n")
     (root / "empty").write_bytes(b"")
     (root / "tabbed").write_bytes(b"a b\tc d\ne f\n")
@@ -50,23 +51,38 @@ def one_error_line(stderr: str) -> str:
 
 # (case id, arguments, stdin, exit status, fragments the message must contain)
 CASES: List[Tuple[str, List[str], Optional[bytes], int, Tuple[str, ...]]] = [
-    ("fewer-hypothesis-lines", ["ref", "-i", "short"], None, 1,
-     ("short has 1 line", "ref has 2", "line 2 of ref")),
+    (
+        "fewer-hypothesis-lines",
+        ["ref", "-i", "short"],
+        None,
+        1,
+        ("short has 1 line", "ref has 2", "line 2 of ref"),
+    ),
     ("more-hypothesis-lines", ["ref", "-i", "ref3"], None, 1, ("ref3 has 3", "line 3 of ref3")),
     ("references-differ", ["ref", "ref3", "-i", "hyp"], None, 1, ("ref3 has 3", "ref has 2")),
     ("second-system-short", ["ref", "-i", "hyp", "short"], None, 1, ("short has 1 line",)),
     ("paired-system-short", ["ref", "-i", "hyp", "short", "-pbs"], None, 1, ("short",)),
     ("empty-hypotheses", ["ref", "-i", "empty"], None, 1, ("empty: empty file",)),
     ("empty-reference", ["empty", "-i", "hyp"], None, 1, ("empty: empty file",)),
-    ("invalid-utf8", ["ref", "-i", "badutf8"], None, 1, ("badutf8:2:", "utf-8", "0xff",
-                                                        "-e/--encoding")),
+    (
+        "invalid-utf8",
+        ["ref", "-i", "badutf8"],
+        None,
+        1,
+        ("badutf8:2:", "utf-8", "0xff", "-e/--encoding"),
+    ),
     ("invalid-utf8-reference", ["badutf8", "-i", "hyp"], None, 1, ("badutf8:2:",)),
     ("latin1-as-utf8", ["ref", "-i", "latin1"], None, 1, ("latin1:2:", "0xe4")),
     ("missing-file", ["ref", "-i", "nope.txt"], None, 1, ("nope.txt: no such file",)),
     ("missing-reference", ["nope.ref", "-i", "hyp"], None, 1, ("nope.ref: no such file",)),
     ("directory", ["ref", "-i", "subdir"], None, 1, ("subdir: is a directory",)),
-    ("unknown-flag", ["ref", "-i", "hyp", "--frobnicate"], None, 2,
-     ("unrecognized arguments: --frobnicate",)),
+    (
+        "unknown-flag",
+        ["ref", "-i", "hyp", "--frobnicate"],
+        None,
+        2,
+        ("unrecognized arguments: --frobnicate",),
+    ),
     ("unknown-short-flag", ["ref", "-i", "hyp", "-Z"], None, 2, ("unrecognized arguments: -Z",)),
     ("bad-choice", ["ref", "-i", "hyp", "-s", "magic"], None, 2, ("--smooth-method", "magic")),
     ("bad-int", ["ref", "-i", "hyp", "-w", "two"], None, 2, ("--width", "two")),
@@ -84,8 +100,7 @@ CASES: List[Tuple[str, List[str], Optional[bytes], int, Tuple[str, ...]]] = [
     ("confidence-two-systems", ["ref", "-i", "hyp", "ref", "-ci"], None, 1, ("--confidence",)),
     ("sentence-two-systems", ["ref", "-i", "hyp", "ref", "-sl"], None, 1, ("one system",)),
     ("sentence-and-test", ["ref", "-i", "hyp", "-sl", "-ci"], None, 1, ("sentence-level",)),
-    ("num-refs-fields", ["tabbed", "-nr", "2", "-i", "hyp"], None, 17,
-     ("tabbed:2:", "expected 2")),
+    ("num-refs-fields", ["tabbed", "-nr", "2", "-i", "hyp"], None, 17, ("tabbed:2:", "expected 2")),
     ("num-refs-and-files", ["ref", "ref3", "-nr", "2", "-i", "hyp"], None, 1, ("-nr",)),
     ("stdin-fields", ["ref"], b"a\tb\nc\n", 17, ("<stdin>:2:", "line 1 has 2")),
     ("stdin-empty", ["ref"], b"", 1, ("<stdin>",)),
@@ -95,10 +110,12 @@ CASES: List[Tuple[str, List[str], Optional[bytes], int, Tuple[str, ...]]] = [
 ]
 
 
-@pytest.mark.parametrize("args,stdin,status,fragments",
-                         [pytest.param(a, s, c, f, id=i) for i, a, s, c, f in CASES])
-def test_bad_input_is_one_line(files: Path, args: List[str], stdin: Optional[bytes],
-                               status: int, fragments: Tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    "args,stdin,status,fragments", [pytest.param(a, s, c, f, id=i) for i, a, s, c, f in CASES]
+)
+def test_bad_input_is_one_line(
+    files: Path, args: List[str], stdin: Optional[bytes], status: int, fragments: Tuple[str, ...]
+) -> None:
     rc, out, err = run(args, files, stdin or b"")
     assert rc == status, f"exit status {rc}, stderr {err!r}"
     line = one_error_line(err)
@@ -131,8 +148,12 @@ def test_broken_pipe_is_quiet(files: Path, tmp_path: Path) -> None:
     """Output cut short by a closed pipe (``| head -1``) is not an error report."""
     (tmp_path / "ref").write_text("a b c d\n" * 20000, encoding="utf-8")
     (tmp_path / "hyp").write_text("a b c e\n" * 20000, encoding="utf-8")
-    proc = subprocess.Popen([TURBOBLEU, "ref", "-i", "hyp", "-sl"], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [TURBOBLEU, "ref", "-i", "hyp", "-sl"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert proc.stdout is not None and proc.stderr is not None
     first = proc.stdout.readline()
     proc.stdout.close()
@@ -142,11 +163,13 @@ def test_broken_pipe_is_quiet(files: Path, tmp_path: Path) -> None:
     assert "Traceback" not in err and "error" not in err
 
 
-@pytest.mark.parametrize("extra", [[], ["-f", "text"], ["-sl"], ["-ci", "-cin", "50"],
-                                   ["-lc", "-tok", "none", "-s", "add-k"]])
-def test_long_corpora_in_blocks_give_the_same_output(monkeypatch: pytest.MonkeyPatch,
-                                                     capsys: pytest.CaptureFixture,
-                                                     extra: List[str]) -> None:
+@pytest.mark.parametrize(
+    "extra",
+    [[], ["-f", "text"], ["-sl"], ["-ci", "-cin", "50"], ["-lc", "-tok", "none", "-s", "add-k"]],
+)
+def test_long_corpora_in_blocks_give_the_same_output(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, extra: List[str]
+) -> None:
     """Corpora longer than STATS_BLOCK segments are scored block by block (so the progress bar
     moves); the output is the same as in one piece."""
     from conftest import FIXTURE_DATA

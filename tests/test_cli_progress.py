@@ -1,4 +1,5 @@
 """The progress bar: stderr only, only on a terminal, not with --quiet, never in the results."""
+
 from __future__ import annotations
 
 import io
@@ -46,25 +47,32 @@ def test_silent_when_not_a_terminal() -> None:
 def test_terminal_bar_after_the_delay_then_erased() -> None:
     stream = TTYBuffer()
     clock = FakeClock()
-    bar = Progress("paired bootstrap", total=1000, stream=stream, delay=0.5, interval=0.1,
-                   clock=clock, width=60)
+    bar = Progress(
+        "paired bootstrap",
+        total=1000,
+        stream=stream,
+        delay=0.5,
+        interval=0.1,
+        clock=clock,
+        width=60,
+    )
     assert bar.enabled
-    bar.update(100)                       # before the delay: nothing
+    bar.update(100)  # before the delay: nothing
     assert stream.getvalue() == ""
     clock.now += 1.0
-    bar.update(150)                       # 25%
+    bar.update(150)  # 25%
     text = stream.getvalue()
     assert text.startswith("\r") and "paired bootstrap:  25%|" in text and "250/1000" in text
     assert len(text) - 1 <= 60
     clock.now += 0.05
-    bar.update(50)                        # within the redraw interval: not drawn again
+    bar.update(50)  # within the redraw interval: not drawn again
     assert stream.getvalue() == text
     clock.now += 0.2
-    bar.update(700)                       # complete: always drawn
+    bar.update(700)  # complete: always drawn
     assert "100%|" in stream.getvalue() and "1000/1000" in stream.getvalue()
     drawn = stream.getvalue()
     bar.close()
-    tail = stream.getvalue()[len(drawn):]
+    tail = stream.getvalue()[len(drawn) :]
     assert tail.startswith("\r") and tail.endswith("\r") and tail.strip() == ""
 
 
@@ -96,8 +104,9 @@ def _run_with_terminal_stderr(args: List[str], cwd: Path) -> Tuple[int, str, str
     pty = pytest.importorskip("pty")
     master, slave = pty.openpty()
     env = dict(os.environ, TURBOBLEU_PROGRESS_DELAY="0")
-    proc = subprocess.Popen([TURBOBLEU, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=slave,
-                            env=env)
+    proc = subprocess.Popen(
+        [TURBOBLEU, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=slave, env=env
+    )
     os.close(slave)
     out, _ = proc.communicate(timeout=120)
     chunks = []
@@ -120,8 +129,13 @@ def test_cli_bar_on_a_terminal_only() -> None:
     rc, out, err = _run_with_terminal_stderr(args, he)
     assert rc == 0
     assert "paired bootstrap:" in err and "100%|" in err
-    plain = subprocess.run([TURBOBLEU, *args], cwd=he, capture_output=True, text=True,
-                           env=dict(os.environ, TURBOBLEU_PROGRESS_DELAY="0"))
+    plain = subprocess.run(
+        [TURBOBLEU, *args],
+        cwd=he,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, TURBOBLEU_PROGRESS_DELAY="0"),
+    )
     assert plain.returncode == 0 and plain.stderr == ""  # not a terminal: no bar
     assert plain.stdout == out  # the bar never touches the results
     rc, out_q, err_q = _run_with_terminal_stderr(args + ["-q"], he)

@@ -1,5 +1,6 @@
 """The command's warnings: ``turbobleu: ...`` lines on stderr (sacrebleu's messages), none with
 -q, and the library's warnings back on the "turbobleu" logger once the command returns."""
+
 from __future__ import annotations
 
 import logging
@@ -13,8 +14,7 @@ from turbobleu.bleu import BLEU
 
 TOKENIZED_WARNING = [
     "turbobleu: That's 100 lines that end in a tokenized period ('.')",
-    "turbobleu: It looks like you forgot to detokenize your test data, which may hurt your "
-    "score.",
+    "turbobleu: It looks like you forgot to detokenize your test data, which may hurt your score.",
     "turbobleu: If you insist your data is detokenized, or don't care, you can suppress this "
     "message with the `force` parameter.",
 ]
@@ -30,10 +30,10 @@ def files(tmp_path: Path) -> List[str]:
 
 
 @pytest.mark.parametrize("block", [None, 7])
-def test_tokenized_input_warns_on_stderr(files: List[str], capsys: pytest.CaptureFixture,
-                                         monkeypatch: pytest.MonkeyPatch,
-                                         block: int) -> None:
-    if block:   # a long corpus, done in blocks: still one warning
+def test_tokenized_input_warns_on_stderr(
+    files: List[str], capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    if block:  # a long corpus, done in blocks: still one warning
         monkeypatch.setattr(cli, "STATS_BLOCK", block)
     assert cli.main(files) == 0
     out, err = capsys.readouterr()
@@ -49,13 +49,15 @@ def test_quiet_and_force_silence_it(files: List[str], capsys: pytest.CaptureFixt
 
 
 def test_library_warnings_go_to_the_logger_again_after_the_command(
-        files: List[str], capsys: pytest.CaptureFixture, caplog: pytest.LogCaptureFixture) -> None:
+    files: List[str], capsys: pytest.CaptureFixture, caplog: pytest.LogCaptureFixture
+) -> None:
     assert cli.main(files + ["-q"]) == 0
     capsys.readouterr()
     with caplog.at_level(logging.WARNING, logger="turbobleu"):
         BLEU().corpus_score(*_read(files))
     assert [r.getMessage() for r in caplog.records] == [
-        line[len("turbobleu: "):] for line in TOKENIZED_WARNING]
+        line[len("turbobleu: ") :] for line in TOKENIZED_WARNING
+    ]
     assert capsys.readouterr().err == ""
 
 

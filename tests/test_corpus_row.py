@@ -4,6 +4,7 @@
 None reference) and the tokenizer is a compiled one; everything else goes the general way
 (``corpus_stats``: per-segment rows). Both must give the same row, on both implementations.
 """
+
 from __future__ import annotations
 
 import gc
@@ -20,14 +21,38 @@ from conftest import assert_same_score, compiled_tokenize
 from turbobleu._engine.text import _tokenize_py
 
 COMPILED = compiled_tokenize()
-MODULES = [pytest.param(_tokenize_py, id="twin"),
-           pytest.param(COMPILED, id="compiled",
-                        marks=pytest.mark.skipif(COMPILED is None,
-                                                 reason="compiled extension not built"))]
+MODULES = [
+    pytest.param(_tokenize_py, id="twin"),
+    pytest.param(
+        COMPILED,
+        id="compiled",
+        marks=pytest.mark.skipif(COMPILED is None, reason="compiled extension not built"),
+    ),
+]
 FAST_TOKENIZERS = ("none", "13a", "intl", "zh", "char")
 
-WORDS = ["the", "The", "cat", "sat", "a", "mat", ".", ",", "2019.", "1,000", "U.S.", "x-y",
-         "&amp;", "<skipped>", "İstanbul", "中文", "猫", "\u3002", "ß", "dog ."]
+WORDS = [
+    "the",
+    "The",
+    "cat",
+    "sat",
+    "a",
+    "mat",
+    ".",
+    ",",
+    "2019.",
+    "1,000",
+    "U.S.",
+    "x-y",
+    "&amp;",
+    "<skipped>",
+    "İstanbul",
+    "中文",
+    "猫",
+    "\u3002",
+    "ß",
+    "dog .",
+]
 line = st.lists(st.sampled_from(WORDS), max_size=10).map(" ".join)
 
 
@@ -35,32 +60,41 @@ line = st.lists(st.sampled_from(WORDS), max_size=10).map(" ".join)
 def plain_corpora(draw):
     segments = draw(st.integers(1, 6))
     hyps = [draw(line) for _ in range(segments)]
-    streams = [[draw(st.one_of(line, st.sampled_from(hyps))) for _ in range(segments)]
-               for _ in range(draw(st.integers(1, 3)))]
+    streams = [
+        [draw(st.one_of(line, st.sampled_from(hyps))) for _ in range(segments)]
+        for _ in range(draw(st.integers(1, 3)))
+    ]
     return hyps, streams
 
 
-def general_stats(hyps: List[str], streams: List[List[str]], tokenize: str, lowercase: bool,
-                  max_order: int):
+def general_stats(
+    hyps: List[str], streams: List[List[str]], tokenize: str, lowercase: bool, max_order: int
+):
     metric = turbobleu.BLEU(tokenize=tokenize, lowercase=lowercase, max_ngram_order=max_order)
     return metric.corpus_stats(hyps, streams)
 
 
-def general_row(hyps: List[str], streams: List[List[str]], tokenize: str, lowercase: bool,
-                max_order: int) -> List[int]:
+def general_row(
+    hyps: List[str], streams: List[List[str]], tokenize: str, lowercase: bool, max_order: int
+) -> List[int]:
     return general_stats(hyps, streams, tokenize, lowercase, max_order).total()
 
 
 @pytest.mark.parametrize("module", MODULES)
-@given(corpus=plain_corpora(), tokenize=st.sampled_from(FAST_TOKENIZERS),
-       lowercase=st.booleans(), max_order=st.integers(1, 6))
+@given(
+    corpus=plain_corpora(),
+    tokenize=st.sampled_from(FAST_TOKENIZERS),
+    lowercase=st.booleans(),
+    max_order=st.integers(1, 6),
+)
 @settings(max_examples=150)
-def test_corpus_row_equals_the_general_path(module, corpus, tokenize: str, lowercase: bool,
-                                            max_order: int) -> None:
+def test_corpus_row_equals_the_general_path(
+    module, corpus, tokenize: str, lowercase: bool, max_order: int
+) -> None:
     hyps, streams = corpus
     code = turbobleu.get_tokenizer(tokenize).code
     want = general_stats(hyps, streams, tokenize, lowercase, max_order)
-    rows = np.full((len(hyps), 2 + 2 * max_order), -7, dtype=np.int64)   # overwritten
+    rows = np.full((len(hyps), 2 + 2 * max_order), -7, dtype=np.int64)  # overwritten
     row, periods = module.corpus_row(hyps, streams, code, lowercase, max_order, rows)
     assert row == want.total() and rows.tolist() == want.rows()
     assert all(type(x) is int for x in row)
@@ -68,26 +102,40 @@ def test_corpus_row_equals_the_general_path(module, corpus, tokenize: str, lower
     assert module.corpus_row(hyps, streams, code, lowercase, max_order) == (row, periods)
 
 
-@given(corpus=plain_corpora(), tokenize=st.sampled_from(FAST_TOKENIZERS),
-       lowercase=st.booleans(), smoothing=st.sampled_from(["exp", "floor", "none", "add-k"]),
-       max_order=st.integers(1, 6))
+@given(
+    corpus=plain_corpora(),
+    tokenize=st.sampled_from(FAST_TOKENIZERS),
+    lowercase=st.booleans(),
+    smoothing=st.sampled_from(["exp", "floor", "none", "add-k"]),
+    max_order=st.integers(1, 6),
+)
 @settings(max_examples=150)
-def test_plain_corpus_scores_equal_sacrebleu(corpus, tokenize: str, lowercase: bool,
-                                             smoothing: str, max_order: int) -> None:
+def test_plain_corpus_scores_equal_sacrebleu(
+    corpus, tokenize: str, lowercase: bool, smoothing: str, max_order: int
+) -> None:
     """End to end through the plain-corpus path (whichever implementation is in use): the
     integer statistics first, then every float of corpus_score and sentence_scores with ==."""
     hyps, streams = corpus
-    kwargs = dict(tokenize=tokenize, lowercase=lowercase, smooth_method=smoothing,
-                  max_ngram_order=max_order, force=True)
+    kwargs = dict(
+        tokenize=tokenize,
+        lowercase=lowercase,
+        smooth_method=smoothing,
+        max_ngram_order=max_order,
+        force=True,
+    )
     ours, theirs = turbobleu.BLEU(**kwargs), sacrebleu.BLEU(**kwargs)
     assert ours._plain_corpus_row(hyps, streams) == [
-        sum(column) for column in zip(*theirs._extract_corpus_statistics(hyps, streams))]
-    assert_same_score(ours.corpus_score(hyps, streams), theirs.corpus_score(hyps, streams),
-                      "corpus_score")
+        sum(column) for column in zip(*theirs._extract_corpus_statistics(hyps, streams))
+    ]
+    assert_same_score(
+        ours.corpus_score(hyps, streams), theirs.corpus_score(hyps, streams), "corpus_score"
+    )
     assert ours.get_signature().format() == theirs.get_signature().format()
     sentence = turbobleu.BLEU(effective_order=True, **kwargs)
-    want = [sacrebleu.BLEU(effective_order=True, **kwargs).sentence_score(h, list(refs)).score
-            for h, refs in zip(hyps, zip(*streams))]
+    want = [
+        sacrebleu.BLEU(effective_order=True, **kwargs).sentence_score(h, list(refs)).score
+        for h, refs in zip(hyps, zip(*streams))
+    ]
     assert sentence.sentence_scores(hyps, streams).tolist() == want
 
 
@@ -140,8 +188,9 @@ def test_bad_max_order_is_an_error(module) -> None:
 @pytest.mark.parametrize("shape", [(1, 10), (2, 9), (2, 12)])
 def test_rows_of_the_wrong_shape_are_an_error(module, shape) -> None:
     with pytest.raises(ValueError, match=r"rows must have shape \(2, 10\)"):
-        module.corpus_row(["a", "b"], [["a", "b"]], module.TOK_13A, False, 4,
-                          np.zeros(shape, dtype=np.int64))
+        module.corpus_row(
+            ["a", "b"], [["a", "b"]], module.TOK_13A, False, 4, np.zeros(shape, dtype=np.int64)
+        )
 
 
 @pytest.mark.parametrize("shape", ["a None reference", "hypotheses a tuple", "a stream a tuple"])
@@ -150,8 +199,10 @@ def test_scores_of_other_shapes_still_equal_sacrebleu(shape: str) -> None:
     assert_same_score(turbobleu.corpus_bleu(hyps, refs), sacrebleu.corpus_bleu(hyps, refs), shape)
 
 
-@pytest.mark.parametrize("shape", ["a bytes hypothesis", "a bytes reference",
-                                   "streams of other lengths", "no hypotheses"])
+@pytest.mark.parametrize(
+    "shape",
+    ["a bytes hypothesis", "a bytes reference", "streams of other lengths", "no hypotheses"],
+)
 def test_bad_input_still_gets_the_general_paths_errors(shape: str) -> None:
     hyps, refs = OTHER_SHAPES[shape]
     with pytest.raises((TypeError, ValueError), match=r"hypotheses|references"):
@@ -201,15 +252,25 @@ class LowerIsNotAStr(str):
         return 42
 
 
-@pytest.mark.parametrize("call", [
-    lambda: turbobleu.corpus_bleu([LowerIsNotAStr("a b")], [["a b"]], lowercase=True),
-    lambda: turbobleu.corpus_bleu(["a b"], [[LowerIsNotAStr("a b")]], lowercase=True),
-    lambda: turbobleu.corpus_bleu(["a b", "c"], [[LowerIsNotAStr("a b"), None], ["a", "c"]],
-                                  lowercase=True),
-    lambda: turbobleu.sentence_bleu(LowerIsNotAStr("a b"), ["a b"], lowercase=True),
-    lambda: turbobleu.sentence_bleu("a b", [LowerIsNotAStr("a b")], lowercase=True),
-], ids=["corpus hypothesis", "corpus reference", "general path", "sentence hypothesis",
-        "sentence reference"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: turbobleu.corpus_bleu([LowerIsNotAStr("a b")], [["a b"]], lowercase=True),
+        lambda: turbobleu.corpus_bleu(["a b"], [[LowerIsNotAStr("a b")]], lowercase=True),
+        lambda: turbobleu.corpus_bleu(
+            ["a b", "c"], [[LowerIsNotAStr("a b"), None], ["a", "c"]], lowercase=True
+        ),
+        lambda: turbobleu.sentence_bleu(LowerIsNotAStr("a b"), ["a b"], lowercase=True),
+        lambda: turbobleu.sentence_bleu("a b", [LowerIsNotAStr("a b")], lowercase=True),
+    ],
+    ids=[
+        "corpus hypothesis",
+        "corpus reference",
+        "general path",
+        "sentence hypothesis",
+        "sentence reference",
+    ],
+)
 def test_a_lower_that_returns_no_str_is_a_type_error(call) -> None:
     with pytest.raises(TypeError, match=r"lower\(\) must return a str, got int"):
         call()
@@ -229,39 +290,49 @@ inner: list = []
 def test_sentence_bleu_called_from_inside_sentence_bleu() -> None:
     inner.clear()
     hyp = ScoresASentenceWhenLowered("The Cat sat on the mat")
-    got = turbobleu.sentence_bleu(hyp, ["the cat sat on a mat", "a cat on the mat"],
-                                  lowercase=True)
-    want = sacrebleu.sentence_bleu(str(hyp), ["the cat sat on a mat", "a cat on the mat"],
-                                   lowercase=True)
+    got = turbobleu.sentence_bleu(hyp, ["the cat sat on a mat", "a cat on the mat"], lowercase=True)
+    want = sacrebleu.sentence_bleu(
+        str(hyp), ["the cat sat on a mat", "a cat on the mat"], lowercase=True
+    )
     assert_same_score(got, want, "outer call")
     assert len(inner) == 1
-    assert_same_score(inner[0], sacrebleu.sentence_bleu("the dog ran away",
-                                                        ["a dog ran away fast"]), "inner call")
+    assert_same_score(
+        inner[0], sacrebleu.sentence_bleu("the dog ran away", ["a dog ran away fast"]), "inner call"
+    )
 
 
 @pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
 @settings(max_examples=300)
-@given(hyp=line, refs=st.lists(st.one_of(line, st.none()), min_size=1, max_size=3),
-       tokenizer=st.sampled_from(FAST_TOKENIZERS), lowercase=st.booleans(),
-       order=st.integers(1, 16), smooth=st.sampled_from([("none", None), ("floor", None),
-                                                          ("floor", 0.3), ("exp", None),
-                                                          ("exp", 2)]),
-       effective=st.booleans())
-def test_sentence_score_parts_are_the_row_and_its_score(hyp, refs, tokenizer, lowercase, order,
-                                                        smooth, effective) -> None:
+@given(
+    hyp=line,
+    refs=st.lists(st.one_of(line, st.none()), min_size=1, max_size=3),
+    tokenizer=st.sampled_from(FAST_TOKENIZERS),
+    lowercase=st.booleans(),
+    order=st.integers(1, 16),
+    smooth=st.sampled_from(
+        [("none", None), ("floor", None), ("floor", 0.3), ("exp", None), ("exp", 2)]
+    ),
+    effective=st.booleans(),
+)
+def test_sentence_score_parts_are_the_row_and_its_score(
+    hyp, refs, tokenizer, lowercase, order, smooth, effective
+) -> None:
     """The fused call sentence_bleu makes: the same row and the same score parts as the two
     calls it replaces."""
     from turbobleu._engine.count import _kernel
     from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM
+
     if all(r is None for r in refs) and hyp.strip():
         refs = refs + [""]
     code = turbobleu.get_tokenizer(tokenizer).code
     row = COMPILED.sentence_row(hyp, refs, code, lowercase, order)
-    score, precisions, bp = _kernel.sacrebleu_score_parts(row, order, smooth[0], smooth[1],
-                                                          effective, NEUMAIER_SUM)
-    got = COMPILED.sentence_score_parts(hyp, refs, code, lowercase, order, smooth[0],
-                                        smooth[1], effective, NEUMAIER_SUM)
-    assert got == (score, row[2:2 + order], row[2 + order:], precisions, bp, row[0], row[1])
+    score, precisions, bp = _kernel.sacrebleu_score_parts(
+        row, order, smooth[0], smooth[1], effective, NEUMAIER_SUM
+    )
+    got = COMPILED.sentence_score_parts(
+        hyp, refs, code, lowercase, order, smooth[0], smooth[1], effective, NEUMAIER_SUM
+    )
+    assert got == (score, row[2 : 2 + order], row[2 + order :], precisions, bp, row[0], row[1])
 
 
 @pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")

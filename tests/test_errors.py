@@ -4,6 +4,7 @@ Where sacrebleu fails silently (it truncates streams of different lengths with `
 raises a ValueError; where sacrebleu crashes deep inside (a segment with only None references)
 turbobleu names the segment.
 """
+
 from __future__ import annotations
 
 import re
@@ -24,10 +25,13 @@ def _corpus_entry_points():
         pytest.param(lambda h, r: turbobleu.raw_corpus_bleu(h, r), id="raw_corpus_bleu"),
         pytest.param(lambda h, r: turbobleu.BLEU().corpus_score(h, r), id="BLEU.corpus_score"),
         pytest.param(lambda h, r: turbobleu.BLEU().corpus_stats(h, r), id="BLEU.corpus_stats"),
-        pytest.param(lambda h, r: turbobleu.BLEU().sentence_scores(h, r),
-                     id="BLEU.sentence_scores"),
-        pytest.param(lambda h, r: turbobleu.BLEU(references=r).corpus_score(h),
-                     id="BLEU(references=).corpus_score"),
+        pytest.param(
+            lambda h, r: turbobleu.BLEU().sentence_scores(h, r), id="BLEU.sentence_scores"
+        ),
+        pytest.param(
+            lambda h, r: turbobleu.BLEU(references=r).corpus_score(h),
+            id="BLEU(references=).corpus_score",
+        ),
     ]
 
 
@@ -37,8 +41,9 @@ CORPUS = _corpus_entry_points()
 # -- lengths ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("score", CORPUS)
 def test_fewer_hypotheses_than_references(score) -> None:
-    with pytest.raises(ValueError,
-                       match=r"hypotheses has 1 segments?.*2|2 segments.*hypotheses has 1"):
+    with pytest.raises(
+        ValueError, match=r"hypotheses has 1 segments?.*2|2 segments.*hypotheses has 1"
+    ):
         score(HYPS[:1], REFS)
 
 
@@ -87,8 +92,11 @@ def test_generator_as_hypotheses(score) -> None:
 
 @pytest.mark.parametrize("score", CORPUS)
 def test_string_as_references(score) -> None:
-    with pytest.raises(TypeError, match=r"references must be a sequence of reference streams"
-                                        r".*got str"):
+    with pytest.raises(
+        TypeError,
+        match=r"references must be a sequence of reference streams"
+        r".*got str",
+    ):
         score(HYPS, "the cat sat .")
 
 
@@ -115,16 +123,21 @@ def test_no_references_and_none_cached() -> None:
 
 @pytest.mark.parametrize("score", CORPUS)
 def test_segment_with_only_none_references(score) -> None:
-    with pytest.raises(ValueError, match=r"segment 1 has a non-empty hypothesis but no "
-                                        r"reference"):
+    with pytest.raises(
+        ValueError,
+        match=r"segment 1 has a non-empty hypothesis but no "
+        r"reference",
+    ):
         score(HYPS, [["the cat", None], ["a cat", None]])
 
 
 # -- sentence_bleu ---------------------------------------------------------------------------
 SENTENCE = [
     pytest.param(lambda h, r: turbobleu.sentence_bleu(h, r), id="sentence_bleu"),
-    pytest.param(lambda h, r: turbobleu.BLEU(effective_order=True).sentence_score(h, r),
-                 id="BLEU.sentence_score"),
+    pytest.param(
+        lambda h, r: turbobleu.BLEU(effective_order=True).sentence_score(h, r),
+        id="BLEU.sentence_score",
+    ),
 ]
 
 
@@ -134,8 +147,11 @@ def test_sentence_bad_arguments(score) -> None:
         score(["the cat"], ["the cat"])
     with pytest.raises(TypeError, match=r"hypothesis must be a str, got NoneType"):
         score(None, ["the cat"])
-    with pytest.raises(TypeError, match=r"references must be a sequence of reference strings"
-                                        r".*got str"):
+    with pytest.raises(
+        TypeError,
+        match=r"references must be a sequence of reference strings"
+        r".*got str",
+    ):
         score("the cat", "the cat")
     with pytest.raises(TypeError, match=r"references\[1\] must be a str or None, got int"):
         score("the cat", ["the cat", 3])

@@ -8,6 +8,7 @@ zero-length guard) and evaluate's tokenizer, which is sacrebleu's ``Tokenizer13a
 ``str.split()`` (sacrebleu, a test dependency, is used for it; note that evaluate does not
 ``rstrip`` lines the way sacrebleu's BLEU does).
 """
+
 from __future__ import annotations
 
 import collections
@@ -34,7 +35,7 @@ def _grams(segment: Any, max_order: int) -> collections.Counter:
     counts: collections.Counter = collections.Counter()
     for n in range(1, max_order + 1):
         for i in range(len(segment) - n + 1):
-            counts[tuple(segment[i:i + n])] += 1
+            counts[tuple(segment[i : i + n])] += 1
     return counts
 
 
@@ -58,13 +59,16 @@ def oracle_compute_bleu(reference_corpus, translation_corpus, max_order=4, smoot
     precisions = []
     for i in range(max_order):
         if smooth:
-            precisions.append((matches[i] + 1.) / (possible[i] + 1.))
+            precisions.append((matches[i] + 1.0) / (possible[i] + 1.0))
         else:
             precisions.append(float(matches[i]) / possible[i] if possible[i] > 0 else 0.0)
-    geo_mean = math.exp(sum((1. / max_order) * math.log(p) for p in precisions)) \
-        if min(precisions) > 0 else 0
+    geo_mean = (
+        math.exp(sum((1.0 / max_order) * math.log(p) for p in precisions))
+        if min(precisions) > 0
+        else 0
+    )
     ratio = float(trans_len) / ref_len
-    bp = 1. if ratio > 1.0 else math.exp(1 - 1. / ratio)
+    bp = 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
     return (geo_mean * bp, precisions, bp, ratio, trans_len, ref_len)
 
 
@@ -74,8 +78,14 @@ def oracle_compute(predictions, references, max_order=4, smooth=False):
     refs = [[oracle_tokenize(r) for r in group] for group in references]
     preds = [oracle_tokenize(p) for p in predictions]
     bleu, precisions, bp, ratio, t, r = oracle_compute_bleu(refs, preds, max_order, smooth)
-    return {"bleu": bleu, "precisions": precisions, "brevity_penalty": bp, "length_ratio": ratio,
-            "translation_length": t, "reference_length": r}
+    return {
+        "bleu": bleu,
+        "precisions": precisions,
+        "brevity_penalty": bp,
+        "length_ratio": ratio,
+        "translation_length": t,
+        "reference_length": r,
+    }
 
 
 def same(a: Any, b: Any) -> bool:
@@ -97,19 +107,28 @@ def outcome(fn, *args, **kwargs):
 
 # -- examples ------------------------------------------------------------------------------------
 
+
 def test_readme_example() -> None:
     predictions = ["hello there general kenobi", "foo bar foobar"]
     references = [["hello there general kenobi", "hello there!"], ["foo bar foobar"]]
-    want = {"bleu": 1.0, "precisions": [1.0, 1.0, 1.0, 1.0], "brevity_penalty": 1.0,
-            "length_ratio": 1.1666666666666667, "translation_length": 7, "reference_length": 6}
+    want = {
+        "bleu": 1.0,
+        "precisions": [1.0, 1.0, 1.0, 1.0],
+        "brevity_penalty": 1.0,
+        "length_ratio": 1.1666666666666667,
+        "translation_length": 7,
+        "reference_length": 6,
+    }
     assert same(tbe.compute(predictions, references), want)
     assert same(tbe.load("bleu").compute(predictions=predictions, references=references), want)
 
 
 def test_one_string_per_prediction_and_add_batch() -> None:
     preds = ["the cat sat on the mat", "a dog"]
-    assert same(tbe.compute(preds, ["the cat is on the mat", "a dog barks"]),
-                oracle_compute(preds, [["the cat is on the mat"], ["a dog barks"]]))
+    assert same(
+        tbe.compute(preds, ["the cat is on the mat", "a dog barks"]),
+        oracle_compute(preds, [["the cat is on the mat"], ["a dog barks"]]),
+    )
     metric = tbe.load("bleu")
     metric.add_batch(predictions=preds[:1], references=[["the cat is on the mat"]])
     metric.add(prediction="a dog", reference=["a dog barks", "the dog"])
@@ -123,7 +142,7 @@ def test_one_string_per_prediction_and_add_batch() -> None:
 def test_smooth_applies_to_unigrams_too_and_shortest_reference_is_used() -> None:
     preds, refs = ["a b c"], [["a b c d e f", "a x"]]
     got = tbe.compute(preds, refs, smooth=True)
-    assert got["precisions"][0] == (3 + 1.) / (3 + 1.)
+    assert got["precisions"][0] == (3 + 1.0) / (3 + 1.0)
     assert got["reference_length"] == 2  # the shortest reference (the closest would be 2 too)
     assert same(got, oracle_compute(preds, refs, smooth=True))
     longer = tbe.compute(["a b c d e"], [["a b c d e f", "a x"]])
@@ -140,8 +159,9 @@ def test_zero_reference_length_raises_zero_division_like_nmt() -> None:
 def test_custom_tokenizer_and_max_order() -> None:
     preds, refs = ["The Cat sat", "x y z w"], [["the cat sat down"], ["x y z", "w"]]
     got = tbe.compute(preds, refs, tokenizer=lambda s: s.lower().split(), max_order=3)
-    want = oracle_compute_bleu([[r.lower().split() for r in g] for g in refs],
-                               [p.lower().split() for p in preds], 3)
+    want = oracle_compute_bleu(
+        [[r.lower().split() for r in g] for g in refs], [p.lower().split() for p in preds], 3
+    )
     assert same(got["bleu"], want[0]) and same(got["precisions"], want[1])
 
 
@@ -162,11 +182,48 @@ def test_input_errors() -> None:
 
 # Text built from the pieces 13a reacts to: entities (also ones that only appear after the first
 # unescaping), <skipped>, hyphenated line breaks, digits around . , -, symbols, Unicode spaces.
-pieces = st.sampled_from([
-    "the", "cat", "sat", "mat", "a", "1", "2", ".", ",", "-", "5.5", "3,000", "x-y", "&amp;",
-    "&quot;", "&lt;", "&gt;", "&amp;lt;", "&amp;quot;", "<skipped>", "<skip", "ped>", "-\n", "\n",
-    " ", " ", " ", "\t", "\u3000", "\xa0", "!", "?", "'", "(", ")", "$", "é", "日本",
-])
+pieces = st.sampled_from(
+    [
+        "the",
+        "cat",
+        "sat",
+        "mat",
+        "a",
+        "1",
+        "2",
+        ".",
+        ",",
+        "-",
+        "5.5",
+        "3,000",
+        "x-y",
+        "&amp;",
+        "&quot;",
+        "&lt;",
+        "&gt;",
+        "&amp;lt;",
+        "&amp;quot;",
+        "<skipped>",
+        "<skip",
+        "ped>",
+        "-\n",
+        "\n",
+        " ",
+        " ",
+        " ",
+        "\t",
+        "\u3000",
+        "\xa0",
+        "!",
+        "?",
+        "'",
+        "(",
+        ")",
+        "$",
+        "é",
+        "日本",
+    ]
+)
 lines = st.lists(pieces, max_size=14).map("".join)
 
 
@@ -177,9 +234,14 @@ def test_tokenizer_matches_evaluates_13a(line: str) -> None:
 
 
 @settings(max_examples=150)
-@given(data=st.lists(st.tuples(lines, st.lists(lines, min_size=1, max_size=3)), min_size=1,
-                     max_size=5),
-       max_order=st.integers(1, 6), smooth=st.booleans(), single=st.booleans())
+@given(
+    data=st.lists(
+        st.tuples(lines, st.lists(lines, min_size=1, max_size=3)), min_size=1, max_size=5
+    ),
+    max_order=st.integers(1, 6),
+    smooth=st.booleans(),
+    single=st.booleans(),
+)
 def test_compute_matches_the_oracle(data, max_order: int, smooth: bool, single: bool) -> None:
     predictions = [p for p, _ in data]
     references: List[Any] = [refs[0] for _, refs in data] if single else [refs for _, refs in data]
@@ -197,8 +259,11 @@ segments = st.lists(tokens, max_size=8)
 
 
 @settings(max_examples=200)
-@given(corpus=st.lists(st.tuples(st.lists(segments, max_size=3), segments), max_size=4),
-       max_order=st.integers(0, 5), smooth=st.booleans())
+@given(
+    corpus=st.lists(st.tuples(st.lists(segments, max_size=3), segments), max_size=4),
+    max_order=st.integers(0, 5),
+    smooth=st.booleans(),
+)
 def test_compute_bleu_on_tokens_matches_the_oracle(corpus, max_order: int, smooth: bool) -> None:
     refs = [r for r, _ in corpus]
     hyps = [h for _, h in corpus]

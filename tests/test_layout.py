@@ -1,5 +1,6 @@
 """The engine's shape: no import cycles, no compiled module importing a twin, and every compiled
 module's public functions present in its pure-Python twin with the same parameters."""
+
 from __future__ import annotations
 
 import ast
@@ -26,8 +27,7 @@ PAIRS = [
 COMPILED_ONLY = {
     "turbobleu._engine.count._kernel": {"table_slots_of"},
     "turbobleu._engine.text._tokenize": {"sentence_table_bytes", "intl_char_of"},
-    "turbobleu._engine.intern._intern": {"Interner", "sentence_table_bytes",
-                                         "set_str_hash_mask"},
+    "turbobleu._engine.intern._intern": {"Interner", "sentence_table_bytes", "set_str_hash_mask"},
 }
 
 
@@ -47,20 +47,24 @@ def _imports(name: str, path: Path, known: Set[str]) -> Set[str]:
     """The package modules that ``path`` imports (at the top or inside functions)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: Set[str] = set()
-    if path.suffix == ".pyx":   # not Python syntax: read the import lines
+    if path.suffix == ".pyx":  # not Python syntax: read the import lines
         for line in path.read_text(encoding="utf-8").splitlines():
-            m = re.match(r"\s*(?:from\s+([\w.]+)\s+c?import\s+\(?([\w ,]*)|import\s+([\w.]+))",
-                         line)
+            m = re.match(
+                r"\s*(?:from\s+([\w.]+)\s+c?import\s+\(?([\w ,]*)|import\s+([\w.]+))", line
+            )
             if m:
-                pairs = [(m.group(1) or m.group(3), n.strip().split(" ")[0])
-                         for n in (m.group(2) or "").split(",")]
+                pairs = [
+                    (m.group(1) or m.group(3), n.strip().split(" ")[0])
+                    for n in (m.group(2) or "").split(",")
+                ]
                 for module, leaf in pairs:
                     found.add(f"{module}.{leaf}" if f"{module}.{leaf}" in known else module)
         return found & known
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
-            base = package.split(".")[:len(package.split(".")) - node.level + 1] \
-                if node.level else []
+            base = (
+                package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            )
             module = ".".join(base + ([node.module] if node.module else []))
             for alias in node.names:
                 leaf = f"{module}.{alias.name}"
@@ -135,15 +139,24 @@ def _parameters(fn: object) -> List[Tuple[str, object, object]]:
 
 
 def _public(module: object) -> Dict[str, object]:
-    return {name: value for name, value in vars(module).items()
-            if not name.startswith("_") and (inspect.isfunction(value) or inspect.isclass(value)
-                                             or inspect.isbuiltin(value) or callable(value))
-            and getattr(value, "__module__", None) == module.__name__}
+    return {
+        name: value
+        for name, value in vars(module).items()
+        if not name.startswith("_")
+        and (
+            inspect.isfunction(value)
+            or inspect.isclass(value)
+            or inspect.isbuiltin(value)
+            or callable(value)
+        )
+        and getattr(value, "__module__", None) == module.__name__
+    }
 
 
 @pytest.mark.parametrize("compiled_name,twin_name", PAIRS)
 def test_each_twin_has_the_compiled_modules_functions_and_signatures(
-        compiled_name: str, twin_name: str) -> None:
+    compiled_name: str, twin_name: str
+) -> None:
     if _impl.implementation != "cython":
         pytest.skip("the compiled modules are not in use (TURBOBLEU_IMPL=python or not built)")
     compiled = importlib.import_module(compiled_name)
@@ -154,5 +167,5 @@ def test_each_twin_has_the_compiled_modules_functions_and_signatures(
     for name in sorted(shared):
         c_fn, p_fn = getattr(compiled, name), getattr(twin, name)
         if inspect.isclass(c_fn):
-            continue   # classes: their methods are compared by the tests that use them
+            continue  # classes: their methods are compared by the tests that use them
         assert _parameters(c_fn) == _parameters(p_fn), name

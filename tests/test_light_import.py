@@ -6,6 +6,7 @@ compiled build; the pure-Python twins import NumPy by design, so the cases skip 
 the child prints are compared with sacrebleu's and NLTK's here, so a path that skipped the work
 would fail too.
 """
+
 from __future__ import annotations
 
 import ast
@@ -29,21 +30,31 @@ SYSTEMS = [HE_EN / "hyp.GPT4-5shot.en", HE_EN / "hyp.NLLB_Greedy.en"]
 
 pytestmark = pytest.mark.skipif(
     turbobleu.implementation != "cython",
-    reason="the pure-Python twins import NumPy at the top by design")
+    reason="the pure-Python twins import NumPy at the top by design",
+)
 
 # Printed by every child as its last stderr line.
 REPORT = "import sys; print('NUMPY:', 'numpy' in sys.modules, file=sys.stderr)"
 
 
 def _env() -> dict:
-    return dict(os.environ, TURBOBLEU_IMPL="cython",
-                PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]))
+    return dict(
+        os.environ,
+        TURBOBLEU_IMPL="cython",
+        PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    )
 
 
 def run_child(code: str, data: object = None) -> subprocess.CompletedProcess:
     """Runs ``code`` in a fresh interpreter, with ``data`` as JSON on its stdin."""
-    proc = subprocess.run([sys.executable, "-c", code + "\n" + REPORT], env=_env(),
-                          input=json.dumps(data), capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", code + "\n" + REPORT],
+        env=_env(),
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     return proc
 
@@ -71,10 +82,11 @@ def test_import_turbobleu_loads_no_numpy_and_keeps_its_names() -> None:
         "import sys, turbobleu\n"
         "print(sorted(set(turbobleu.__all__) - set(dir(turbobleu))))\n"
         "print(sorted(m for m in ('turbobleu.batch', 'turbobleu.significance',\n"
-        "                         'turbobleu.patching') if m in sys.modules))\n")
+        "                         'turbobleu.patching') if m in sys.modules))\n"
+    )
     missing, loaded = proc.stdout.splitlines()
-    assert missing == "[]"   # dir() lists the lazy names too
-    assert loaded == "[]"    # ... without importing them
+    assert missing == "[]"  # dir() lists the lazy names too
+    assert loaded == "[]"  # ... without importing them
     assert not numpy_loaded(proc)
 
 
@@ -87,11 +99,12 @@ def test_the_lazy_names_resolve_on_first_use() -> None:
         "try:\n"
         "    turbobleu.no_such_name\n"
         "except AttributeError as exc:\n"
-        "    print(exc)\n")
+        "    print(exc)\n"
+    )
     first, error = proc.stdout.splitlines()
     assert first == "True True turbobleu.significance"
     assert error == "module 'turbobleu' has no attribute 'no_such_name'"
-    assert numpy_loaded(proc)   # batch and significance work on arrays
+    assert numpy_loaded(proc)  # batch and significance work on arrays
 
 
 def test_plain_sacrebleu_scoring_loads_no_numpy() -> None:
@@ -106,20 +119,24 @@ def test_plain_sacrebleu_scoring_loads_no_numpy() -> None:
         "print(repr(turbobleu.BLEU(tokenize='zh').corpus_score(hyps, refs).score))\n"
         "print(json.dumps([turbobleu.sentence_bleu(h, [r[i] for r in refs]).score\n"
         "                  for i, h in enumerate(hyps)]))\n"
-        "print(repr(turbobleu.BLEU().corpus_score(hyps, refs).format()))\n", [hyps, refs])
+        "print(repr(turbobleu.BLEU().corpus_score(hyps, refs).format()))\n",
+        [hyps, refs],
+    )
     corpus, metric, raw, zh, sentences, text = proc.stdout.splitlines()
     assert float(corpus) == sacrebleu.corpus_bleu(hyps, refs).score
     assert float(metric) == float(corpus)
     assert float(raw) == sacrebleu.raw_corpus_bleu(hyps, refs).score
     assert float(zh) == sacrebleu.BLEU(tokenize="zh").corpus_score(hyps, refs).score
     assert json.loads(sentences) == [
-        sacrebleu.sentence_bleu(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)]
+        sacrebleu.sentence_bleu(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)
+    ]
     assert ast.literal_eval(text) == str(sacrebleu.BLEU().corpus_score(hyps, refs))
     assert not numpy_loaded(proc)
 
 
 def test_the_nltk_drop_in_loads_no_numpy() -> None:
     from nltk.translate import bleu_score
+
     hyps = [line.split() for line in read_lines(SYSTEMS[0])]
     refs = [[line.split() for line in lines] for lines in zip(*(read_lines(p) for p in REFS))]
     proc = run_child(
@@ -129,25 +146,31 @@ def test_the_nltk_drop_in_loads_no_numpy() -> None:
         "smooth = tb.SmoothingFunction()\n"
         "print(repr(tb.corpus_bleu(refs, hyps)))\n"
         "print(json.dumps([tb.sentence_bleu(r, h, smoothing_function=smooth.method1)\n"
-        "                  for r, h in zip(refs, hyps)]))\n", [hyps, refs])
+        "                  for r, h in zip(refs, hyps)]))\n",
+        [hyps, refs],
+    )
     corpus, sentences = proc.stdout.splitlines()
     assert float(corpus) == bleu_score.corpus_bleu(refs, hyps)
     method1 = bleu_score.SmoothingFunction().method1
-    assert json.loads(sentences) == [bleu_score.sentence_bleu(r, h, smoothing_function=method1)
-                                     for r, h in zip(refs, hyps)]
+    assert json.loads(sentences) == [
+        bleu_score.sentence_bleu(r, h, smoothing_function=method1) for r, h in zip(refs, hyps)
+    ]
     assert not numpy_loaded(proc)
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
     argv = [str(a) for a in args]
-    return run_child("import sys\nfrom turbobleu.cli import main\n"
-                     f"assert main({argv!r}) == 0\nsys.stdout.flush()\n")
+    return run_child(
+        "import sys\nfrom turbobleu.cli import main\n"
+        f"assert main({argv!r}) == 0\nsys.stdout.flush()\n"
+    )
 
 
 def sacrebleu_cli(args: List[str]) -> str:
     """What sacrebleu's command line prints for ``args`` (its main(), in a child)."""
-    proc = subprocess.run([sys.executable, "-m", "sacrebleu", *args], capture_output=True,
-                          text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "sacrebleu", *args], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
@@ -170,11 +193,19 @@ def test_a_multi_system_table_loads_no_numpy() -> None:
 def test_the_module_entry_point_loads_no_numpy() -> None:
     """``python -m turbobleu`` (what the console script runs), seen from -X importtime."""
     args = [str(p) for p in REFS] + ["-i", str(SYSTEMS[0]), "-b"]
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "turbobleu", *args],
-                          env=_env(), capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "turbobleu", *args],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
-    imported = [line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()
-                if line.startswith("import time:")]
+    imported = [
+        line.rsplit("|", 1)[-1].strip()
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:")
+    ]
     assert "turbobleu.cli" in imported
     assert "numpy" not in imported
     assert proc.stdout == sacrebleu_cli(args)
@@ -191,6 +222,7 @@ def test_significance_tests_and_array_results_still_load_numpy() -> None:
         "metric = turbobleu.BLEU(effective_order=True)\n"
         "stats = metric.corpus_stats(hyps, refs)\n"
         "print(type(stats.array).__name__, stats.array.dtype, stats.array.shape)\n"
-        "print(type(metric.sentence_scores(hyps, refs)).__name__)\n")
+        "print(type(metric.sentence_scores(hyps, refs)).__name__)\n"
+    )
     assert proc.stdout.splitlines() == ["ndarray int64 (2, 10)", "ndarray"]
     assert numpy_loaded(proc)

@@ -7,6 +7,7 @@ the shorter segment was probed past the end of the table: wrong memory read and 
 50x slower, and crashes (char-tokenized WMT23 de-en paragraphs have both lengths). Each path that
 counts a corpus in one table is checked here against the library it mirrors and the twin.
 """
+
 from __future__ import annotations
 
 import random
@@ -14,8 +15,8 @@ from typing import List
 
 import numpy as np
 import pytest
-from nltk.translate import bleu_score as nltk_bleu
 import sacrebleu
+from nltk.translate import bleu_score as nltk_bleu
 
 import turbobleu
 import turbobleu.nltk as tb_nltk
@@ -60,41 +61,52 @@ def test_kernel_counts_every_segment_in_the_longest_ones_table(corpus, order: in
             ref_ids += ids(ref)
             ref_off.append(len(ref_ids))
         seg_ref_off.append(len(ref_off) - 1)
-    buffers = (np.array(hyp_ids, dtype=np.int32), np.array(hyp_off, dtype=np.int64),
-               np.array(ref_ids, dtype=np.int32), np.array(ref_off, dtype=np.int64),
-               np.array(seg_ref_off, dtype=np.int64))
+    buffers = (
+        np.array(hyp_ids, dtype=np.int32),
+        np.array(hyp_off, dtype=np.int64),
+        np.array(ref_ids, dtype=np.int32),
+        np.array(ref_off, dtype=np.int64),
+        np.array(seg_ref_off, dtype=np.int64),
+    )
     rows = {}
     for name, kernel in (("compiled", COMPILED), ("twin", _kernel_py)):
         rows[name] = np.zeros((len(hyps), 2 + 2 * order), dtype=np.int64)
         kernel.count_stats(*buffers, order, rows[name])
     assert rows["compiled"].tolist() == rows["twin"].tolist()
-    assert rows["twin"][:, 2].min() > 0   # matches on every segment: a check with teeth
+    assert rows["twin"][:, 2].min() > 0  # matches on every segment: a check with teeth
 
 
 @pytest.mark.parametrize("tokenize", ["char", "13a", "intl", "zh"])
 def test_sacrebleu_corpus_and_batch_of_long_lines(corpus, tokenize: str) -> None:
     hyps, refs = corpus
-    glue = "" if tokenize == "char" else " "     # char: one token per character
+    glue = "" if tokenize == "char" else " "  # char: one token per character
     hyp_lines = [glue.join(h) for h in hyps]
     ref_streams = [[glue.join(r[k]) for r in refs] for k in range(2)]
     want = sacrebleu.corpus_bleu(hyp_lines, ref_streams, tokenize=tokenize)
     got = turbobleu.corpus_bleu(hyp_lines, ref_streams, tokenize=tokenize)
-    assert (got.counts, got.totals, got.sys_len, got.ref_len) == \
-        (want.counts, want.totals, want.sys_len, want.ref_len)
+    assert (got.counts, got.totals, got.sys_len, got.ref_len) == (
+        want.counts,
+        want.totals,
+        want.sys_len,
+        want.ref_len,
+    )
     assert got.score == want.score
     metric = sacrebleu.BLEU(tokenize=tokenize, effective_order=True)
-    want_each = [metric.sentence_score(h, [s[i] for s in ref_streams]).score
-                 for i, h in enumerate(hyp_lines)]
+    want_each = [
+        metric.sentence_score(h, [s[i] for s in ref_streams]).score for i, h in enumerate(hyp_lines)
+    ]
     got_each = turbobleu.BLEU(tokenize=tokenize, effective_order=True).sentence_scores(
-        hyp_lines, ref_streams)
+        hyp_lines, ref_streams
+    )
     assert got_each.tolist() == want_each
 
 
 def test_nltk_corpus_bleu_of_long_token_lists(corpus) -> None:
     hyps, refs = corpus
     for weights in [(0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1 / 8,) * 8]:
-        assert tb_nltk.corpus_bleu(refs, hyps, weights) == \
-            nltk_bleu.corpus_bleu(refs, hyps, weights)
+        assert tb_nltk.corpus_bleu(refs, hyps, weights) == nltk_bleu.corpus_bleu(
+            refs, hyps, weights
+        )
 
 
 @pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
@@ -104,7 +116,7 @@ def test_a_longer_hypothesis_never_gets_a_smaller_table(order: int) -> None:
     call left a larger spare table behind."""
     slots = [COMPILED.table_slots_of(order, n) for n in range(0, 20_000)]
     assert all(a <= b for a, b in zip(slots, slots[1:]))
-    assert all(s >= 2 * order * n for n, s in enumerate(slots))    # at most half full
+    assert all(s >= 2 * order * n for n, s in enumerate(slots))  # at most half full
 
 
 FIRST_CALL = """
@@ -119,33 +131,45 @@ def test_first_corpus_call_of_a_process_with_mixed_long_lines() -> None:
     lines of 3,000 and 1,100-1,500 characters."""
     import subprocess
     import sys
+
     rng = random.Random(5)
     hyp_lines = ["".join(rng.choice("abcdefgh") for _ in range(n)) for n in (3000, 1500, 1100)]
     ref_streams = [[line[: len(line) // 2] + line[::-1][: len(line) // 2] for line in hyp_lines]]
-    done = subprocess.run([sys.executable, "-c", FIRST_CALL], input=repr((hyp_lines, ref_streams)),
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_CALL],
+        input=repr((hyp_lines, ref_streams)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     want = sacrebleu.corpus_bleu(hyp_lines, ref_streams, tokenize="char").score
     assert float(done.stdout) == want
 
 
-@pytest.mark.skipif(turbobleu.implementation != "cython",
-                    reason="the compiled sentence paths' tables (the twin keeps none)")
-@pytest.mark.filterwarnings(r"ignore:\s*The hypothesis contains 0 counts")   # NLTK's, "a b"
+@pytest.mark.skipif(
+    turbobleu.implementation != "cython",
+    reason="the compiled sentence paths' tables (the twin keeps none)",
+)
+@pytest.mark.filterwarnings(r"ignore:\s*The hypothesis contains 0 counts")  # NLTK's, "a b"
 def test_a_very_long_sentence_does_not_keep_its_table() -> None:
     """The single-sentence paths keep their n-gram table between calls, but not once one very
     long sentence has made it large (a 600k-token table is about 40 MiB)."""
     from turbobleu._engine.intern import _intern as _hashable
     from turbobleu._engine.text import _tokenize
+
     rng = random.Random(2)
     tokens = words(rng, 600_000, vocabulary=50_000)
     reference = near_copy(rng, tokens)
     line, ref_line = " ".join(tokens), " ".join(reference)
-    assert turbobleu.sentence_bleu(line, [ref_line]).score == \
-        sacrebleu.sentence_bleu(line, [ref_line]).score
+    assert (
+        turbobleu.sentence_bleu(line, [ref_line]).score
+        == sacrebleu.sentence_bleu(line, [ref_line]).score
+    )
     assert _tokenize.sentence_table_bytes() <= 16 << 20
-    assert tb_nltk.sentence_bleu([reference], tokens) == \
-        nltk_bleu.sentence_bleu([reference], tokens)
+    assert tb_nltk.sentence_bleu([reference], tokens) == nltk_bleu.sentence_bleu(
+        [reference], tokens
+    )
     assert _hashable.sentence_table_bytes() <= 16 << 20
     # ... while an ordinary sentence's table stays for the next call.
     turbobleu.sentence_bleu("a b c d", ["a b c e"])

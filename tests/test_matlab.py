@@ -1,4 +1,6 @@
-"""turbobleu.matlab.bleu_evaluation_score: MATLAB's documented examples (seed 003) and edge cases."""
+"""turbobleu.matlab.bleu_evaluation_score: MATLAB's documented examples (seed 003) and edge
+cases."""
+
 from __future__ import annotations
 
 import math
@@ -10,8 +12,10 @@ from turbobleu.matlab import bleu_evaluation_score
 
 # MATLAB's tokenizedDocument splits the final period off: 10 tokens each.
 SUMMARY = "The fast brown fox jumped over the lazy dog .".split()
-REFERENCES = ["The quick brown animal jumped over the lazy dog .".split(),
-              "The quick brown fox jumped over the lazy dog .".split()]
+REFERENCES = [
+    "The quick brown animal jumped over the lazy dog .".split(),
+    "The quick brown fox jumped over the lazy dog .".split(),
+]
 
 
 def test_seed_003_default_weights_give_0_7825() -> None:
@@ -19,7 +23,7 @@ def test_seed_003_default_weights_give_0_7825() -> None:
     assert round(score, 4) == 0.7825
     # p = 9/10, 7/9, 6/8, 5/7 and BP = 1: the fourth root of 0.375.
     assert score == 0.7825422900366437
-    assert math.isclose(score, 0.375 ** 0.25, rel_tol=1e-15)
+    assert math.isclose(score, 0.375**0.25, rel_tol=1e-15)
 
 
 def test_seed_003_unigrams_and_bigrams_give_0_8367() -> None:
@@ -29,17 +33,20 @@ def test_seed_003_unigrams_and_bigrams_give_0_8367() -> None:
 
 
 def test_weights_are_normalised() -> None:
-    assert bleu_evaluation_score(SUMMARY, REFERENCES, [1, 1]) == \
-        bleu_evaluation_score(SUMMARY, REFERENCES, (0.5, 0.5))
-    assert bleu_evaluation_score(SUMMARY, REFERENCES, np.array([2.0, 2.0, 2.0, 2.0])) == \
-        bleu_evaluation_score(SUMMARY, REFERENCES)
+    assert bleu_evaluation_score(SUMMARY, REFERENCES, [1, 1]) == bleu_evaluation_score(
+        SUMMARY, REFERENCES, (0.5, 0.5)
+    )
+    assert bleu_evaluation_score(
+        SUMMARY, REFERENCES, np.array([2.0, 2.0, 2.0, 2.0])
+    ) == bleu_evaluation_score(SUMMARY, REFERENCES)
 
 
 def test_matches_nltk_where_the_two_agree() -> None:
     nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
     for weights in ((0.25,) * 4, (0.5, 0.5), (1 / 3,) * 3):
-        assert bleu_evaluation_score(SUMMARY, REFERENCES, weights) == \
-            nltk_bleu.sentence_bleu(REFERENCES, SUMMARY, weights)
+        assert bleu_evaluation_score(SUMMARY, REFERENCES, weights) == nltk_bleu.sentence_bleu(
+            REFERENCES, SUMMARY, weights
+        )
 
 
 def test_identical_candidate_scores_one() -> None:

@@ -1,6 +1,7 @@
 """turbobleu.nltk: NLTK's own examples, the seed values, NLTK's quirks one by one, and the promise
 that built-in smoothing runs on the fast path (no per-sentence Fractions, no Python-level
 counting) for ordinary input."""
+
 from __future__ import annotations
 
 import doctest
@@ -15,20 +16,24 @@ import pytest
 
 nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
 
-from turbobleu import patching  # noqa: E402
-from turbobleu._engine.recipes import nltk as _nltk_recipe
 from turbobleu import nltk as tb  # noqa: E402
+from turbobleu import patching  # noqa: E402
+from turbobleu._engine.recipes import nltk as _nltk_recipe  # noqa: E402  (after importorskip)
 
-HYP1 = ("It is a guide to action which ensures that the military always obeys the commands of "
-        "the party").split()
-HYP2 = ("It is to insure the troops forever hearing the activity guidebook that party "
-        "direct").split()
-REF1 = ("It is a guide to action that ensures that the military will forever heed Party "
-        "commands").split()
-REF2 = ("It is the guiding principle which guarantees the military forces always being under "
-        "the command of the Party").split()
-REF3 = ("It is the practical guide for the army always to heed the directions of the "
-        "party").split()
+HYP1 = (
+    "It is a guide to action which ensures that the military always obeys the commands of the party"
+).split()
+HYP2 = (
+    "It is to insure the troops forever hearing the activity guidebook that party direct"
+).split()
+REF1 = (
+    "It is a guide to action that ensures that the military will forever heed Party commands"
+).split()
+REF2 = (
+    "It is the guiding principle which guarantees the military forces always being under "
+    "the command of the Party"
+).split()
+REF3 = ("It is the practical guide for the army always to heed the directions of the party").split()
 
 
 def both(name: str, *args, **kwargs):
@@ -39,6 +44,7 @@ def both(name: str, *args, **kwargs):
 
 
 # -- seeds and NLTK's documented values -----------------------------------------------------------
+
 
 def test_seed_004_sentence_bleu_of_the_blog_example() -> None:
     lower_split = lambda text: text.lower().split()  # noqa: E731  (the blog's tokenizer)
@@ -57,16 +63,26 @@ def test_seed_004_modified_precisions() -> None:
 
 def test_reference_values_of_every_smoothing_method() -> None:
     sf = tb.SmoothingFunction()
-    against_ref1 = [0.41180376356915777, 0.41180376356915777, 0.4452945001507636,
-                    0.41180376356915777, 0.41180376356915777, 0.4905328138015114,
-                    0.41358958106633686, 0.4905328138015114]
+    against_ref1 = [
+        0.41180376356915777,
+        0.41180376356915777,
+        0.4452945001507636,
+        0.41180376356915777,
+        0.41180376356915777,
+        0.4905328138015114,
+        0.41358958106633686,
+        0.4905328138015114,
+    ]
     for i, want in enumerate(against_ref1):
-        assert tb.sentence_bleu([REF1], HYP1, smoothing_function=getattr(sf, f"method{i}")) \
-            == want
-    assert tb.sentence_bleu([REF1, REF2, REF3], HYP2, smoothing_function=sf.method1) \
+        assert tb.sentence_bleu([REF1], HYP1, smoothing_function=getattr(sf, f"method{i}")) == want
+    assert (
+        tb.sentence_bleu([REF1, REF2, REF3], HYP2, smoothing_function=sf.method1)
         == 0.03703131191121491
-    assert tb.sentence_bleu([REF1, REF2, REF3], HYP2, smoothing_function=sf.method7) \
+    )
+    assert (
+        tb.sentence_bleu([REF1, REF2, REF3], HYP2, smoothing_function=sf.method7)
         == 0.14758356058214836
+    )
     with pytest.raises(AssertionError, match="requires non-zero precision for bigrams"):
         tb.sentence_bleu([REF1, REF2, REF3], HYP2, smoothing_function=sf.method6)
 
@@ -91,16 +107,19 @@ def test_nltk_bleu_doctest_file_passes_under_the_patch() -> None:
     if not path.is_file():
         pytest.skip("nltk's bleu.doctest is not installed")
     with patching.patched("nltk"):
-        result = doctest.testfile(str(path), module_relative=False, verbose=False,
-                                  optionflags=doctest.ELLIPSIS)
+        result = doctest.testfile(
+            str(path), module_relative=False, verbose=False, optionflags=doctest.ELLIPSIS
+        )
     assert result.attempted >= 4 and result.failed == 0
 
 
 # -- quirks, one by one --------------------------------------------------------------------------
 
+
 def test_short_hypotheses_add_one_to_the_denominator() -> None:
-    got, want = both("corpus_bleu", [[["a", "b"]], [["c", "d", "e", "f"]]],
-                     [["a", "b"], ["c", "d", "e", "f"]])
+    got, want = both(
+        "corpus_bleu", [[["a", "b"]], [["c", "d", "e", "f"]]], [["a", "b"], ["c", "d", "e", "f"]]
+    )
     assert got == want == 0.7598356856515925
 
 
@@ -137,16 +156,17 @@ def test_method0_warning_shows_once_per_message_under_the_default_filter() -> No
             tb.sentence_bleu([["a", "b", "c"]], ["a", "x", "c", "y"])
             tb.SmoothingFunction().method0([tb.Fraction(1, 4), tb.Fraction(0, 3)])
     assert [str(r.message) for r in records] == [
-        _nltk_recipe.ZERO_ORDER_MESSAGE.format(n) for n in (2, 3, 4)]
+        _nltk_recipe.ZERO_ORDER_MESSAGE.format(n) for n in (2, 3, 4)
+    ]
 
 
 def test_exceptions_match_nltk() -> None:
     cases = [
-        ("corpus_bleu", ([], [])),                          # ZeroDivisionError: Fraction(0, 0)
-        ("corpus_bleu", ([[["a"]]], [["a"], ["b"]])),       # AssertionError: lengths differ
-        ("sentence_bleu", ([], ["a", "b"])),                # KeyError(('a',))
-        ("sentence_bleu", ([], [])),                        # ValueError from min()
-        ("sentence_bleu", ([["a"]], [["x"], "a"])),        # TypeError: unhashable list
+        ("corpus_bleu", ([], [])),  # ZeroDivisionError: Fraction(0, 0)
+        ("corpus_bleu", ([[["a"]]], [["a"], ["b"]])),  # AssertionError: lengths differ
+        ("sentence_bleu", ([], ["a", "b"])),  # KeyError(('a',))
+        ("sentence_bleu", ([], [])),  # ValueError from min()
+        ("sentence_bleu", ([["a"]], [["x"], "a"])),  # TypeError: unhashable list
         ("sentence_bleu", ([["a", "b"]], ["a", "b"], np.array([0.25] * 4), None, True)),
     ]
     for name, args in cases:
@@ -176,7 +196,9 @@ def test_fraction_keeps_the_values_it_was_given() -> None:
     assert (f.numerator, f.denominator) == (g.numerator, g.denominator) == (6, 8)
     assert float(f) == float(g) == 0.75
     assert (tb.Fraction(0, 5) == 0) == (nltk_bleu.Fraction(0, 5) == 0)
-    assert repr(tb.Fraction(6, 8, _normalize=True)) == repr(nltk_bleu.Fraction(6, 8, _normalize=True))
+    assert repr(tb.Fraction(6, 8, _normalize=True)) == repr(
+        nltk_bleu.Fraction(6, 8, _normalize=True)
+    )
     assert tb.Fraction(6, 8, _normalize=True).numerator == 3
 
 
@@ -216,10 +238,14 @@ def test_builtin_smoothing_uses_no_fraction_and_no_python_counting(method, monke
     refs, hyps = TYPICAL
     if method == 6:  # method6 needs trigram matches in the corpus (NLTK asserts it)
         refs, hyps = [[REF1]], [HYP1]
-    want_corpus = nltk_bleu.corpus_bleu(refs, hyps, smoothing_function=getattr(
-        nltk_bleu.SmoothingFunction(), f"method{method}"))
-    want_sentence = nltk_bleu.sentence_bleu(refs[0], hyps[0], smoothing_function=getattr(
-        nltk_bleu.SmoothingFunction(), f"method{method}"))
+    want_corpus = nltk_bleu.corpus_bleu(
+        refs, hyps, smoothing_function=getattr(nltk_bleu.SmoothingFunction(), f"method{method}")
+    )
+    want_sentence = nltk_bleu.sentence_bleu(
+        refs[0],
+        hyps[0],
+        smoothing_function=getattr(nltk_bleu.SmoothingFunction(), f"method{method}"),
+    )
 
     def forbidden(*args, **kwargs):
         raise AssertionError("the fast path was left")
@@ -236,16 +262,25 @@ def test_builtin_smoothing_uses_no_fraction_and_no_python_counting(method, monke
 
 def test_unusual_parameters_leave_the_fast_path_and_still_match() -> None:
     from fractions import Fraction as F
-    for kwargs in ({"epsilon": F(1, 7)}, {"k": F(3, 2)}, {"alpha": F(1, 2)}, {"k": 0},
-                   {"alpha": True}):
+
+    for kwargs in (
+        {"epsilon": F(1, 7)},
+        {"k": F(3, 2)},
+        {"alpha": F(1, 2)},
+        {"k": 0},
+        {"alpha": True},
+    ):
         for method in (1, 4, 6, 7):
+
             def call(module):
                 sf = getattr(module.SmoothingFunction(**kwargs), f"method{method}")
                 try:
-                    return repr(module.corpus_bleu([[REF1], [REF2]], [HYP1, HYP2],
-                                                   smoothing_function=sf))
+                    return repr(
+                        module.corpus_bleu([[REF1], [REF2]], [HYP1, HYP2], smoothing_function=sf)
+                    )
                 except Exception as exc:
                     return type(exc).__name__ + repr(exc.args)
+
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 assert call(tb) == call(nltk_bleu), (kwargs, method)

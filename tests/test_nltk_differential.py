@@ -12,6 +12,7 @@ of its sentences.
 The default run uses few examples per test; ``TURBOBLEU_LONG_TESTS=1`` runs 100,000 per test (the
 acceptance run; about an hour per method on one core).
 """
+
 from __future__ import annotations
 
 import atexit
@@ -45,6 +46,7 @@ if LONG or EXAMPLES >= 1000:
 
 # -- running both and comparing ----------------------------------------------------------------
 
+
 def outcome(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Tuple[tuple, list]:
     """What one call did: ``("ok", value)`` or ``("raise", type, args)``, and the warnings."""
     with warnings.catch_warnings(record=True) as caught:
@@ -73,8 +75,9 @@ def assert_same(got: Tuple[tuple, list], want: Tuple[tuple, list], context: str)
     if w[0] == "ok":
         assert same_value(g[1], w[1]), f"{context}: turbobleu {g[1]!r} != NLTK {w[1]!r}"
     else:
-        assert g[1] is w[1] and same_value(g[2], w[2]), \
+        assert g[1] is w[1] and same_value(g[2], w[2]), (
             f"{context}: turbobleu raised {g[1].__name__}{g[2]!r}, NLTK {w[1].__name__}{w[2]!r}"
+        )
     assert g_warn == w_warn, f"{context}: warnings differ:\n{g_warn}\n{w_warn}"
 
 
@@ -107,17 +110,27 @@ def _reference_count(pick: int) -> int:
     return 0 if pick == 0 else 1 + pick % 3  # sometimes none: NLTK raises then
 
 
-reference_lists = st.integers(0, 24).map(_reference_count).flatmap(
-    lambda n: st.lists(sentences, min_size=n, max_size=n))
+reference_lists = (
+    st.integers(0, 24)
+    .map(_reference_count)
+    .flatmap(lambda n: st.lists(sentences, min_size=n, max_size=n))
+)
 
 
 def _corpus_size(pick: int) -> int:
     return 0 if pick == 0 else 1 + pick % 4
 
 
-corpora = st.integers(0, 30).map(_corpus_size).flatmap(
-    lambda n: st.tuples(st.lists(reference_lists, min_size=n, max_size=n),
-                        st.lists(sentences, min_size=n, max_size=n)))
+corpora = (
+    st.integers(0, 30)
+    .map(_corpus_size)
+    .flatmap(
+        lambda n: st.tuples(
+            st.lists(reference_lists, min_size=n, max_size=n),
+            st.lists(sentences, min_size=n, max_size=n),
+        )
+    )
+)
 
 weight_numbers = st.one_of(st.floats(0, 1), st.floats(-2, 3), st.sampled_from([0.0, 0.25, 1.0]))
 
@@ -130,9 +143,14 @@ def _vector_of(length: int) -> st.SearchStrategy:
         st.just(tuple(PlainFraction(1, length) for _ in range(length))),
         st.lists(st.integers(0, 2), min_size=length, max_size=length).map(tuple),
         # A float first and something else after it (the fast path keys on the first item).
-        st.tuples(st.floats(0, 1), st.lists(st.sampled_from(
-            [PlainFraction(1, 3), 2, np.float64(0.5), 0.25, "x", None]), min_size=length - 1,
-            max_size=length - 1)).map(lambda t: (t[0],) + tuple(t[1])),
+        st.tuples(
+            st.floats(0, 1),
+            st.lists(
+                st.sampled_from([PlainFraction(1, 3), 2, np.float64(0.5), 0.25, "x", None]),
+                min_size=length - 1,
+                max_size=length - 1,
+            ),
+        ).map(lambda t: (t[0],) + tuple(t[1])),
     )
 
 
@@ -142,26 +160,35 @@ weights_arguments = st.one_of(
     weight_vectors,
     weight_vectors,
     st.lists(weight_vectors, min_size=1, max_size=3),
-    st.integers(1, 6).flatmap(lambda n: st.lists(weight_numbers, min_size=n, max_size=n)).map(
-        lambda v: np.array(v, dtype=float)),
-    st.tuples(st.integers(1, 3), st.integers(1, 5)).map(
-        lambda shape: np.full(shape, 1 / shape[1])),
+    st.integers(1, 6)
+    .flatmap(lambda n: st.lists(weight_numbers, min_size=n, max_size=n))
+    .map(lambda v: np.array(v, dtype=float)),
+    st.tuples(st.integers(1, 3), st.integers(1, 5)).map(lambda shape: np.full(shape, 1 / shape[1])),
     st.just([0.25, 0.25, 0.25, 0.25]),  # a list: never equal to the tuple auto_reweigh wants
     st.just(()),
     st.just([(1 / 2,) * 2, (1 / 3,) * 3, (1 / 4,) * 4]),
     st.just((0.25, 0.25, 0.25, 0.25)),
 )
 
-smoothing_parameters = st.fixed_dictionaries({
-    "epsilon": st.one_of(st.just(0.1), st.floats(0, 2), st.integers(0, 3)),
-    "alpha": st.one_of(st.just(5), st.integers(-2, 7), st.floats(0, 6)),
-    "k": st.one_of(st.just(5), st.integers(0, 6), st.floats(0.5, 8)),
-})
+smoothing_parameters = st.fixed_dictionaries(
+    {
+        "epsilon": st.one_of(st.just(0.1), st.floats(0, 2), st.integers(0, 3)),
+        "alpha": st.one_of(st.just(5), st.integers(-2, 7), st.floats(0, 6)),
+        "k": st.one_of(st.just(5), st.integers(0, 6), st.floats(0.5, 8)),
+    }
+)
 
 
-def run_both(refs: list, hyps: list, weights: Any, auto_reweigh: bool,
-             make_smoothing: Callable[[Any], Any], given_weights: bool = True) -> None:
+def run_both(
+    refs: list,
+    hyps: list,
+    weights: Any,
+    auto_reweigh: bool,
+    make_smoothing: Callable[[Any], Any],
+    given_weights: bool = True,
+) -> None:
     """corpus_bleu on the corpus and sentence_bleu on each sentence, turbobleu vs NLTK."""
+
     def kwargs(module: Any) -> dict:
         out = {"smoothing_function": make_smoothing(module), "auto_reweigh": auto_reweigh}
         if given_weights:
@@ -169,24 +196,39 @@ def run_both(refs: list, hyps: list, weights: Any, auto_reweigh: bool,
         return out
 
     context = f"refs={refs!r} hyps={hyps!r} weights={weights!r} auto_reweigh={auto_reweigh}"
-    assert_same(outcome(tb.corpus_bleu, refs, hyps, **kwargs(tb)),
-                outcome(nltk_bleu.corpus_bleu, refs, hyps, **kwargs(nltk_bleu)),
-                "corpus_bleu " + context)
+    assert_same(
+        outcome(tb.corpus_bleu, refs, hyps, **kwargs(tb)),
+        outcome(nltk_bleu.corpus_bleu, refs, hyps, **kwargs(nltk_bleu)),
+        "corpus_bleu " + context,
+    )
     for r, h in zip(refs, hyps):
-        assert_same(outcome(tb.sentence_bleu, r, h, **kwargs(tb)),
-                    outcome(nltk_bleu.sentence_bleu, r, h, **kwargs(nltk_bleu)),
-                    f"sentence_bleu refs={r!r} hyp={h!r} weights={weights!r}")
+        assert_same(
+            outcome(tb.sentence_bleu, r, h, **kwargs(tb)),
+            outcome(nltk_bleu.sentence_bleu, r, h, **kwargs(nltk_bleu)),
+            f"sentence_bleu refs={r!r} hyp={h!r} weights={weights!r}",
+        )
 
 
 # -- the tests ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("method", range(8), ids=[f"method{i}" for i in range(8)])
 @settings(max_examples=EXAMPLES)
-@given(corpus=corpora, weights=weights_arguments, auto_reweigh=st.booleans(),
-       params=smoothing_parameters, default_weights=st.integers(0, 5))
-def test_builtin_smoothing_matches_nltk(method: int, corpus: Tuple[list, list], weights: Any,
-                                        auto_reweigh: bool, params: dict,
-                                        default_weights: int) -> None:
+@given(
+    corpus=corpora,
+    weights=weights_arguments,
+    auto_reweigh=st.booleans(),
+    params=smoothing_parameters,
+    default_weights=st.integers(0, 5),
+)
+def test_builtin_smoothing_matches_nltk(
+    method: int,
+    corpus: Tuple[list, list],
+    weights: Any,
+    auto_reweigh: bool,
+    params: dict,
+    default_weights: int,
+) -> None:
     refs, hyps = corpus
     RUN_COUNTS[f"method{method}"] += 1
 
@@ -197,10 +239,15 @@ def test_builtin_smoothing_matches_nltk(method: int, corpus: Tuple[list, list], 
 
 
 @settings(max_examples=EXAMPLES)
-@given(corpus=corpora, weights=weights_arguments, auto_reweigh=st.booleans(),
-       falsy=st.sampled_from([None, 0, False, ""]))
-def test_default_smoothing_matches_nltk(corpus: Tuple[list, list], weights: Any,
-                                        auto_reweigh: bool, falsy: Any) -> None:
+@given(
+    corpus=corpora,
+    weights=weights_arguments,
+    auto_reweigh=st.booleans(),
+    falsy=st.sampled_from([None, 0, False, ""]),
+)
+def test_default_smoothing_matches_nltk(
+    corpus: Tuple[list, list], weights: Any, auto_reweigh: bool, falsy: Any
+) -> None:
     refs, hyps = corpus
     RUN_COUNTS["default"] += 1
     run_both(refs, hyps, weights, auto_reweigh, lambda module: falsy)
@@ -214,13 +261,24 @@ class Recorder:
         self.style = style
         self.calls: List[tuple] = []
 
-    def __call__(self, p_n: list, references: Any = None, hypothesis: Any = None,
-                 hyp_len: Any = None, **extra: Any) -> list:
-        self.calls.append((
-            [type(p).__name__ for p in p_n],
-            [(p.numerator, p.denominator, float(p), p > 0) for p in p_n],
-            repr(references), repr(hypothesis), hyp_len, sorted(extra),
-        ))
+    def __call__(
+        self,
+        p_n: list,
+        references: Any = None,
+        hypothesis: Any = None,
+        hyp_len: Any = None,
+        **extra: Any,
+    ) -> list:
+        self.calls.append(
+            (
+                [type(p).__name__ for p in p_n],
+                [(p.numerator, p.denominator, float(p), p > 0) for p in p_n],
+                repr(references),
+                repr(hypothesis),
+                hyp_len,
+                sorted(extra),
+            )
+        )
         if self.style == 0:
             return p_n  # the Fractions themselves reach the final step
         if self.style == 1:
@@ -232,24 +290,30 @@ class Recorder:
 
 
 @settings(max_examples=EXAMPLES)
-@given(corpus=corpora, weights=weights_arguments, auto_reweigh=st.booleans(),
-       style=st.integers(0, 3))
-def test_custom_smoothing_callable_gets_what_nltk_passes(corpus: Tuple[list, list], weights: Any,
-                                                         auto_reweigh: bool, style: int) -> None:
+@given(
+    corpus=corpora, weights=weights_arguments, auto_reweigh=st.booleans(), style=st.integers(0, 3)
+)
+def test_custom_smoothing_callable_gets_what_nltk_passes(
+    corpus: Tuple[list, list], weights: Any, auto_reweigh: bool, style: int
+) -> None:
     refs, hyps = corpus
     RUN_COUNTS["custom"] += 1
     ours, theirs = Recorder(tb, style), Recorder(nltk_bleu, style)
-    assert_same(outcome(tb.corpus_bleu, refs, hyps, weights, ours, auto_reweigh),
-                outcome(nltk_bleu.corpus_bleu, refs, hyps, weights, theirs, auto_reweigh),
-                f"corpus_bleu refs={refs!r} hyps={hyps!r} weights={weights!r}")
+    assert_same(
+        outcome(tb.corpus_bleu, refs, hyps, weights, ours, auto_reweigh),
+        outcome(nltk_bleu.corpus_bleu, refs, hyps, weights, theirs, auto_reweigh),
+        f"corpus_bleu refs={refs!r} hyps={hyps!r} weights={weights!r}",
+    )
     assert ours.calls == theirs.calls
 
 
 @settings(max_examples=max(EXAMPLES // 10, 50))
 @given(refs=reference_lists, hyp=sentences, n=st.integers(1, 6))
 def test_modified_precision_and_lengths_match_nltk(refs: list, hyp: Any, n: int) -> None:
-    got, want = outcome(tb.modified_precision, refs, hyp, n), \
-        outcome(nltk_bleu.modified_precision, refs, hyp, n)
+    got, want = (
+        outcome(tb.modified_precision, refs, hyp, n),
+        outcome(nltk_bleu.modified_precision, refs, hyp, n),
+    )
     assert got[0][0] == want[0][0]
     if want[0][0] == "ok":
         g, w = got[0][1], want[0][1]
@@ -258,8 +322,11 @@ def test_modified_precision_and_lengths_match_nltk(refs: list, hyp: Any, n: int)
     else:
         assert got[0][1:] == want[0][1:]
     for hyp_len in (0, 1, 3, 7):
-        assert_same(outcome(tb.closest_ref_length, refs, hyp_len),
-                    outcome(nltk_bleu.closest_ref_length, refs, hyp_len), f"refs={refs!r}")
+        assert_same(
+            outcome(tb.closest_ref_length, refs, hyp_len),
+            outcome(nltk_bleu.closest_ref_length, refs, hyp_len),
+            f"refs={refs!r}",
+        )
 
 
 @settings(max_examples=max(EXAMPLES // 10, 50))

@@ -7,6 +7,7 @@ every 4th segment of every system (every 20th under the pure-Python twins), and 
 method 1..7 on the fixture and one WMT23 pair. ``TURBOBLEU_LONG_TESTS=1``: every smoothing method
 on every system, corpus and every sentence.
 """
+
 from __future__ import annotations
 
 import os
@@ -42,7 +43,7 @@ def smoothing_cases():
     for c in all_corpora():
         if not (LONG or c.source == "fixture" or c.name == SMOOTHING_PAIR):
             continue
-        for s in (c.systems if LONG or c.source == "fixture" else c.systems[:1]):
+        for s in c.systems if LONG or c.source == "fixture" else c.systems[:1]:
             for method in range(1, 8):
                 cases.append(pytest.param(c, s, method, id=f"{c.name}/{s}/method{method}"))
     return cases
@@ -63,8 +64,10 @@ def test_corpus_and_sentence_bleu_on_every_system(corpus, system) -> None:
     got, want = quietly(tb.corpus_bleu, refs, hyps), quietly(nltk_bleu.corpus_bleu, refs, hyps)
     assert got == want and type(got) is type(want), (got, want)
     if LONG or corpus.source == "fixture" or corpus.name == SMOOTHING_PAIR:
-        got, want = (quietly(tb.corpus_bleu, refs, hyps, WEIGHT_LIST),
-                     quietly(nltk_bleu.corpus_bleu, refs, hyps, WEIGHT_LIST))
+        got, want = (
+            quietly(tb.corpus_bleu, refs, hyps, WEIGHT_LIST),
+            quietly(nltk_bleu.corpus_bleu, refs, hyps, WEIGHT_LIST),
+        )
         assert got == want
     bad = []
     for i in range(0, len(hyps), SENTENCE_STEP):
@@ -87,8 +90,9 @@ def test_smoothing_methods_on_real_data(corpus, system, method) -> None:
         except Exception as exc:  # method6 asserts on some inputs; the error must match too
             return f"{type(exc).__name__}{exc.args!r}"
 
-    assert run(tb.corpus_bleu, refs, hyps, smoothing_function=ours) == \
-        run(nltk_bleu.corpus_bleu, refs, hyps, smoothing_function=theirs)
+    assert run(tb.corpus_bleu, refs, hyps, smoothing_function=ours) == run(
+        nltk_bleu.corpus_bleu, refs, hyps, smoothing_function=theirs
+    )
     step = 1 if LONG else 7
     bad = []
     for i in range(0, len(hyps), step):

@@ -1,9 +1,9 @@
 """The wheel-building setup: .github/workflows/wheels.yml and [tool.cibuildwheel] in pyproject.toml.
 
 - the workflow's matrix, with pyproject's build selectors, yields exactly the promised wheels:
-  CPython 3.9-3.14 and free-threaded 3.14t on manylinux and musllinux (x86_64, aarch64), macOS (x86_64, arm64) and Windows
-  (AMD64); checked by our own reading of the selectors and, when cibuildwheel is installed, by
-  cibuildwheel itself (``--print-build-identifiers``);
+  CPython 3.9-3.14 and free-threaded 3.14t on manylinux and musllinux (x86_64, aarch64), macOS
+  (x86_64, arm64) and Windows (AMD64); checked by our own reading of the selectors and, when
+  cibuildwheel is installed, by cibuildwheel itself (``--print-build-identifiers``);
 - every wheel runs the suite with a missing extension made an error, and is built so that a failed
   compile is an error;
 - actions are pinned to commits, the publish job runs only for tags and uses trusted publishing;
@@ -13,6 +13,7 @@
 These read the repository's files, so they skip when the suite runs from a copy without them (as
 it does against an installed wheel); they need PyYAML, and the tools, where named, when installed.
 """
+
 from __future__ import annotations
 
 import fnmatch
@@ -30,8 +31,10 @@ ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "wheels.yml"
 PYPROJECT = ROOT / "pyproject.toml"
 
-pytestmark = pytest.mark.skipif(not (WORKFLOW.is_file() and PYPROJECT.is_file()),
-                                reason="not run from a source checkout (no wheels.yml)")
+pytestmark = pytest.mark.skipif(
+    not (WORKFLOW.is_file() and PYPROJECT.is_file()),
+    reason="not run from a source checkout (no wheels.yml)",
+)
 
 PYTHONS = ("39", "310", "311", "312", "313", "314", "314t")
 # (platform, cibuildwheel arch) -> the platform tags its wheels get.
@@ -46,9 +49,14 @@ PROMISED = {f"cp{py}-{tag}" for py in PYTHONS for tags in PLATFORM_TAGS.values()
 # Every CPython flavour cibuildwheel knows of, so that a too-wide selector shows up here.
 ALL_PYTHONS = ("38", "39", "310", "311", "312", "313", "313t", "314", "314t", "315", "315t")
 # A GitHub-hosted runner label -> the architecture it runs on (tested wheels need native runners).
-RUNNER_ARCH = [(r"ubuntu-[\d.]+-arm|ubuntu-latest-arm", "aarch64"), (r"ubuntu-", "x86_64"),
-               (r"macos-\d+-intel|macos-13$", "x86_64"), (r"macos-", "arm64"),
-               (r"windows-11-arm", "ARM64"), (r"windows-", "AMD64")]
+RUNNER_ARCH = [
+    (r"ubuntu-[\d.]+-arm|ubuntu-latest-arm", "aarch64"),
+    (r"ubuntu-", "x86_64"),
+    (r"macos-\d+-intel|macos-13$", "x86_64"),
+    (r"macos-", "arm64"),
+    (r"windows-11-arm", "ARM64"),
+    (r"windows-", "AMD64"),
+]
 
 
 def load_toml(path: Path) -> Dict[str, Any]:
@@ -83,8 +91,9 @@ def words(value: Any) -> List[str]:
 
 
 def selected(identifier: str, build: List[str], skip: List[str]) -> bool:
-    return (any(fnmatch.fnmatchcase(identifier, p) for p in build)
-            and not any(fnmatch.fnmatchcase(identifier, p) for p in skip))
+    return any(fnmatch.fnmatchcase(identifier, p) for p in build) and not any(
+        fnmatch.fnmatchcase(identifier, p) for p in skip
+    )
 
 
 def our_identifiers(entry: Dict[str, str]) -> Set[str]:
@@ -112,7 +121,9 @@ def test_matrix_names_every_promised_platform_and_nothing_else() -> None:
         ids = our_identifiers(entry)
         assert ids, f"matrix entry {entry['id']} builds nothing"
         for identifier in ids:
-            assert identifier not in built, f"{identifier} built by {built[identifier]} and {entry['id']}"
+            assert identifier not in built, (
+                f"{identifier} built by {built[identifier]} and {entry['id']}"
+            )
             built[identifier] = entry["id"]
     assert set(built) == PROMISED, (sorted(PROMISED - set(built)), sorted(set(built) - PROMISED))
 
@@ -123,7 +134,8 @@ def test_each_wheel_job_runs_on_its_own_architecture() -> None:
         arch = next((a for pattern, a in RUNNER_ARCH if re.match(pattern, label)), None)
         assert arch == entry["arch"], (
             f"{entry['id']}: runner {label} is {arch}, so its {entry['arch']} wheels would be "
-            "cross-built and not tested")
+            "cross-built and not tested"
+        )
 
 
 def test_cibuildwheel_itself_selects_the_promised_wheels(tmp_path: Path) -> None:
@@ -135,9 +147,21 @@ def test_cibuildwheel_itself_selects_the_promised_wheels(tmp_path: Path) -> None
         env = {k: v for k, v in os.environ.items() if not k.startswith("CIBW_")}
         env["CIBW_SKIP"] = entry["skip"]
         proc = subprocess.run(
-            [exe, "--print-build-identifiers", "--platform", entry["platform"],
-             "--archs", entry["arch"], str(ROOT)],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+            [
+                exe,
+                "--print-build-identifiers",
+                "--platform",
+                entry["platform"],
+                "--archs",
+                entry["arch"],
+                str(ROOT),
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert proc.returncode == 0, proc.stdout + proc.stderr
         ids = set(proc.stdout.split())
         assert ids == our_identifiers(entry), (entry["id"], sorted(ids))
@@ -149,6 +173,7 @@ def test_cibuildwheel_options_match_its_schema() -> None:
     cibuildwheel = pytest.importorskip("cibuildwheel", reason="cibuildwheel is not installed")
     jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is not installed")
     import json
+
     schema_path = Path(cibuildwheel.__file__).parent / "resources" / "cibuildwheel.schema.json"
     schema = json.loads(schema_path.read_text(encoding="utf-8"))
     jsonschema.validate(cibw_config(), schema)
@@ -186,13 +211,17 @@ def test_actions_are_pinned_to_a_commit() -> None:
             ref = uses.rsplit("@", 1)[1] if "@" in uses else ""
             assert re.fullmatch(r"[0-9a-f]{40}", ref), f"{name}: {uses} is not pinned to a commit"
             assert re.search(re.escape(uses) + r"\s+# v\d+\.\d+\.\d+", text), (
-                f"{name}: {uses} has no '# vX.Y.Z' comment saying which release it is")
+                f"{name}: {uses} has no '# vX.Y.Z' comment saying which release it is"
+            )
 
 
 def test_publishing_happens_only_for_tags_with_trusted_publishing() -> None:
     data = workflow()
-    publish = [(n, j) for n, j in data["jobs"].items()
-               if any("gh-action-pypi-publish" in str(s.get("uses", "")) for s in j.get("steps", []))]
+    publish = [
+        (n, j)
+        for n, j in data["jobs"].items()
+        if any("gh-action-pypi-publish" in str(s.get("uses", "")) for s in j.get("steps", []))
+    ]
     assert len(publish) == 1, "exactly one job publishes"
     name, job = publish[0]
     condition = job.get("if", "")
@@ -213,8 +242,12 @@ def test_workflow_matches_the_github_workflow_schema() -> None:
     exe = tool("check-jsonschema")
     if exe is None:
         pytest.skip("check-jsonschema is not installed")
-    proc = subprocess.run([exe, "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [exe, "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -226,8 +259,9 @@ def test_workflow_passes_actionlint() -> None:
     shellcheck = tool("shellcheck")
     if shellcheck:  # actionlint checks run: scripts with it when it can find it
         args += ("-shellcheck", shellcheck)
-    proc = subprocess.run([*args, str(WORKFLOW)], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run(
+        [*args, str(WORKFLOW)], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -267,8 +301,14 @@ def test_the_c_headers_ship_in_the_sdist() -> None:
 def test_setup_builds_no_extension_on_other_interpreters(interpreter: str) -> None:
     pytest.importorskip("Cython", reason="setup.py's extension list needs Cython")
     env = {k: v for k, v in os.environ.items() if not k.startswith("TURBOBLEU_")}
-    other = subprocess.run([sys.executable, "-c", SETUP_AS, interpreter], cwd=ROOT, env=env,
-                           capture_output=True, text=True, timeout=300)
+    other = subprocess.run(
+        [sys.executable, "-c", SETUP_AS, interpreter],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert other.returncode == 0, other.stderr
     assert other.stdout.split("\n")[-2] == "[]", other.stdout
     assert f"{interpreter} is not CPython" in other.stderr
@@ -278,9 +318,17 @@ def test_setup_builds_no_extension_on_other_interpreters(interpreter: str) -> No
 def test_setup_builds_the_extensions_on_cpython() -> None:
     pytest.importorskip("Cython", reason="setup.py's extension list needs Cython")
     env = {k: v for k, v in os.environ.items() if not k.startswith("TURBOBLEU_")}
-    done = subprocess.run([sys.executable, "-c", SETUP_AS, "CPython"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", SETUP_AS, "CPython"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     names = done.stdout.split("\n")[-2]
-    assert names == ('["turbobleu._engine.count._kernel", "turbobleu._engine.intern._intern", '
-                     '"turbobleu._engine.text._tokenize"]'), done.stdout
+    assert names == (
+        '["turbobleu._engine.count._kernel", "turbobleu._engine.intern._intern", '
+        '"turbobleu._engine.text._tokenize"]'
+    ), done.stdout

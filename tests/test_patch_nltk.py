@@ -1,5 +1,6 @@
 """turbobleu.patching with the "nltk" patch: code that goes through nltk's modules at call time
 gets turbobleu's functions, with NLTK's results; unpatch restores NLTK."""
+
 from __future__ import annotations
 
 import importlib
@@ -14,8 +15,15 @@ nltk_translate = importlib.import_module("nltk.translate")
 from turbobleu import nltk as tb  # noqa: E402
 from turbobleu import patching  # noqa: E402
 
-NAMES = ("sentence_bleu", "corpus_bleu", "modified_precision", "closest_ref_length",
-         "brevity_penalty", "SmoothingFunction", "Fraction")
+NAMES = (
+    "sentence_bleu",
+    "corpus_bleu",
+    "modified_precision",
+    "closest_ref_length",
+    "brevity_penalty",
+    "SmoothingFunction",
+    "Fraction",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -51,9 +59,10 @@ def test_patched_code_gives_nltk_numbers() -> None:
         sf = nltk_bleu.SmoothingFunction()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return ([nltk_bleu.sentence_bleu(refs, hyp, smoothing_function=getattr(sf, f"method{i}"))
-                     for i in range(8)]
-                    + [nltk_bleu.corpus_bleu([refs, refs], [hyp, hyp[:3]]), nltk.bleu(refs, hyp)])
+            return [
+                nltk_bleu.sentence_bleu(refs, hyp, smoothing_function=getattr(sf, f"method{i}"))
+                for i in range(8)
+            ] + [nltk_bleu.corpus_bleu([refs, refs], [hyp, hyp[:3]]), nltk.bleu(refs, hyp)]
 
     want = user_code()
     with patching.patched("nltk"):
@@ -78,10 +87,13 @@ def test_nltk_functions_bound_before_the_patch_still_work_with_patched_globals()
 def test_sacrebleu_patch_is_found_without_importing_its_module_first() -> None:
     import subprocess
     import sys
-    code = ("from turbobleu import patching; import sys; "
-            "assert 'turbobleu.sacrebleu._patch' not in sys.modules; "
-            "assert patching.available_patches() == ['nltk', 'sacrebleu']; "
-            "assert patching.is_patched('sacrebleu') is False; print('ok')")
+
+    code = (
+        "from turbobleu import patching; import sys; "
+        "assert 'turbobleu.sacrebleu._patch' not in sys.modules; "
+        "assert patching.available_patches() == ['nltk', 'sacrebleu']; "
+        "assert patching.is_patched('sacrebleu') is False; print('ok')"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "ok", result.stderr
 
@@ -93,6 +105,7 @@ def test_unknown_patch_names_and_registration() -> None:
     patching.register_attribute_patch("test-dummy", "json", lambda: {"dumps": repr})
     try:
         import json
+
         original = json.dumps
         with patching.patched("test-dummy"):
             assert json.dumps is repr
@@ -104,8 +117,9 @@ def test_unknown_patch_names_and_registration() -> None:
         with pytest.raises(ImportError, match="no_such_module_xyz"):
             patching.patch("test-missing")
         state = []
-        patching.register_patch("test-callables", lambda: state.append("on"),
-                                lambda: state.clear(), lambda: bool(state))
+        patching.register_patch(
+            "test-callables", lambda: state.append("on"), lambda: state.clear(), lambda: bool(state)
+        )
         with patching.patched("test-callables"):
             assert patching.is_patched("test-callables") and state == ["on"]
         assert not patching.is_patched("test-callables")

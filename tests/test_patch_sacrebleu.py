@@ -4,6 +4,7 @@ Every comparison is against results sacrebleu produced unpatched. That turbobleu
 work is shown by its one deliberate difference: a hypothesis/reference length mismatch raises
 ValueError instead of being truncated.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -21,8 +22,8 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 import turbobleu
 import turbobleu.sacrebleu
 from conftest import FIXTURE_DATA, read_lines
-from turbobleu.sacrebleu import _patch as _patch_sacrebleu
 from turbobleu import patching
+from turbobleu.sacrebleu import _patch as _patch_sacrebleu
 
 FUNCTIONS = ("corpus_bleu", "sentence_bleu", "raw_corpus_bleu")
 HAVE_JA = all(importlib.util.find_spec(m) for m in ("MeCab", "ipadic"))
@@ -30,16 +31,25 @@ HAVE_JA = all(importlib.util.find_spec(m) for m in ("MeCab", "ipadic"))
 
 def fixture_corpus() -> Tuple[List[str], List[str], List[List[str]]]:
     pair = FIXTURE_DATA / "he-en"
-    return (read_lines(pair / "hyp.GPT4-5shot.en"), read_lines(pair / "hyp.NLLB_Greedy.en"),
-            [read_lines(pair / "ref.refA.en"), read_lines(pair / "ref.refB.en")])
+    return (
+        read_lines(pair / "hyp.GPT4-5shot.en"),
+        read_lines(pair / "hyp.NLLB_Greedy.en"),
+        [read_lines(pair / "ref.refA.en"), read_lines(pair / "ref.refB.en")],
+    )
 
 
 HYPS, HYPS_B, REFS = fixture_corpus()
 
 
 def key(score: object) -> tuple:
-    return (score.score, list(score.counts), list(score.totals), score.sys_len, score.ref_len,
-            str(score))
+    return (
+        score.score,
+        list(score.counts),
+        list(score.totals),
+        score.sys_len,
+        score.ref_len,
+        str(score),
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -59,8 +69,9 @@ def test_registered_with_the_patch_registry() -> None:
 
 
 def test_functions_are_replaced_and_restored() -> None:
-    originals = {(m.__name__, f): getattr(m, f) for m in (sacrebleu, sacrebleu.compat)
-                 for f in FUNCTIONS}
+    originals = {
+        (m.__name__, f): getattr(m, f) for m in (sacrebleu, sacrebleu.compat) for f in FUNCTIONS
+    }
     cls = sacrebleu.metrics.bleu.BLEU
     class_dict = dict(cls.__dict__)
     patching.patch("sacrebleu")
@@ -102,14 +113,19 @@ def test_bleu_class_scores_unchanged_and_computed_by_turbobleu() -> None:
     want = {}
     for tok in tokenizers:
         metric = sacrebleu.metrics.BLEU(tokenize=tok, lowercase=True)
-        want[tok] = (key(metric.corpus_score(HYPS, REFS)), str(metric.get_signature()),
-                     [key(metric.sentence_score(h, [a, b]))
-                      for h, a, b in zip(HYPS[:15], *REFS)])
+        want[tok] = (
+            key(metric.corpus_score(HYPS, REFS)),
+            str(metric.get_signature()),
+            [key(metric.sentence_score(h, [a, b])) for h, a, b in zip(HYPS[:15], *REFS)],
+        )
     patching.patch("sacrebleu")
     for tok in tokenizers:
         metric = EarlyBLEU(tokenize=tok, lowercase=True)
-        got = (key(metric.corpus_score(HYPS, REFS)), str(metric.get_signature()),
-               [key(metric.sentence_score(h, [a, b])) for h, a, b in zip(HYPS[:15], *REFS)])
+        got = (
+            key(metric.corpus_score(HYPS, REFS)),
+            str(metric.get_signature()),
+            [key(metric.sentence_score(h, [a, b])) for h, a, b in zip(HYPS[:15], *REFS)],
+        )
         assert got == want[tok], tok
         assert type(metric.corpus_score(HYPS, REFS)) is sacrebleu.metrics.BLEUScore
         with pytest.raises(ValueError, match="sacrebleu would silently truncate"):
@@ -152,11 +168,20 @@ def test_bootstrap_and_paired_tests_unchanged() -> None:
     def run() -> tuple:
         metric = sacrebleu.metrics.BLEU()
         score = metric.corpus_score(HYPS, REFS, n_bootstrap=50)
-        paired = PairedTest([("a", HYPS), ("b", HYPS_B)], {"BLEU": sacrebleu.metrics.BLEU(
-            references=REFS)}, references=None, test_type="bs", n_samples=50)
+        paired = PairedTest(
+            [("a", HYPS), ("b", HYPS_B)],
+            {"BLEU": sacrebleu.metrics.BLEU(references=REFS)},
+            references=None,
+            test_type="bs",
+            n_samples=50,
+        )
         _, results = paired()
-        return (str(score), score._mean, score._ci,
-                [(r.score, r.p_value, r.mean, r.ci) for r in results["BLEU"]])
+        return (
+            str(score),
+            score._mean,
+            score._ci,
+            [(r.score, r.p_value, r.mean, r.ci) for r in results["BLEU"]],
+        )
 
     want = run()
     patching.patch("sacrebleu")
@@ -206,6 +231,7 @@ def test_subclasses_with_their_own_preprocessing_keep_sacrebleus_code() -> None:
 def test_settings_changed_after_caching_references_follow_sacrebleu() -> None:
     """sacrebleu tokenizes cached references with the settings of construction time and
     hypotheses with the current ones; the patched object does the same."""
+
     def run() -> list:
         metric = sacrebleu.metrics.BLEU(references=REFS)
         out = [key(metric.corpus_score(HYPS, None))]

@@ -1,4 +1,5 @@
 """The README's promises: its test command is what CI runs, and its API tour runs as shown."""
+
 import re
 from pathlib import Path
 
@@ -39,11 +40,13 @@ def test_api_tour_runs_and_its_numbers_are_right():
     assert f"{score.score:.2f}" == "36.87"
     assert str(score).startswith("BLEU = 36.87 72.7/44.4/28.6/20.0 (BP = 1.000 ratio = 1.100")
     assert str(namespace["bleu"].get_signature()) == (
-        "nrefs:1|case:lc|eff:no|tok:13a|smooth:floor[0.10]|version:2.6.0")
+        "nrefs:1|case:lc|eff:no|tok:13a|smooth:floor[0.10]|version:2.6.0"
+    )
 
 
 def test_bundled_example_scores_like_sacrebleu(capsys):
     import sacrebleu
+
     from turbobleu import example
 
     example.main()
@@ -67,10 +70,19 @@ def test_drop_in_example_numbers_are_the_libraries():
     block = next(b for b in _python_blocks() if "import turbobleu.sacrebleu as sacrebleu" in b)
     ns = _run(block)
     hyp, refs = ns["hyp"], ns["refs"]
-    want = nltk_bleu.sentence_bleu([r.split() for r in refs], hyp.split(),
-                                   smoothing_function=nltk_bleu.SmoothingFunction().method1)
-    assert ns["sentence_bleu"]([r.split() for r in refs], hyp.split(),
-                               smoothing_function=ns["SmoothingFunction"]().method1) == want
+    want = nltk_bleu.sentence_bleu(
+        [r.split() for r in refs],
+        hyp.split(),
+        smoothing_function=nltk_bleu.SmoothingFunction().method1,
+    )
+    assert (
+        ns["sentence_bleu"](
+            [r.split() for r in refs],
+            hyp.split(),
+            smoothing_function=ns["SmoothingFunction"]().method1,
+        )
+        == want
+    )
     assert f"NLTK's {str(want)[:6]}..." in block
     sacre = sacrebleu.corpus_bleu([hyp], [[r] for r in refs]).score
     assert ns["sacrebleu"].corpus_bleu([hyp], [[r] for r in refs]).score == sacre

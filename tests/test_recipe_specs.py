@@ -1,6 +1,7 @@
 """Each mirrored library's recipe is specified once, in Python (``_engine/recipes``); the compiled
 versions hard-code some of its constants in C, so they are compared with the specification here
 (with ``==``), and the one options type is checked where each API takes it."""
+
 from __future__ import annotations
 
 import math
@@ -11,8 +12,12 @@ import pytest
 
 from conftest import compiled_kernel
 from turbobleu import BLEU, SacreBLEURecipe
-from turbobleu._engine.recipes.sacrebleu import (LOG_ZERO, SMOOTH_DEFAULTS, SacreBLEUOptions,
-                                                 sacrebleu_score_of_row)
+from turbobleu._engine.recipes.sacrebleu import (
+    LOG_ZERO,
+    SMOOTH_DEFAULTS,
+    SacreBLEUOptions,
+    sacrebleu_score_of_row,
+)
 from turbobleu.significance import Recipe
 
 COMPILED = compiled_kernel()
@@ -20,11 +25,16 @@ needs_compiled = pytest.mark.skipif(COMPILED is None, reason="compiled extension
 NEUMAIER = sys.version_info >= (3, 12)
 
 # rows [sys_len, ref_len, correct_1..4, total_1..4] with zero counts at several orders
-ROWS = np.array([[9, 11, 5, 3, 0, 0, 9, 8, 7, 6],
-                 [4, 3, 2, 0, 0, 0, 4, 3, 2, 1],
-                 [6, 6, 4, 2, 1, 0, 6, 5, 4, 3],
-                 [2, 5, 1, 0, 0, 0, 2, 1, 0, 0],
-                 [5, 5, 0, 0, 0, 0, 5, 4, 3, 2]], dtype=np.int64)
+ROWS = np.array(
+    [
+        [9, 11, 5, 3, 0, 0, 9, 8, 7, 6],
+        [4, 3, 2, 0, 0, 0, 4, 3, 2, 1],
+        [6, 6, 4, 2, 1, 0, 6, 5, 4, 3],
+        [2, 5, 1, 0, 0, 0, 2, 1, 0, 0],
+        [5, 5, 0, 0, 0, 0, 5, 4, 3, 2],
+    ],
+    dtype=np.int64,
+)
 
 
 @needs_compiled
@@ -35,10 +45,10 @@ def test_compiled_smoothing_defaults_are_the_specs(method: str, effective: bool)
     out = np.empty(len(ROWS))
     COMPILED.sacrebleu_sentence_scores(ROWS, 4, method, None, effective, NEUMAIER, out)
     explicit = np.empty(len(ROWS))
-    COMPILED.sacrebleu_sentence_scores(ROWS, 4, method, SMOOTH_DEFAULTS[method], effective,
-                                       NEUMAIER, explicit)
-    want = [sacrebleu_score_of_row(row, 4, method, None, effective).score
-            for row in ROWS.tolist()]
+    COMPILED.sacrebleu_sentence_scores(
+        ROWS, 4, method, SMOOTH_DEFAULTS[method], effective, NEUMAIER, explicit
+    )
+    want = [sacrebleu_score_of_row(row, 4, method, None, effective).score for row in ROWS.tolist()]
     assert out.tolist() == want
     assert explicit.tolist() == want
 
@@ -52,8 +62,9 @@ def test_compiled_log_of_zero_gives_the_specs_score() -> None:
     out = np.empty(len(ROWS))
     COMPILED.sacrebleu_sentence_scores(ROWS, 4, "none", None, False, NEUMAIER, out)
     assert out.tolist()[:2] == [0.0, 0.0]
-    assert out.tolist() == [sacrebleu_score_of_row(r, 4, "none", None, False).score
-                            for r in ROWS.tolist()]
+    assert out.tolist() == [
+        sacrebleu_score_of_row(r, 4, "none", None, False).score for r in ROWS.tolist()
+    ]
 
 
 def test_one_options_type_for_every_api() -> None:
@@ -65,14 +76,21 @@ def test_one_options_type_for_every_api() -> None:
     assert Recipe.of(SacreBLEUOptions(2, "exp")) == Recipe(2, "exp")
 
 
-@pytest.mark.parametrize("make,error,message", [
-    (lambda: SacreBLEUOptions(0), ValueError, "max_order must be an integer >= 1, got 0"),
-    (lambda: SacreBLEUOptions(smooth_method="nist"), ValueError, "unknown smooth_method='nist'"),
-    (lambda: SacreBLEUOptions(smooth_value="1"), TypeError, "smooth_value must be a number"),
-    (lambda: Recipe(True), ValueError, "max_order must be an integer >= 1, got True"),
-    (lambda: SacreBLEURecipe(max_order=2.0), ValueError, "max_order must be an integer"),
-    (lambda: BLEU(max_ngram_order=-1), ValueError, "max_ngram_order must be an integer >= 1"),
-])
+@pytest.mark.parametrize(
+    "make,error,message",
+    [
+        (lambda: SacreBLEUOptions(0), ValueError, "max_order must be an integer >= 1, got 0"),
+        (
+            lambda: SacreBLEUOptions(smooth_method="nist"),
+            ValueError,
+            "unknown smooth_method='nist'",
+        ),
+        (lambda: SacreBLEUOptions(smooth_value="1"), TypeError, "smooth_value must be a number"),
+        (lambda: Recipe(True), ValueError, "max_order must be an integer >= 1, got True"),
+        (lambda: SacreBLEURecipe(max_order=2.0), ValueError, "max_order must be an integer"),
+        (lambda: BLEU(max_ngram_order=-1), ValueError, "max_ngram_order must be an integer >= 1"),
+    ],
+)
 def test_options_name_the_bad_argument(make, error, message) -> None:
     with pytest.raises(error, match=message):
         make()
@@ -88,8 +106,8 @@ def test_options_are_frozen() -> None:
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from turbobleu._engine.recipes import nltk as nltk_spec  # noqa: E402
 from turbobleu._engine.count import _kernel_py  # noqa: E402
+from turbobleu._engine.recipes import nltk as nltk_spec  # noqa: E402
 
 
 @st.composite
@@ -107,8 +125,12 @@ def nltk_rows(draw):
     return [hyp_len, draw(st.integers(0, 14))] + matches + totals, orders
 
 
-PARAMETERS = st.builds(nltk_spec.Parameters, epsilon=st.sampled_from([0.1, 1, 0.5]),
-                       alpha=st.sampled_from([5, 5.0, 0, 0.5]), k=st.sampled_from([5, 5.0, 3]))
+PARAMETERS = st.builds(
+    nltk_spec.Parameters,
+    epsilon=st.sampled_from([0.1, 1, 0.5]),
+    alpha=st.sampled_from([5, 5.0, 0, 0.5]),
+    k=st.sampled_from([5, 5.0, 3]),
+)
 
 
 def _outcome(fn):
@@ -118,27 +140,33 @@ def _outcome(fn):
         return type(exc)
 
 
-@given(case=nltk_rows(), method=st.integers(0, 7), parameters=PARAMETERS,
-       weights_len=st.integers(1, 8))
+@given(
+    case=nltk_rows(), method=st.integers(0, 7), parameters=PARAMETERS, weights_len=st.integers(1, 8)
+)
 @settings(max_examples=300)
-def test_fast_smoothing_evaluates_the_fraction_definitions(case, method, parameters,
-                                                           weights_len) -> None:
+def test_fast_smoothing_evaluates_the_fraction_definitions(
+    case, method, parameters, weights_len
+) -> None:
     """smoothed_precisions (ints and int pairs) gives the floats of fraction_precisions
     (NLTK's definitions on its Fractions), or leaves the case to them."""
     row, orders = case
     k = min(weights_len, orders)
-    nums = row[2:2 + k]
-    dens = [max(1, t) for t in row[2 + orders:2 + orders + k]]
+    nums = row[2 : 2 + k]
+    dens = [max(1, t) for t in row[2 + orders : 2 + orders + k]]
     if nums[0] == 0:
         return
     fifth = (row[6], max(1, row[6 + orders]))
     zeros_exact: list = []
-    exact = _outcome(lambda: nltk_spec.fraction_precisions(method, parameters, nums, dens,
-                                                           row[0], fifth, zeros_exact.append))
+    exact = _outcome(
+        lambda: nltk_spec.fraction_precisions(
+            method, parameters, nums, dens, row[0], fifth, zeros_exact.append
+        )
+    )
     zeros_fast: list = []
     try:
-        fast = nltk_spec.smoothed_precisions(method, parameters, nums, dens, row[0], row[0],
-                                             fifth, zeros_fast.append)
+        fast = nltk_spec.smoothed_precisions(
+            method, parameters, nums, dens, row[0], row[0], fifth, zeros_fast.append
+        )
     except nltk_spec.NeedsExactPath:
         return
     assert not isinstance(exact, type), exact
@@ -146,33 +174,56 @@ def test_fast_smoothing_evaluates_the_fraction_definitions(case, method, paramet
     assert zeros_fast == zeros_exact
 
 
-COMPILED_NLTK = COMPILED if COMPILED is not None and hasattr(COMPILED, "nltk_sentence_scores") \
-    else None
+COMPILED_NLTK = (
+    COMPILED if COMPILED is not None and hasattr(COMPILED, "nltk_sentence_scores") else None
+)
 
 
 @pytest.mark.skipif(COMPILED_NLTK is None, reason="compiled extension not built")
-@given(cases=st.lists(nltk_rows().filter(lambda c: c[1] == 8), min_size=1, max_size=6),
-       method=st.integers(0, 7), parameters=PARAMETERS,
-       weights=st.lists(st.sampled_from([0.25, 0.5, 1.0, 1 / 3]), min_size=3, max_size=8),
-       reweigh=st.booleans())
+@given(
+    cases=st.lists(nltk_rows().filter(lambda c: c[1] == 8), min_size=1, max_size=6),
+    method=st.integers(0, 7),
+    parameters=PARAMETERS,
+    weights=st.lists(st.sampled_from([0.25, 0.5, 1.0, 1 / 3]), min_size=3, max_size=8),
+    reweigh=st.booleans(),
+)
 @settings(max_examples=200)
-def test_compiled_nltk_recipe_equals_the_spec(cases, method, parameters, weights,
-                                              reweigh) -> None:
+def test_compiled_nltk_recipe_equals_the_spec(cases, method, parameters, weights, reweigh) -> None:
     """The C recipe's scores and zero-order flags equal row_score's (where it keeps the row)."""
     rows = np.array([row for row, _ in cases], dtype=np.int64)
     out = np.empty(len(rows))
     status = np.zeros(len(rows), dtype=np.uint8)
     zero = np.zeros(len(weights), dtype=np.uint8)
-    COMPILED_NLTK.nltk_sentence_scores(rows, 8, np.array(weights), method,
-                                       float(parameters.epsilon), parameters.alpha,
-                                       float(parameters.k), reweigh, out, status, zero)
+    COMPILED_NLTK.nltk_sentence_scores(
+        rows,
+        8,
+        np.array(weights),
+        method,
+        float(parameters.epsilon),
+        parameters.alpha,
+        float(parameters.k),
+        reweigh,
+        out,
+        status,
+        zero,
+    )
     flags = [0] * len(weights)
     for i, row in enumerate(rows.tolist()):
-        want = _outcome(lambda: _kernel_py.nltk_row_score(
-            row, 8, weights, method, float(parameters.epsilon), parameters.alpha,
-            float(parameters.k), reweigh, flags))
+        want = _outcome(
+            lambda: _kernel_py.nltk_row_score(
+                row,
+                8,
+                weights,
+                method,
+                float(parameters.epsilon),
+                parameters.alpha,
+                float(parameters.k),
+                reweigh,
+                flags,
+            )
+        )
         if status[i]:
-            continue   # handed back: the Python recipe decides (row_score itself)
+            continue  # handed back: the Python recipe decides (row_score itself)
         assert out[i] == want
     if not status.any():
         assert zero.tolist() == flags
@@ -181,9 +232,13 @@ def test_compiled_nltk_recipe_equals_the_spec(cases, method, parameters, weights
 def test_nltk_constants_are_nltks() -> None:
     """The defaults and the warning text NLTK users see (and filter on)."""
     from nltk.translate.bleu_score import SmoothingFunction as NLTKSmoothing
+
     reference = NLTKSmoothing()
-    assert (nltk_spec.EPSILON, nltk_spec.ALPHA, nltk_spec.K) == \
-        (reference.epsilon, reference.alpha, reference.k)
+    assert (nltk_spec.EPSILON, nltk_spec.ALPHA, nltk_spec.K) == (
+        reference.epsilon,
+        reference.alpha,
+        reference.k,
+    )
     assert nltk_spec.TINY == sys.float_info.min
     with pytest.warns(UserWarning) as caught:
         reference.method0([nltk_spec.Fraction(1, 2), nltk_spec.Fraction(0, 3)])

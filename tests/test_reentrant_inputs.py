@@ -6,6 +6,7 @@ and a row's ``__iter__`` that emptied the outer list left the packer reading fre
 crashed the interpreter. Now the outer sequence is read from a snapshot (the result is the one of
 the input as it was passed in), and a row that changes size while its ids are read raises.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -56,7 +57,7 @@ def test_a_token_that_lengthens_a_later_row() -> None:
     if COMPILED:
         with pytest.raises(RuntimeError, match=r"hypotheses\[1\] changed size"):
             turbobleu.sentence_bleu_batch(hyps, refs, threads=1)
-    else:   # the twin reads each row when it gets to it: whatever it sees, it must not crash
+    else:  # the twin reads each row when it gets to it: whatever it sees, it must not crash
         assert len(turbobleu.sentence_bleu_batch(hyps, refs, threads=1)) == 2
 
 
@@ -64,8 +65,11 @@ def plain_groups(n: int) -> List[Any]:
     return [[[1, 2, 3]], [[1, 2]]] + [[[4, 5, 6, k % 7]] for k in range(n)]
 
 
-@pytest.mark.skipif(not COMPILED, reason="the compiled packers' snapshot (the twin iterates the "
-                                         "list itself, so it sees the change)")
+@pytest.mark.skipif(
+    not COMPILED,
+    reason="the compiled packers' snapshot (the twin iterates the "
+    "list itself, so it sees the change)",
+)
 def test_a_group_that_empties_the_outer_list_scores_the_list_as_passed() -> None:
     want = turbobleu.sentence_bleu_batch([[1, 2, 9]] * 5002, plain_groups(5000), threads=1)
     outer: List[Any] = []

@@ -4,6 +4,7 @@ Compared on the he-en fixture (real text, two references) for several configurat
 lowercase, each smoothing with its default and an explicit value, effective order, tokenize none,
 a variable number of references (None entries), and bootstrap confidence intervals.
 """
+
 from __future__ import annotations
 
 from typing import List, Optional
@@ -44,21 +45,23 @@ REFERENCE_SETS = [
 def assert_same_text(got, want, got_metric, want_metric) -> None:
     """Every rendering of the score and the signature."""
     for short in (False, True):
-        assert (got_metric.get_signature().format(short=short)
-                == want_metric.get_signature().format(short=short))
+        assert got_metric.get_signature().format(short=short) == want_metric.get_signature().format(
+            short=short
+        )
     assert str(got_metric.get_signature()) == str(want_metric.get_signature())
     signature = str(want_metric.get_signature())
     assert str(got) == str(want) and repr(got) == repr(want)
     for width in (0, 1, 2, 4):
         for score_only in (False, True):
-            assert (got.format(width=width, score_only=score_only)
-                    == want.format(width=width, score_only=score_only))
-            assert (got.format(width=width, score_only=score_only, signature=signature)
-                    == want.format(width=width, score_only=score_only, signature=signature))
-            assert (got.format(width=width, score_only=score_only, signature=signature,
-                               is_json=True)
-                    == want.format(width=width, score_only=score_only, signature=signature,
-                                   is_json=True))
+            assert got.format(width=width, score_only=score_only) == want.format(
+                width=width, score_only=score_only
+            )
+            assert got.format(
+                width=width, score_only=score_only, signature=signature
+            ) == want.format(width=width, score_only=score_only, signature=signature)
+            assert got.format(
+                width=width, score_only=score_only, signature=signature, is_json=True
+            ) == want.format(width=width, score_only=score_only, signature=signature, is_json=True)
     assert got.prec_str == want.prec_str and got.ratio == want.ratio
 
 
@@ -77,8 +80,10 @@ def test_sentence_score_text_and_signature(config: dict) -> None:
     want_metric, got_metric = SacreBLEU(**config), turbobleu.BLEU(**config)
     for i in (0, 3, 7):
         refs = [REF_A[i], REF_B_HOLES[i]]
-        want, got = want_metric.sentence_score(HYPS[i], refs), got_metric.sentence_score(HYPS[i],
-                                                                                       refs)
+        want, got = (
+            want_metric.sentence_score(HYPS[i], refs),
+            got_metric.sentence_score(HYPS[i], refs),
+        )
         assert_same_score(got, want, f"{config} segment {i}")
         assert_same_text(got, want, got_metric, want_metric)
 
@@ -108,20 +113,28 @@ def test_bootstrap_confidence_text(monkeypatch, seed: Optional[str], n_bootstrap
 def test_cached_references_then_explicit_ones_update_nrefs() -> None:
     want_metric = SacreBLEU(references=[REF_A, REF_B])
     got_metric = turbobleu.BLEU(references=[REF_A, REF_B])
-    assert_same_text(got_metric.corpus_score(HYPS), want_metric.corpus_score(HYPS, None),
-                     got_metric, want_metric)
-    assert_same_text(got_metric.corpus_score(HYPS, [REF_A]),
-                     want_metric.corpus_score(HYPS, [REF_A]), got_metric, want_metric)
+    assert_same_text(
+        got_metric.corpus_score(HYPS), want_metric.corpus_score(HYPS, None), got_metric, want_metric
+    )
+    assert_same_text(
+        got_metric.corpus_score(HYPS, [REF_A]),
+        want_metric.corpus_score(HYPS, [REF_A]),
+        got_metric,
+        want_metric,
+    )
     assert "nrefs:1" in str(got_metric.get_signature())
 
 
-@pytest.mark.parametrize("hyps,refs", [
-    pytest.param([""], [[None]], id="no-reference-empty-hypothesis"),   # ratio -0.000
-    pytest.param(["a"], [["a"]], id="perfect-one-token"),               # 100.00000000000004
-    pytest.param(["the cat sat on the mat"], [["the cat sat on the mat"]], id="perfect"),
-    pytest.param(["", ""], [["a b", ""]], id="empty-hypotheses"),
-    pytest.param(["x y z"], [["a b c"]], id="no-match"),
-])
+@pytest.mark.parametrize(
+    "hyps,refs",
+    [
+        pytest.param([""], [[None]], id="no-reference-empty-hypothesis"),  # ratio -0.000
+        pytest.param(["a"], [["a"]], id="perfect-one-token"),  # 100.00000000000004
+        pytest.param(["the cat sat on the mat"], [["the cat sat on the mat"]], id="perfect"),
+        pytest.param(["", ""], [["a b", ""]], id="empty-hypotheses"),
+        pytest.param(["x y z"], [["a b c"]], id="no-match"),
+    ],
+)
 def test_degenerate_scores_text(hyps: List[str], refs) -> None:
     for config in ({}, {"effective_order": True}, {"smooth_method": "floor"}):
         want_metric, got_metric = SacreBLEU(**config), turbobleu.BLEU(**config)
@@ -141,10 +154,13 @@ def test_json_needs_a_signature_unless_score_only() -> None:
 
 
 def test_signature_fields_and_version() -> None:
-    metric = turbobleu.BLEU(lowercase=True, smooth_method="floor", smooth_value=0.25,
-                            effective_order=True)
+    metric = turbobleu.BLEU(
+        lowercase=True, smooth_method="floor", smooth_value=0.25, effective_order=True
+    )
     metric.corpus_score(HYPS, [REF_A, REF_B_HOLES])
     assert str(metric.get_signature()) == (
-        "nrefs:var|case:lc|eff:yes|tok:13a|smooth:floor[0.25]|version:2.6.0")
+        "nrefs:var|case:lc|eff:yes|tok:13a|smooth:floor[0.25]|version:2.6.0"
+    )
     assert metric.get_signature().format(short=True) == (
-        "#:var|c:lc|e:yes|tok:13a|s:floor[0.25]|v:2.6.0")
+        "#:var|c:lc|e:yes|tok:13a|s:floor[0.25]|v:2.6.0"
+    )

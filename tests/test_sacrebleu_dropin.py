@@ -4,6 +4,7 @@ The same user code runs against the real sacrebleu and against the stand-in, and
 reads (scores, statistics, text, JSON, signatures, class constants) must be identical. The
 deliberate differences (errors instead of silent truncation, BLEU only) are checked too.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -29,28 +30,49 @@ def user_code(sacrebleu: ModuleType) -> List[Any]:
     """What evaluation code typically does with sacrebleu's BLEU API; returns what it reads."""
     out: List[Any] = [sacrebleu.__version__]
     score = sacrebleu.corpus_bleu(HYPS, REFS)
-    out += [score.score, score.counts, score.totals, score.precisions, score.bp, score.sys_len,
-            score.ref_len, score.ratio, str(score), score.format(width=4, score_only=True)]
+    out += [
+        score.score,
+        score.counts,
+        score.totals,
+        score.precisions,
+        score.bp,
+        score.sys_len,
+        score.ref_len,
+        score.ratio,
+        str(score),
+        score.format(width=4, score_only=True),
+    ]
     out.append(str(sacrebleu.corpus_bleu(HYPS, [REFS[0]], lowercase=True, tokenize="intl")))
     out.append(str(sacrebleu.raw_corpus_bleu(HYPS, REFS)))
     out.append(str(sacrebleu.raw_corpus_bleu(HYPS, REFS, 0.5)))
-    out.append(str(sacrebleu.compat.corpus_bleu(HYPS, REFS, smooth_method="add-k",
-                                                smooth_value=2)))
+    out.append(str(sacrebleu.compat.corpus_bleu(HYPS, REFS, smooth_method="add-k", smooth_value=2)))
     out += [sacrebleu.sentence_bleu(h, [a, b]).score for h, a, b in zip(HYPS, *REFS)]
-    out += [sacrebleu.sentence_bleu(h, [a], smooth_method="floor", tokenize="char",
-                                    use_effective_order=False).score
-            for h, a in zip(HYPS[:20], REFS[0])]
+    out += [
+        sacrebleu.sentence_bleu(
+            h, [a], smooth_method="floor", tokenize="char", use_effective_order=False
+        ).score
+        for h, a in zip(HYPS[:20], REFS[0])
+    ]
 
-    metric = sacrebleu.metrics.BLEU(lowercase=True, tokenize="zh", max_ngram_order=3,
-                                    smooth_method="floor", smooth_value=0.01)
+    metric = sacrebleu.metrics.BLEU(
+        lowercase=True, tokenize="zh", max_ngram_order=3, smooth_method="floor", smooth_value=0.01
+    )
     result = metric.corpus_score(HYPS, REFS)
     signature = metric.get_signature()
-    out += [str(result), str(signature), signature.format(short=True),
-            result.format(signature=str(signature)),
-            json.loads(result.format(signature=str(signature), is_json=True))]
+    out += [
+        str(result),
+        str(signature),
+        signature.format(short=True),
+        result.format(signature=str(signature)),
+        json.loads(result.format(signature=str(signature), is_json=True)),
+    ]
     cached = sacrebleu.BLEU(references=REFS, trg_lang="en")
-    out += [str(cached.corpus_score(HYPS, None)), str(cached.corpus_score(HYPS_B, None)),
-            cached.num_refs, str(cached.get_signature())]
+    out += [
+        str(cached.corpus_score(HYPS, None)),
+        str(cached.corpus_score(HYPS_B, None)),
+        cached.num_refs,
+        str(cached.get_signature()),
+    ]
     sentence = sacrebleu.metrics.bleu.BLEU(effective_order=True)
     out += [str(sentence.sentence_score(h, [a, b])) for h, a, b in zip(HYPS[:10], *REFS)]
     with_none = [REFS[0], [None if i % 3 else r for i, r in enumerate(REFS[1])]]
@@ -62,9 +84,14 @@ def user_code(sacrebleu: ModuleType) -> List[Any]:
 
     # Class constants and the static score formula, called positionally as sacrebleu's tests do.
     cls = sacrebleu.metrics.BLEU
-    out += [dict(cls.SMOOTH_DEFAULTS), list(cls.TOKENIZERS), cls.TOKENIZER_DEFAULT,
-            dict(cls._TOKENIZER_MAP), sacrebleu.metrics.bleu.MAX_NGRAM_ORDER,
-            sorted(sacrebleu.metrics.METRICS)[:1]]
+    out += [
+        dict(cls.SMOOTH_DEFAULTS),
+        list(cls.TOKENIZERS),
+        cls.TOKENIZER_DEFAULT,
+        dict(cls._TOKENIZER_MAP),
+        sacrebleu.metrics.bleu.MAX_NGRAM_ORDER,
+        sorted(sacrebleu.metrics.METRICS)[:1],
+    ]
     correct, total = [5, 3, 1, 0], [8, 7, 6, 5]
     for method in ("none", "floor", "add-k", "exp"):
         got = cls.compute_bleu(correct[:], total[:], 8, 9, method, None, True, 4)

@@ -9,6 +9,7 @@ lowercase on and off, every smoothing, effective order on and off and max order 
 hypothesis has tokens, sacrebleu crashes with a TypeError while turbobleu raises a ValueError that
 names the segment (by design). With an empty hypothesis both give that segment ref_len -1.
 """
+
 from __future__ import annotations
 
 import random
@@ -26,30 +27,77 @@ import turbobleu
 from conftest import assert_same_score
 from turbobleu._engine import impl as _impl
 
-SMOOTHINGS = (("none", None), ("floor", None), ("floor", 0.5), ("floor", 0), ("add-k", None),
-              ("add-k", 2), ("add-k", 0.5), ("exp", None))
+SMOOTHINGS = (
+    ("none", None),
+    ("floor", None),
+    ("floor", 0.5),
+    ("floor", 0),
+    ("add-k", None),
+    ("add-k", 2),
+    ("add-k", 0.5),
+    ("exp", None),
+)
 
-WORDS = ["the", "The", "THE", "cat", "sat", "on", "a", "mat", "dog", "ran", ".", ",", "!", "?",
-         "2019.", "1,000", "3.14", "5-6", "x-y", "e.g.", "U.S.", "don't", "(it)", "&amp;",
-         "&quot;", "&lt;b&gt;", "&QUOT;", "<skipped>", "İstanbul", "ΑΣ", "straße", "\u200b",
-         "cat.", "mat,", "word-\nwrap", "“quoted”", "—"]
-SEPARATORS = [" ", " ", " ", "  ", "\t", "\n", "\xa0", "\u2028", "\u3000", "\x85", "\x1c",
-              "\u200b"]
+WORDS = [
+    "the",
+    "The",
+    "THE",
+    "cat",
+    "sat",
+    "on",
+    "a",
+    "mat",
+    "dog",
+    "ran",
+    ".",
+    ",",
+    "!",
+    "?",
+    "2019.",
+    "1,000",
+    "3.14",
+    "5-6",
+    "x-y",
+    "e.g.",
+    "U.S.",
+    "don't",
+    "(it)",
+    "&amp;",
+    "&quot;",
+    "&lt;b&gt;",
+    "&QUOT;",
+    "<skipped>",
+    "İstanbul",
+    "ΑΣ",
+    "straße",
+    "\u200b",
+    "cat.",
+    "mat,",
+    "word-\nwrap",
+    "“quoted”",
+    "—",
+]
+SEPARATORS = [" ", " ", " ", "  ", "\t", "\n", "\xa0", "\u2028", "\u3000", "\x85", "\x1c", "\u200b"]
 
-word = st.one_of(st.sampled_from(WORDS), st.text(st.characters(blacklist_categories=("Cs",)),
-                                                 min_size=1, max_size=3))
+word = st.one_of(
+    st.sampled_from(WORDS),
+    st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=3),
+)
 segment_text = st.lists(st.tuples(word, st.sampled_from(SEPARATORS)), max_size=12).map(
-    lambda parts: "".join(w + s for w, s in parts))
+    lambda parts: "".join(w + s for w, s in parts)
+)
 hypothesis_text = st.one_of(st.just(""), st.just("   "), segment_text)
 reference_entry = st.one_of(st.none(), st.just(""), segment_text, segment_text)
 
-options = st.fixed_dictionaries({
-    "lowercase": st.booleans(),
-    "tokenize": st.sampled_from(["13a", "13a", "none"]),
-    "smoothing": st.sampled_from(SMOOTHINGS),
-    "effective_order": st.booleans(),
-    "max_ngram_order": st.integers(1, 8),
-})
+options = st.fixed_dictionaries(
+    {
+        "lowercase": st.booleans(),
+        "tokenize": st.sampled_from(["13a", "13a", "none"]),
+        "smoothing": st.sampled_from(SMOOTHINGS),
+        "effective_order": st.booleans(),
+        "max_ngram_order": st.integers(1, 8),
+    }
+)
 
 
 @st.composite
@@ -72,9 +120,15 @@ def corpora(draw) -> Tuple[List[str], List[List[Optional[str]]]]:
 
 def metrics(opts: dict) -> Tuple[SacreBLEU, turbobleu.BLEU]:
     method, value = opts["smoothing"]
-    kwargs = dict(lowercase=opts["lowercase"], tokenize=opts["tokenize"], smooth_method=method,
-                  smooth_value=value, max_ngram_order=opts["max_ngram_order"],
-                  effective_order=opts["effective_order"], force=True)
+    kwargs = dict(
+        lowercase=opts["lowercase"],
+        tokenize=opts["tokenize"],
+        smooth_method=method,
+        smooth_value=value,
+        max_ngram_order=opts["max_ngram_order"],
+        effective_order=opts["effective_order"],
+        force=True,
+    )
     return SacreBLEU(**kwargs), turbobleu.BLEU(**kwargs)
 
 
@@ -84,11 +138,15 @@ def has_tokens(text: str, opts: dict) -> bool:
     return bool((Tokenizer13a()(text) if opts["tokenize"] == "13a" else text).split())
 
 
-def orphan_segments(hyps: Sequence[str], streams: Sequence[Sequence[Optional[str]]],
-                    opts: dict) -> List[int]:
+def orphan_segments(
+    hyps: Sequence[str], streams: Sequence[Sequence[Optional[str]]], opts: dict
+) -> List[int]:
     """Segments whose references are all None while the hypothesis has tokens."""
-    return [i for i, hyp in enumerate(hyps)
-            if all(s[i] is None for s in streams) and has_tokens(hyp, opts)]
+    return [
+        i
+        for i, hyp in enumerate(hyps)
+        if all(s[i] is None for s in streams) and has_tokens(hyp, opts)
+    ]
 
 
 def record_events(hyps: List[str], streams: List[List[Optional[str]]], opts: dict) -> None:
@@ -109,14 +167,19 @@ def check_corpus(hyps: List[str], streams: List[List[Optional[str]]], opts: dict
     if orphans:
         with pytest.raises(TypeError):
             sacre.corpus_score(hyps, streams)
-        with pytest.raises(ValueError, match=rf"segment {orphans[0]} has a non-empty hypothesis "
-                                             r"but no reference"):
+        with pytest.raises(
+            ValueError,
+            match=rf"segment {orphans[0]} has a non-empty hypothesis "
+            r"but no reference",
+        ):
             turbo.corpus_score(hyps, streams)
         return
-    assert (turbo.corpus_stats(hyps, streams).rows()
-            == sacre._extract_corpus_statistics(hyps, streams))
-    assert_same_score(turbo.corpus_score(hyps, streams), sacre.corpus_score(hyps, streams),
-                      f"corpus {opts}")
+    assert turbo.corpus_stats(hyps, streams).rows() == sacre._extract_corpus_statistics(
+        hyps, streams
+    )
+    assert_same_score(
+        turbo.corpus_score(hyps, streams), sacre.corpus_score(hyps, streams), f"corpus {opts}"
+    )
     assert turbo.get_signature().format() == sacre.get_signature().format()
     assert turbo.get_signature().format(short=True) == sacre.get_signature().format(short=True)
 
@@ -131,8 +194,7 @@ def test_corpus_bleu_equals_sacrebleu(corpus, opts: dict) -> None:
 
 @given(corpus=corpora(), opts=options)
 @settings(suppress_health_check=list(HealthCheck))  # the monkeypatch fixture spans all examples
-def test_corpus_scores_with_forced_hash_collisions(corpus, opts: dict,
-                                                   colliding_kernel) -> None:
+def test_corpus_scores_with_forced_hash_collisions(corpus, opts: dict, colliding_kernel) -> None:
     """The same comparison with every n-gram hash squeezed into 2 bits (a test hook of the
     compiled kernel; the twin compares tuples and ignores it)."""
     record_events(*corpus, opts)
@@ -160,8 +222,9 @@ def colliding_kernel(monkeypatch):
     monkeypatch.setattr(_impl.tokenize, "corpus_row", corpus_row)
 
     # every other kernel function stays the real one
-    colliding = types.SimpleNamespace(**{name: getattr(real, name) for name in dir(real)
-                                         if not name.startswith("__")})
+    colliding = types.SimpleNamespace(
+        **{name: getattr(real, name) for name in dir(real) if not name.startswith("__")}
+    )
     colliding.count_stats = count_stats
     monkeypatch.setattr(_impl, "kernel", colliding)
     yield calls
@@ -171,8 +234,13 @@ def colliding_kernel(monkeypatch):
 def test_known_none_and_empty_reference_cases() -> None:
     hyps = ["the cat", "", "a dog", "x"]
     streams = [["the cat", None, "", "x y"], [None, None, "a dog . .", None]]
-    opts = dict(lowercase=False, tokenize="13a", smoothing=("exp", None), effective_order=False,
-                max_ngram_order=4)
+    opts = dict(
+        lowercase=False,
+        tokenize="13a",
+        smoothing=("exp", None),
+        effective_order=False,
+        max_ngram_order=4,
+    )
     check_corpus(hyps, streams, opts)
     stats = turbobleu.BLEU().corpus_stats(hyps, streams).rows()
     assert [row[:2] for row in stats] == [[2, 2], [0, -1], [2, 0], [1, 2]]
@@ -182,11 +250,9 @@ def test_known_none_and_empty_reference_cases() -> None:
 
 
 # -- sentence level --------------------------------------------------------------------------
-@given(hyp=hypothesis_text, refs=st.lists(reference_entry, min_size=1, max_size=4),
-       opts=options)
+@given(hyp=hypothesis_text, refs=st.lists(reference_entry, min_size=1, max_size=4), opts=options)
 @settings(max_examples=250)
-def test_sentence_score_equals_sacrebleu(hyp: str, refs: List[Optional[str]],
-                                         opts: dict) -> None:
+def test_sentence_score_equals_sacrebleu(hyp: str, refs: List[Optional[str]], opts: dict) -> None:
     sacre, turbo = metrics(opts)
     if all(r is None for r in refs) and has_tokens(hyp, opts):
         with pytest.raises(TypeError):
@@ -194,22 +260,30 @@ def test_sentence_score_equals_sacrebleu(hyp: str, refs: List[Optional[str]],
         with pytest.raises(ValueError, match=r"reference.*None"):
             turbo.sentence_score(hyp, refs)
         return
-    assert_same_score(turbo.sentence_score(hyp, refs), sacre.sentence_score(hyp, refs),
-                      f"sentence {opts}")
+    assert_same_score(
+        turbo.sentence_score(hyp, refs), sacre.sentence_score(hyp, refs), f"sentence {opts}"
+    )
     assert turbo.get_signature().format() == sacre.get_signature().format()
 
 
-@given(hyp=hypothesis_text, refs=st.lists(st.one_of(st.just(""), segment_text), min_size=1,
-                                            max_size=3),
-       lowercase=st.booleans(), smoothing=st.sampled_from(SMOOTHINGS))
-def test_sentence_bleu_function_equals_sacrebleu(hyp: str, refs: List[str], lowercase: bool,
-                                                 smoothing) -> None:
+@given(
+    hyp=hypothesis_text,
+    refs=st.lists(st.one_of(st.just(""), segment_text), min_size=1, max_size=3),
+    lowercase=st.booleans(),
+    smoothing=st.sampled_from(SMOOTHINGS),
+)
+def test_sentence_bleu_function_equals_sacrebleu(
+    hyp: str, refs: List[str], lowercase: bool, smoothing
+) -> None:
     method, value = smoothing
     assert_same_score(
-        turbobleu.sentence_bleu(hyp, refs, smooth_method=method, smooth_value=value,
-                                lowercase=lowercase),
-        sacrebleu.sentence_bleu(hyp, refs, smooth_method=method, smooth_value=value,
-                                lowercase=lowercase))
+        turbobleu.sentence_bleu(
+            hyp, refs, smooth_method=method, smooth_value=value, lowercase=lowercase
+        ),
+        sacrebleu.sentence_bleu(
+            hyp, refs, smooth_method=method, smooth_value=value, lowercase=lowercase
+        ),
+    )
 
 
 @given(corpus=corpora(), opts=options)
@@ -218,8 +292,7 @@ def test_batch_sentence_scores_equal_sacrebleu_sentence_scores(corpus, opts: dic
     if orphan_segments(hyps, streams, opts):
         return  # covered by the corpus tests
     sacre, turbo = metrics(opts)
-    want = [sacre.sentence_score(hyp, [s[i] for s in streams]).score
-            for i, hyp in enumerate(hyps)]
+    want = [sacre.sentence_score(hyp, [s[i] for s in streams]).score for i, hyp in enumerate(hyps)]
     assert turbo.sentence_scores(hyps, streams).tolist() == want
 
 
@@ -227,10 +300,13 @@ def test_batch_sentence_scores_equal_sacrebleu_sentence_scores(corpus, opts: dic
 def test_corpus_bleu_function_equals_sacrebleu(corpus, lowercase: bool) -> None:
     hyps, streams = corpus
     streams = [[r if r is not None else "" for r in s] for s in streams]
-    assert_same_score(turbobleu.corpus_bleu(hyps, streams, lowercase=lowercase),
-                      sacrebleu.corpus_bleu(hyps, streams, lowercase=lowercase))
-    assert_same_score(turbobleu.raw_corpus_bleu(hyps, streams),
-                      sacrebleu.raw_corpus_bleu(hyps, streams))
+    assert_same_score(
+        turbobleu.corpus_bleu(hyps, streams, lowercase=lowercase),
+        sacrebleu.corpus_bleu(hyps, streams, lowercase=lowercase),
+    )
+    assert_same_score(
+        turbobleu.raw_corpus_bleu(hyps, streams), sacrebleu.raw_corpus_bleu(hyps, streams)
+    )
 
 
 # -- very long segments ----------------------------------------------------------------------
@@ -241,7 +317,7 @@ def test_100k_token_segments_equal_sacrebleu() -> None:
     vocab = WORDS[:20] + [f"w{i}" for i in range(300)]
     hyp = " ".join(rng.choice(vocab) for _ in range(100_000))
     ref_a = " ".join(rng.choice(vocab) for _ in range(90_000))
-    ref_b = hyp[:len(hyp) // 2] + " extra words " + ref_a[:len(ref_a) // 3]
+    ref_b = hyp[: len(hyp) // 2] + " extra words " + ref_a[: len(ref_a) // 3]
     hyps, streams = [hyp, "short one", ""], [[ref_a, "short", "x"], [ref_b, None, None]]
     for lowercase in (True,):  # one setting: each 100k-token pass costs seconds in sacrebleu
         sacre = SacreBLEU(lowercase=lowercase, force=True)
@@ -249,9 +325,14 @@ def test_100k_token_segments_equal_sacrebleu() -> None:
         want_stats = sacre._extract_corpus_statistics(hyps, streams)
         assert want_stats[0][0] > 100_000  # 13a splits off the punctuation
         assert turbo.corpus_stats(hyps, streams).rows() == want_stats
-        assert_same_score(turbo.corpus_score(hyps, streams),
-                          sacre._aggregate_and_compute(want_stats), f"lowercase={lowercase}")
+        assert_same_score(
+            turbo.corpus_score(hyps, streams),
+            sacre._aggregate_and_compute(want_stats),
+            f"lowercase={lowercase}",
+        )
         sentence = SacreBLEU(lowercase=lowercase, effective_order=True)
         assert_same_score(
             turbobleu.sentence_bleu(hyp, [ref_a, ref_b], lowercase=lowercase),
-            sentence._aggregate_and_compute(want_stats[:1]), f"sentence lowercase={lowercase}")
+            sentence._aggregate_and_compute(want_stats[:1]),
+            f"sentence lowercase={lowercase}",
+        )

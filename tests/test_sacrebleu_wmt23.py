@@ -13,6 +13,7 @@ score from its own statistics. A few calls per pair go through both public funct
 With the pure-Python twins (TURBOBLEU_IMPL=python) the WMT23 matrix is cut to one system per pair at
 orders 4 and 8 (the twins are slower than sacrebleu); TURBOBLEU_TEST_FULL=1 runs all of it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,12 +25,26 @@ import sacrebleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 import turbobleu
-from conftest import (FULL_MATRIX, HAVE_SHARED_DATA, Corpus, all_corpora, assert_same_score,
-                      requires_wmt23, score_differences, score_key)
+from conftest import (
+    FULL_MATRIX,
+    HAVE_SHARED_DATA,
+    Corpus,
+    all_corpora,
+    assert_same_score,
+    requires_wmt23,
+    score_differences,
+    score_key,
+)
 
 SACRE_ORDER = 8
 SMOOTHINGS: Tuple[Tuple[str, Optional[float]], ...] = (
-    ("none", None), ("floor", None), ("floor", 0.5), ("add-k", None), ("add-k", 2), ("exp", None))
+    ("none", None),
+    ("floor", None),
+    ("floor", 0.5),
+    ("add-k", None),
+    ("add-k", 2),
+    ("exp", None),
+)
 SCORE_CONFIGS = tuple((method, value, eff) for method, value in SMOOTHINGS for eff in (False, True))
 SENTENCE_SAMPLES = 12  # segments per case that also go through sentence_bleu() end to end
 
@@ -57,8 +72,10 @@ class Case:
         return self.corpus.reference_streams(self.refs)
 
     def __str__(self) -> str:
-        return (f"{self.corpus.name}/{self.system}/{'+'.join(self.refs)}/"
-                f"{'lc' if self.lowercase else 'cased'}")
+        return (
+            f"{self.corpus.name}/{self.system}/{'+'.join(self.refs)}/"
+            f"{'lc' if self.lowercase else 'cased'}"
+        )
 
 
 CORPORA = all_corpora()
@@ -67,8 +84,9 @@ CORPORA = all_corpora()
 def _matrix() -> List:
     params = []
     for pair_index, corpus in enumerate(CORPORA):
-        refsets = [corpus.references[:1]] + ([corpus.references[:2]]
-                                             if len(corpus.references) > 1 else [])
+        refsets = [corpus.references[:1]] + (
+            [corpus.references[:2]] if len(corpus.references) > 1 else []
+        )
         twin_system = corpus.systems[pair_index % len(corpus.systems)]
         for system in corpus.systems:
             for refs in refsets:
@@ -76,9 +94,12 @@ def _matrix() -> List:
                     case = Case(corpus, system, lowercase, refs, len(params))
                     marks = []
                     if corpus.source == "wmt23" and not FULL_MATRIX and system != twin_system:
-                        marks.append(pytest.mark.skip(
-                            reason="pure-Python twins run one system per pair "
-                                   "(TURBOBLEU_TEST_FULL=1 runs every system)"))
+                        marks.append(
+                            pytest.mark.skip(
+                                reason="pure-Python twins run one system per pair "
+                                "(TURBOBLEU_TEST_FULL=1 runs every system)"
+                            )
+                        )
                     params.append(pytest.param(case, id=str(case), marks=marks))
     return params
 
@@ -103,8 +124,11 @@ class Oracle:
             if mkey not in self._sacre_metrics:
                 # references= makes sacrebleu preprocess them once for all systems of the pair
                 self._sacre_metrics[mkey] = SacreBLEU(
-                    lowercase=case.lowercase, max_ngram_order=SACRE_ORDER, force=True,
-                    references=case.references())
+                    lowercase=case.lowercase,
+                    max_ngram_order=SACRE_ORDER,
+                    force=True,
+                    references=case.references(),
+                )
             rows = self._sacre_metrics[mkey]._extract_corpus_statistics(case.hypotheses(), None)
             self._sacre_stats[key] = np.array(rows, dtype=np.int64)
         return self._sacre_stats[key]
@@ -115,8 +139,11 @@ class Oracle:
             mkey = (case.corpus.name, case.lowercase, case.refs, order)
             if mkey not in self._turbo_metrics:
                 self._turbo_metrics[mkey] = turbobleu.BLEU(
-                    lowercase=case.lowercase, max_ngram_order=order, force=True,
-                    references=case.references())
+                    lowercase=case.lowercase,
+                    max_ngram_order=order,
+                    force=True,
+                    references=case.references(),
+                )
             self._turbo_stats[key] = self._turbo_metrics[mkey].corpus_stats(case.hypotheses())
         return self._turbo_stats[key]
 
@@ -128,13 +155,21 @@ def oracle() -> Oracle:
 
 def columns(order: int) -> np.ndarray:
     """The columns of an order-8 statistics row that make the order-``order`` row."""
-    return np.r_[0:2, 2:2 + order, 2 + SACRE_ORDER:2 + SACRE_ORDER + order]
+    return np.r_[0:2, 2 : 2 + order, 2 + SACRE_ORDER : 2 + SACRE_ORDER + order]
 
 
 def sacre_score(row: List, order: int, method: str, value: Optional[float], eff: bool):
     """sacrebleu's score of one statistics row (fresh lists: add-k mutates its arguments)."""
-    return SacreBLEU.compute_bleu(list(row[2:2 + order]), list(row[2 + order:]), int(row[0]),
-                                  int(row[1]), method, value, eff, order)
+    return SacreBLEU.compute_bleu(
+        list(row[2 : 2 + order]),
+        list(row[2 + order :]),
+        int(row[0]),
+        int(row[1]),
+        method,
+        value,
+        eff,
+        order,
+    )
 
 
 def _explain_rows(case: Case, order: int, got: np.ndarray, want: np.ndarray) -> str:
@@ -143,9 +178,11 @@ def _explain_rows(case: Case, order: int, got: np.ndarray, want: np.ndarray) -> 
     bad = np.flatnonzero((got != want).any(axis=1))
     seg = int(bad[0])
     refs = [stream[seg] for stream in case.references()]
-    return (f"{case} N={order}: {len(bad)} segment rows differ; first is segment {seg}\n"
-            f"  turbobleu {got[seg].tolist()}\n  sacrebleu {want[seg].tolist()}\n"
-            f"  hypothesis {case.hypotheses()[seg]!r}\n  references {refs!r}")
+    return (
+        f"{case} N={order}: {len(bad)} segment rows differ; first is segment {seg}\n"
+        f"  turbobleu {got[seg].tolist()}\n  sacrebleu {want[seg].tolist()}\n"
+        f"  hypothesis {case.hypotheses()[seg]!r}\n  references {refs!r}"
+    )
 
 
 # -- the data itself -------------------------------------------------------------------------
@@ -192,11 +229,16 @@ def test_corpus_scores_equal_sacrebleu(case: Case, oracle: Oracle) -> None:
         total = [int(x) for x in full[:, columns(order)].sum(axis=0)]
         stats = oracle.turbo_stats(case, order)
         for method, value, eff in SCORE_CONFIGS:
-            metric = turbobleu.BLEU(lowercase=case.lowercase, max_ngram_order=order,
-                                    smooth_method=method, smooth_value=value,
-                                    effective_order=eff)
-            diffs = score_differences(metric.score_stats(stats),
-                                      sacre_score(total, order, method, value, eff))
+            metric = turbobleu.BLEU(
+                lowercase=case.lowercase,
+                max_ngram_order=order,
+                smooth_method=method,
+                smooth_value=value,
+                effective_order=eff,
+            )
+            diffs = score_differences(
+                metric.score_stats(stats), sacre_score(total, order, method, value, eff)
+            )
             if diffs:
                 failures.append(f"N={order} {method}/{value} eff={eff}: {'; '.join(diffs)}")
     assert not failures, f"{case}:\n" + "\n".join(failures)
@@ -207,8 +249,9 @@ def test_corpus_score_from_cached_references(case: Case, oracle: Oracle) -> None
     """corpus_score() itself (default BLEU) on a BLEU object holding the references."""
     metric = turbobleu.BLEU(lowercase=case.lowercase, force=True, references=case.references())
     total = [int(x) for x in oracle.sacre_stats(case)[:, columns(4)].sum(axis=0)]
-    assert_same_score(metric.corpus_score(case.hypotheses()),
-                      sacre_score(total, 4, "exp", None, False), str(case))
+    assert_same_score(
+        metric.corpus_score(case.hypotheses()), sacre_score(total, 4, "exp", None, False), str(case)
+    )
 
 
 # -- sentence scores -------------------------------------------------------------------------
@@ -218,35 +261,43 @@ def test_sentence_scores_equal_sacrebleu(case: Case, oracle: Oracle) -> None:
     rows4 = oracle.sacre_stats(case)[:, columns(4)].tolist()
 
     # The batch API with sentence_bleu's defaults (exp smoothing, effective order), every segment.
-    got = turbobleu.BLEU(lowercase=case.lowercase, effective_order=True,
-                         force=True).sentence_scores(hyps, refs)
+    got = turbobleu.BLEU(
+        lowercase=case.lowercase, effective_order=True, force=True
+    ).sentence_scores(hyps, refs)
     assert isinstance(got, np.ndarray) and got.dtype == np.float64 and got.shape == (len(hyps),)
     want = [sacre_score(row, 4, "exp", None, True).score for row in rows4]
     bad = [i for i, (g, w) in enumerate(zip(got.tolist(), want)) if g != w]
-    assert not bad, (f"{case}: {len(bad)} sentence scores differ; first segment {bad[0]}: "
-                     f"turbobleu {got[bad[0]]!r} sacrebleu {want[bad[0]]!r}")
+    assert not bad, (
+        f"{case}: {len(bad)} sentence scores differ; first segment {bad[0]}: "
+        f"turbobleu {got[bad[0]]!r} sacrebleu {want[bad[0]]!r}"
+    )
 
     # Two more smoothing/order configurations per case, rotating over the matrix, per segment.
     for k in (0, 1):
         method, value, eff = SCORE_CONFIGS[(2 * case.index + k) % len(SCORE_CONFIGS)]
         order = case.orders[(case.index + k) % len(case.orders)]
-        metric = turbobleu.BLEU(max_ngram_order=order, smooth_method=method,
-                                smooth_value=value, effective_order=eff)
+        metric = turbobleu.BLEU(
+            max_ngram_order=order, smooth_method=method, smooth_value=value, effective_order=eff
+        )
         sacre_rows = oracle.sacre_stats(case)[:, columns(order)].tolist()
         for seg, row in enumerate(oracle.turbo_stats(case, order).rows()):
             got_score = metric.score_row(row)
             want_score = sacre_score(sacre_rows[seg], order, method, value, eff)
             if score_key(got_score) != score_key(want_score):  # cheap check; details on failure
-                pytest.fail(f"{case} N={order} {method}/{value} eff={eff} segment {seg}: "
-                            f"{score_differences(got_score, want_score)}")
+                pytest.fail(
+                    f"{case} N={order} {method}/{value} eff={eff} segment {seg}: "
+                    f"{score_differences(got_score, want_score)}"
+                )
 
     # A sample of segments through both sentence_bleu() functions, end to end.
     step = max(1, len(hyps) // SENTENCE_SAMPLES)
     for seg in range(case.index % step, len(hyps), step):
         seg_refs = [stream[seg] for stream in refs]
-        assert_same_score(turbobleu.sentence_bleu(hyps[seg], seg_refs, lowercase=case.lowercase),
-                          sacrebleu.sentence_bleu(hyps[seg], seg_refs, lowercase=case.lowercase),
-                          f"{case} sentence_bleu segment {seg}")
+        assert_same_score(
+            turbobleu.sentence_bleu(hyps[seg], seg_refs, lowercase=case.lowercase),
+            sacrebleu.sentence_bleu(hyps[seg], seg_refs, lowercase=case.lowercase),
+            f"{case} sentence_bleu segment {seg}",
+        )
 
 
 # -- end to end, per pair --------------------------------------------------------------------
@@ -255,11 +306,16 @@ def test_corpus_bleu_end_to_end(corpus: Corpus) -> None:
     refs = corpus.reference_streams(corpus.references[:2])
     calls = [
         (corpus.systems[0], refs, {}),
-        (corpus.systems[-1], refs[:1], dict(lowercase=True, smooth_method="floor",
-                                            smooth_value=0.5, use_effective_order=True)),
+        (
+            corpus.systems[-1],
+            refs[:1],
+            dict(lowercase=True, smooth_method="floor", smooth_value=0.5, use_effective_order=True),
+        ),
     ]
     for system, streams, kwargs in calls:
         hyps = corpus.hypotheses(system)
-        assert_same_score(turbobleu.corpus_bleu(hyps, streams, **kwargs),
-                          sacrebleu.corpus_bleu(hyps, streams, **kwargs),
-                          f"{corpus}/{system} {len(streams)} refs {kwargs}")
+        assert_same_score(
+            turbobleu.corpus_bleu(hyps, streams, **kwargs),
+            sacrebleu.corpus_bleu(hyps, streams, **kwargs),
+            f"{corpus}/{system} {len(streams)} refs {kwargs}",
+        )

@@ -12,6 +12,7 @@
 sacrebleu is run once per system (references tokenized once per pair); sacrebleu's zh is slow.
 With the pure-Python twins, one system per pair and tokenizer runs unless TURBOBLEU_TEST_FULL=1.
 """
+
 from __future__ import annotations
 
 import csv
@@ -28,15 +29,24 @@ import sacrebleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 import turbobleu
-from conftest import FULL_MATRIX, SHARED_DATA, Corpus, all_corpora, assert_same_score, \
-    requires_wmt23
+from conftest import (
+    FULL_MATRIX,
+    SHARED_DATA,
+    Corpus,
+    all_corpora,
+    assert_same_score,
+    requires_wmt23,
+)
 
 HAVE_JA_MECAB = all(importlib.util.find_spec(m) for m in ("MeCab", "ipadic"))
 SENTENCE_SAMPLES = 8  # segments per system that also go through sentence_bleu() end to end
 
 # The tokenizers a target language is scored with in this module.
-TARGET_TOKENIZERS = {"zh": ("zh",), "ja": ("char", "ja-mecab"), "mix": ("13a", "intl", "zh",
-                                                                         "char", "none")}
+TARGET_TOKENIZERS = {
+    "zh": ("zh",),
+    "ja": ("char", "ja-mecab"),
+    "mix": ("13a", "intl", "zh", "char", "none"),
+}
 # What the official WMT23 BLEU used per target language (the data's README).
 OFFICIAL_TOKENIZER = {"zh": "zh", "ja": "char"}
 
@@ -60,15 +70,22 @@ def _cases() -> List:
         for k, tokenizer in enumerate(TARGET_TOKENIZERS.get(corpus.lang, ())):
             marks = []
             if tokenizer == "ja-mecab" and not HAVE_JA_MECAB:
-                marks.append(pytest.mark.skip(reason="ja-mecab needs mecab-python3 and ipadic: "
-                                                     "pip install 'turbobleu[ja]'"))
+                marks.append(
+                    pytest.mark.skip(
+                        reason="ja-mecab needs mecab-python3 and ipadic: "
+                        "pip install 'turbobleu[ja]'"
+                    )
+                )
             twin_system = corpus.systems[k % len(corpus.systems)]
             for i, system in enumerate(corpus.systems):
                 case_marks = list(marks)
                 if corpus.source == "wmt23" and not FULL_MATRIX and system != twin_system:
-                    case_marks.append(pytest.mark.skip(
-                        reason="pure-Python twins run one system per pair and tokenizer "
-                               "(TURBOBLEU_TEST_FULL=1 runs every system)"))
+                    case_marks.append(
+                        pytest.mark.skip(
+                            reason="pure-Python twins run one system per pair and tokenizer "
+                            "(TURBOBLEU_TEST_FULL=1 runs every system)"
+                        )
+                    )
                 case = Case(corpus, tokenizer, system, i == 0)
                 params.append(pytest.param(case, id=str(case), marks=case_marks))
     return params
@@ -80,23 +97,27 @@ CASES = _cases()
 @lru_cache(maxsize=None)
 def sacre_metric(corpus: Corpus, tokenizer: str) -> SacreBLEU:
     """sacrebleu with the pair's references cached (tokenized once for all its systems)."""
-    return SacreBLEU(tokenize=tokenizer, force=True,
-                     references=corpus.reference_streams(corpus.references))
+    return SacreBLEU(
+        tokenize=tokenizer, force=True, references=corpus.reference_streams(corpus.references)
+    )
 
 
 @lru_cache(maxsize=None)
 def sacre_rows(corpus: Corpus, tokenizer: str, system: str) -> np.ndarray:
     metric = sacre_metric(corpus, tokenizer)
-    return np.array(metric._extract_corpus_statistics(corpus.hypotheses(system), None),
-                    dtype=np.int64)
+    return np.array(
+        metric._extract_corpus_statistics(corpus.hypotheses(system), None), dtype=np.int64
+    )
 
 
 def _first_bad_row(got: np.ndarray, want: np.ndarray, case: Case) -> str:
     if got.shape != want.shape:
         return f"{case}: rows {got.shape} vs sacrebleu {want.shape}"
     seg = int(np.flatnonzero((got != want).any(axis=1))[0])
-    return (f"{case}: segment {seg} turbobleu {got[seg].tolist()} sacrebleu "
-            f"{want[seg].tolist()}; hypothesis {case.corpus.hypotheses(case.system)[seg]!r}")
+    return (
+        f"{case}: segment {seg} turbobleu {got[seg].tolist()} sacrebleu "
+        f"{want[seg].tolist()}; hypothesis {case.corpus.hypotheses(case.system)[seg]!r}"
+    )
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -112,27 +133,35 @@ def test_statistics_and_scores_equal_sacrebleu(case: Case) -> None:
 
     # Corpus score: sacrebleu's own aggregation and formula on its statistics.
     sacre = sacre_metric(corpus, tok)
-    assert_same_score(metric.corpus_score(hyps), sacre._aggregate_and_compute(want_rows.tolist()),
-                      str(case))
+    assert_same_score(
+        metric.corpus_score(hyps), sacre._aggregate_and_compute(want_rows.tolist()), str(case)
+    )
     assert metric.tokenizer_signature == sacre.tokenizer_signature
 
     # Every sentence score (sentence_bleu's settings: exp smoothing, effective order).
     got = turbobleu.BLEU(tokenize=tok, effective_order=True).sentence_scores(hyps, refs)
-    want = [SacreBLEU.compute_bleu(row[2:6], row[6:], row[0], row[1], "exp", None, True).score
-            for row in want_rows.tolist()]
+    want = [
+        SacreBLEU.compute_bleu(row[2:6], row[6:], row[0], row[1], "exp", None, True).score
+        for row in want_rows.tolist()
+    ]
     bad = [i for i, (g, w) in enumerate(zip(got.tolist(), want)) if g != w]
     assert not bad, f"{case}: {len(bad)} sentence scores differ, first segment {bad[0]}"
 
     # End to end through both libraries' public functions.
     if case.first:
-        assert_same_score(turbobleu.corpus_bleu(hyps, refs, tokenize=tok),
-                          sacrebleu.corpus_bleu(hyps, refs, tokenize=tok), f"{case} corpus_bleu")
+        assert_same_score(
+            turbobleu.corpus_bleu(hyps, refs, tokenize=tok),
+            sacrebleu.corpus_bleu(hyps, refs, tokenize=tok),
+            f"{case} corpus_bleu",
+        )
     step = max(1, len(hyps) // SENTENCE_SAMPLES)
     for seg in range(len(case.system) % step, len(hyps), step):
         seg_refs = [stream[seg] for stream in refs]
-        assert_same_score(turbobleu.sentence_bleu(hyps[seg], seg_refs, tokenize=tok),
-                          sacrebleu.sentence_bleu(hyps[seg], seg_refs, tokenize=tok),
-                          f"{case} sentence_bleu segment {seg}")
+        assert_same_score(
+            turbobleu.sentence_bleu(hyps[seg], seg_refs, tokenize=tok),
+            sacrebleu.sentence_bleu(hyps[seg], seg_refs, tokenize=tok),
+            f"{case} sentence_bleu segment {seg}",
+        )
 
 
 # -- the official WMT23 numbers ----------------------------------------------------------------
@@ -140,8 +169,9 @@ def test_statistics_and_scores_equal_sacrebleu(case: Case) -> None:
 def official_scores() -> Dict[Tuple[str, str], float]:
     with open(SHARED_DATA / "official-scores.tsv", encoding="utf-8") as handle:
         rows = csv.DictReader(handle, delimiter="\t")
-        return {(r["pair"], r["system"]): float(r["score"]) for r in rows
-                if r["metric"] == "bleu-refA"}
+        return {
+            (r["pair"], r["system"]): float(r["score"]) for r in rows if r["metric"] == "bleu-refA"
+        }
 
 
 WMT23 = [c for c in CORPORA if c.source == "wmt23"]
@@ -166,7 +196,9 @@ def test_corpus_bleu_reproduces_official_wmt23_scores(corpus: Corpus) -> None:
             # last digit (26.76124016002637 vs 26.761240160026357 on en-he): equal to sacrebleu
             # here, within a few units in the last place of the table.
             assert got == sacrebleu.corpus_bleu(hyps, refs, tokenize=tokenizer).score, where
-            assert abs(got - official) <= 8 * math.ulp(official), f"{where} vs official {official!r}"
+            assert abs(got - official) <= 8 * math.ulp(official), (
+                f"{where} vs official {official!r}"
+            )
 
 
 @requires_wmt23

@@ -1,5 +1,6 @@
 """Self-BLEU (each text against all the others) against its definition computed with NLTK's and
 sacrebleu's sentence_bleu, one text at a time."""
+
 from __future__ import annotations
 
 import warnings
@@ -11,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
-from turbobleu import NLTKRecipe, SacreBLEURecipe, self_bleu
 from conftest import all_corpora
+from turbobleu import NLTKRecipe, SacreBLEURecipe, self_bleu
 
 
 def nltk_self_bleu(tokens, weights=(0.25,) * 4, smoothing=None):
@@ -20,18 +21,23 @@ def nltk_self_bleu(tokens, weights=(0.25,) * 4, smoothing=None):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for i, hyp in enumerate(tokens):
-            others = tokens[:i] + tokens[i + 1:]
+            others = tokens[:i] + tokens[i + 1 :]
             out.append(sentence_bleu(others, hyp, weights, smoothing))
     return out
 
 
 def sacre_self_bleu(lines, **kwargs):
-    return [sacrebleu.sentence_bleu(h, lines[:i] + lines[i + 1:], **kwargs).score
-            for i, h in enumerate(lines)]
+    return [
+        sacrebleu.sentence_bleu(h, lines[:i] + lines[i + 1 :], **kwargs).score
+        for i, h in enumerate(lines)
+    ]
 
 
-@given(texts=st.lists(st.lists(st.integers(0, 4), max_size=10), min_size=2, max_size=7),
-       order=st.integers(1, 6), method=st.sampled_from([0, 1, 2, 3, 4, 5, 7]))
+@given(
+    texts=st.lists(st.lists(st.integers(0, 4), max_size=10), min_size=2, max_size=7),
+    order=st.integers(1, 6),
+    method=st.sampled_from([0, 1, 2, 3, 4, 5, 7]),
+)
 def test_ids_equal_nltk_definition(texts, order, method):
     weights = (1 / order,) * order
     fn = getattr(SmoothingFunction(), f"method{method}")
@@ -41,14 +47,24 @@ def test_ids_equal_nltk_definition(texts, order, method):
     assert got.tolist() == nltk_self_bleu(texts, weights, fn)
 
 
-@given(texts=st.lists(st.lists(st.integers(0, 4), max_size=10), min_size=2, max_size=7),
-       order=st.integers(1, 8), eff=st.booleans())
+@given(
+    texts=st.lists(st.lists(st.integers(0, 4), max_size=10), min_size=2, max_size=7),
+    order=st.integers(1, 8),
+    eff=st.booleans(),
+)
 def test_ids_equal_sacrebleu_definition(texts, order, eff):
     lines = [" ".join(map(str, t)) for t in texts]
     got = self_bleu(texts, SacreBLEURecipe(effective_order=eff, max_order=order), threads=1)
-    want = sacre_self_bleu(lines, tokenize="none", use_effective_order=eff) if order == 4 else [
-        sacrebleu.BLEU(tokenize="none", effective_order=eff, max_ngram_order=order)
-        .sentence_score(h, lines[:i] + lines[i + 1:]).score for i, h in enumerate(lines)]
+    want = (
+        sacre_self_bleu(lines, tokenize="none", use_effective_order=eff)
+        if order == 4
+        else [
+            sacrebleu.BLEU(tokenize="none", effective_order=eff, max_ngram_order=order)
+            .sentence_score(h, lines[:i] + lines[i + 1 :])
+            .score
+            for i, h in enumerate(lines)
+        ]
+    )
     assert got.tolist() == want
 
 
@@ -59,8 +75,8 @@ def test_strings_and_ties():
     tokens = [line.split() for line in lines]
     texygen = NLTKRecipe((1 / 3,) * 3, SmoothingFunction().method1)
     want = nltk_self_bleu(tokens, (1 / 3,) * 3, SmoothingFunction().method1)
-    assert self_bleu(lines, texygen, threads=1).tolist() == want      # whitespace tokens
-    assert self_bleu(tokens, texygen, threads=1).tolist() == want     # pre-tokenized
+    assert self_bleu(lines, texygen, threads=1).tolist() == want  # whitespace tokens
+    assert self_bleu(tokens, texygen, threads=1).tolist() == want  # pre-tokenized
 
 
 @pytest.mark.parametrize("mask", [0, 3])
@@ -77,7 +93,7 @@ def test_real_text():
     lines = corpus.hypotheses(corpus.systems[0])[:60]
     assert self_bleu(lines, threads=2).tolist() == sacre_self_bleu(lines)
     tokens = [line.split() for line in lines]
-    with pytest.warns(UserWarning, match="0 counts of"):     # NLTK's method0 warning
+    with pytest.warns(UserWarning, match="0 counts of"):  # NLTK's method0 warning
         got = self_bleu(lines, "nltk", threads=2)
     assert got.tolist() == nltk_self_bleu(tokens)
 

@@ -8,6 +8,7 @@
 * The vectorised recipe against sacrebleu's ``_compute_score_from_stats`` on float32 and int64
   rows, and the interpreter's ``sum()`` (left to right, or Neumaier from Python 3.12).
 """
+
 from __future__ import annotations
 
 import json
@@ -22,16 +23,29 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.significance import PairedTest, _bootstrap_resample, estimate_ci
 
 import turbobleu
-from turbobleu._engine.recipes import sacrebleu_batch as _batch_recipe
-from turbobleu._engine import impl as _impl
-from turbobleu import significance
-from turbobleu.significance import (Recipe, Result, bootstrap_scores, confidence_interval,
-                                    paired_approximate_randomization, paired_bootstrap,
-                                    resolve_seed)
 from conftest import FIXTURE_DATA, SHARED_DATA, read_lines, requires_wmt23
+from turbobleu import significance
+from turbobleu._engine import impl as _impl
+from turbobleu._engine.recipes import sacrebleu_batch as _batch_recipe
+from turbobleu.significance import (
+    Recipe,
+    Result,
+    bootstrap_scores,
+    confidence_interval,
+    paired_approximate_randomization,
+    paired_bootstrap,
+    resolve_seed,
+)
 
-SMOOTHINGS = (("exp", None), ("none", None), ("floor", None), ("floor", 0.37), ("add-k", None),
-              ("add-k", 2), ("add-k", 0.3))
+SMOOTHINGS = (
+    ("exp", None),
+    ("none", None),
+    ("floor", None),
+    ("floor", 0.37),
+    ("add-k", None),
+    ("add-k", 2),
+    ("add-k", 0.3),
+)
 
 
 # -- sacrebleu on given statistics ---------------------------------------------------------------
@@ -48,8 +62,9 @@ class StatsBLEU(SacreBLEU):
         return [list(r) for r in self.table[hypotheses[0]]]
 
 
-def sacrebleu_paired(rows: Sequence[np.ndarray], test: str, n: int, options: dict,
-                     n_ar_confidence: int = -1) -> List[Result]:
+def sacrebleu_paired(
+    rows: Sequence[np.ndarray], test: str, n: int, options: dict, n_ar_confidence: int = -1
+) -> List[Result]:
     table = {f"s{i}": r.tolist() for i, r in enumerate(rows)}
     metric = StatsBLEU(table, **options)
     systems = [(name, [name] * len(rows[0])) for name in table]
@@ -57,8 +72,9 @@ def sacrebleu_paired(rows: Sequence[np.ndarray], test: str, n: int, options: dic
     return [Result(r.score, r.p_value, r.mean, r.ci) for r in scores["BLEU"]]
 
 
-def sacrebleu_paired_on_text(systems: List[List[str]], refs: List[List[str]], test: str, n: int,
-                             options: dict) -> List[Result]:
+def sacrebleu_paired_on_text(
+    systems: List[List[str]], refs: List[List[str]], test: str, n: int, options: dict
+) -> List[Result]:
     metric = SacreBLEU(references=refs, **options)
     named = [(f"s{i}", hyps) for i, hyps in enumerate(systems)]
     _, scores = PairedTest(named, {"BLEU": metric}, None, test, n)()
@@ -118,10 +134,14 @@ def test_wmt23_four_systems_paired_bootstrap_1000_and_ar_10000() -> None:
     hyps, refs = _corpus(directory, "en", systems)
     metric = turbobleu.BLEU(references=refs)
     stats = [metric.corpus_stats(h) for h in hyps]
-    assert_same_results(paired_bootstrap(stats[0], stats[1:], metric, 1000),
-                        sacrebleu_paired_on_text(hyps, refs, "bs", 1000, {}))
-    assert_same_results(paired_approximate_randomization(stats[0], stats[1:], metric, 10000),
-                        sacrebleu_paired_on_text(hyps, refs, "ar", 10000, {}))
+    assert_same_results(
+        paired_bootstrap(stats[0], stats[1:], metric, 1000),
+        sacrebleu_paired_on_text(hyps, refs, "bs", 1000, {}),
+    )
+    assert_same_results(
+        paired_approximate_randomization(stats[0], stats[1:], metric, 10000),
+        sacrebleu_paired_on_text(hyps, refs, "ar", 10000, {}),
+    )
 
 
 @pytest.mark.parametrize("source", ["fixture", "wmt23"])
@@ -138,12 +158,13 @@ def test_confidence_interval_matches_corpus_score(source: str) -> None:
     metric = turbobleu.BLEU()
     stats = metric.corpus_stats(hyps[0], refs)
     assert confidence_interval(stats, metric, 1000) == (theirs._mean, theirs._ci)
-    _, samples = _bootstrap_resample(SacreBLEU(references=refs)._extract_corpus_statistics(
-        hyps[0], None), SacreBLEU(), 1000)
+    _, samples = _bootstrap_resample(
+        SacreBLEU(references=refs)._extract_corpus_statistics(hyps[0], None), SacreBLEU(), 1000
+    )
     assert bootstrap_scores(stats, metric, 1000).tolist() == [s.score for s in samples]
 
 
-# -- synthetic statistics ----------------------------------------------------------------------------
+# -- synthetic statistics --------------------------------------------------------------------------
 @st.composite
 def stats_matrices(draw, max_systems: int = 3, large: bool = False):
     """Statistics rows of 2..3 systems over the same segments: lengths, matches <= totals."""
@@ -158,8 +179,7 @@ def stats_matrices(draw, max_systems: int = 3, large: bool = False):
             hyp_len = draw(st.integers(0, top))
             ref_len = draw(st.integers(0, top))
             totals = [max(0, hyp_len - n) for n in range(order)]
-            matches = [draw(st.integers(0, t)) if t and draw(st.booleans()) else 0
-                       for t in totals]
+            matches = [draw(st.integers(0, t)) if t and draw(st.booleans()) else 0 for t in totals]
             rows.append([hyp_len, ref_len] + matches + totals)
         systems.append(np.array(rows, dtype=np.int64))
     return order, systems
@@ -169,8 +189,13 @@ smoothing_choices = st.sampled_from(SMOOTHINGS)
 
 
 @settings(max_examples=40)
-@given(data=stats_matrices(), smoothing=smoothing_choices, eff=st.booleans(),
-       test=st.sampled_from(["bs", "ar"]), n=st.integers(1, 60))
+@given(
+    data=stats_matrices(),
+    smoothing=smoothing_choices,
+    eff=st.booleans(),
+    test=st.sampled_from(["bs", "ar"]),
+    n=st.integers(1, 60),
+)
 def test_synthetic_paired_tests_match_sacrebleu(data, smoothing, eff, test, n) -> None:
     order, rows = data
     options = dict(options_of(*smoothing, eff), max_ngram_order=order)
@@ -179,13 +204,17 @@ def test_synthetic_paired_tests_match_sacrebleu(data, smoothing, eff, test, n) -
         ours = paired_bootstrap(rows[0], rows[1:], recipe, n)
     else:
         ours = paired_approximate_randomization(rows[0], rows[1:], recipe, n, n_ar_confidence=7)
-    assert_same_results(ours, sacrebleu_paired(rows, test, n, options,
-                                               n_ar_confidence=7 if test == "ar" else -1))
+    assert_same_results(
+        ours, sacrebleu_paired(rows, test, n, options, n_ar_confidence=7 if test == "ar" else -1)
+    )
 
 
 @settings(max_examples=25)
-@given(data=stats_matrices(max_systems=2, large=True), smoothing=smoothing_choices,
-       n=st.integers(1, 30))
+@given(
+    data=stats_matrices(max_systems=2, large=True),
+    smoothing=smoothing_choices,
+    n=st.integers(1, 30),
+)
 def test_float32_rounding_regime(data, smoothing, n) -> None:
     """Sums past 2**24 round in sacrebleu's float32 bootstrap; turbobleu rounds the same way."""
     order, rows = data
@@ -195,23 +224,33 @@ def test_float32_rounding_regime(data, smoothing, n) -> None:
     metric = StatsBLEU({}, **options)
     _, theirs = _bootstrap_resample(rows[0].tolist(), metric, n)
     assert bootstrap_scores(rows[0], recipe, n).tolist() == [s.score for s in theirs]
-    assert_same_results(paired_bootstrap(rows[0], rows[1:], recipe, n),
-                        sacrebleu_paired(rows, "bs", n, options))
+    assert_same_results(
+        paired_bootstrap(rows[0], rows[1:], recipe, n), sacrebleu_paired(rows, "bs", n, options)
+    )
 
 
 def test_chunked_draws_equal_one_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     """Resamples drawn in many chunks (small memory) are NumPy's one big draw."""
     rng = np.random.default_rng(3)
-    rows = [np.column_stack([rng.integers(1, 30, (37, 2)), rng.integers(0, 5, (37, 4)),
-                             rng.integers(5, 30, (37, 4))]) for _ in range(3)]
+    rows = [
+        np.column_stack(
+            [
+                rng.integers(1, 30, (37, 2)),
+                rng.integers(0, 5, (37, 4)),
+                rng.integers(5, 30, (37, 4)),
+            ]
+        )
+        for _ in range(3)
+    ]
     recipe = Recipe()
     whole_bs = paired_bootstrap(rows[0], rows[1:], recipe, 101)
     whole_ar = paired_approximate_randomization(rows[0], rows[1:], recipe, 333, 0)
     monkeypatch.setattr(significance, "_CHUNK_ELEMENTS", 37 * 5)
     monkeypatch.setattr(significance, "_AR_CHUNK_ELEMENTS", 37 * 40)
     assert_same_results(paired_bootstrap(rows[0], rows[1:], recipe, 101), whole_bs)
-    assert_same_results(paired_approximate_randomization(rows[0], rows[1:], recipe, 333, 0),
-                        whole_ar)
+    assert_same_results(
+        paired_approximate_randomization(rows[0], rows[1:], recipe, 333, 0), whole_ar
+    )
     assert_same_results(whole_bs, sacrebleu_paired(rows, "bs", 101, {}))
     assert_same_results(whole_ar, sacrebleu_paired(rows, "ar", 333, {}, n_ar_confidence=0))
 
@@ -231,12 +270,13 @@ def test_resample_counts_are_numpys_choice(n: int, seed: int) -> None:
     assert ours.bit_generator.state == theirs.bit_generator.state
 
 
-@pytest.mark.parametrize("n", [1, 2, 1000, 2 ** 31 + 1, 3 * 2 ** 30, 2 ** 32 - 1])
+@pytest.mark.parametrize("n", [1, 2, 1000, 2**31 + 1, 3 * 2**30, 2**32 - 1])
 def test_bounded_draw_is_numpys_including_rejections(n: int) -> None:
     """For n just above 2**31 about half of NumPy's Lemire draws are rejected and redrawn."""
     ours, theirs = np.random.default_rng(9), np.random.default_rng(9)
-    assert np.array_equal(_impl.kernel.bounded_integers(ours, n, 20_000),
-                          theirs.integers(0, n, size=20_000))
+    assert np.array_equal(
+        _impl.kernel.bounded_integers(ours, n, 20_000), theirs.integers(0, n, size=20_000)
+    )
     assert ours.bit_generator.state == theirs.bit_generator.state
 
 
@@ -245,25 +285,38 @@ def test_resample_counts_rejects_bad_shapes() -> None:
         _impl.kernel.resample_counts(np.random.default_rng(), 5, np.zeros((2, 4), np.float32))
 
 
-# -- seeds -------------------------------------------------------------------------------------------
+# -- seeds -----------------------------------------------------------------------------------------
 def _small_rows() -> List[np.ndarray]:
     rng = np.random.default_rng(11)
-    return [np.column_stack([rng.integers(5, 30, (25, 2)), rng.integers(0, 5, (25, 4)),
-                             rng.integers(5, 30, (25, 4))]) for _ in range(3)]
+    return [
+        np.column_stack(
+            [
+                rng.integers(5, 30, (25, 2)),
+                rng.integers(0, 5, (25, 4)),
+                rng.integers(5, 30, (25, 4)),
+            ]
+        )
+        for _ in range(3)
+    ]
 
 
 @pytest.mark.parametrize("seed", ["12345", "7", "012"])
 def test_env_seed_like_sacrebleu(monkeypatch: pytest.MonkeyPatch, seed: str) -> None:
     monkeypatch.setenv("SACREBLEU_SEED", seed)
     rows = _small_rows()
-    assert_same_results(paired_bootstrap(rows[0], rows[1:], Recipe(), 50),
-                        sacrebleu_paired(rows, "bs", 50, {}))
-    assert_same_results(paired_approximate_randomization(rows[0], rows[1:], Recipe(), 50),
-                        sacrebleu_paired(rows, "ar", 50, {}))
+    assert_same_results(
+        paired_bootstrap(rows[0], rows[1:], Recipe(), 50), sacrebleu_paired(rows, "bs", 50, {})
+    )
+    assert_same_results(
+        paired_approximate_randomization(rows[0], rows[1:], Recipe(), 50),
+        sacrebleu_paired(rows, "ar", 50, {}),
+    )
     # an explicit seed is the same as the variable
     monkeypatch.delenv("SACREBLEU_SEED")
-    assert_same_results(paired_bootstrap(rows[0], rows[1:], Recipe(), 50, seed=seed),
-                        sacrebleu_paired_env(rows, seed, monkeypatch))
+    assert_same_results(
+        paired_bootstrap(rows[0], rows[1:], Recipe(), 50, seed=seed),
+        sacrebleu_paired_env(rows, seed, monkeypatch),
+    )
 
 
 def sacrebleu_paired_env(rows, seed: str, monkeypatch: pytest.MonkeyPatch) -> List[Result]:
@@ -308,12 +361,12 @@ def test_resolve_seed() -> None:
         resolve_seed(True)
 
 
-# -- the vectorised recipe -----------------------------------------------------------------------------
+# -- the vectorised recipe -------------------------------------------------------------------------
 @st.composite
 def score_rows(draw, large: bool = False):
     order = draw(st.integers(1, 6))
     count = draw(st.integers(1, 30))
-    top = 2 ** 31 if large else 60
+    top = 2**31 if large else 60
     rows = []
     for _ in range(count):
         sys_len = draw(st.integers(0, top))
@@ -325,12 +378,18 @@ def score_rows(draw, large: bool = False):
 
 
 @settings(max_examples=150)
-@given(data=score_rows(), large=score_rows(large=True), smoothing=smoothing_choices,
-       eff=st.booleans())
+@given(
+    data=score_rows(), large=score_rows(large=True), smoothing=smoothing_choices, eff=st.booleans()
+)
 def test_batch_recipe_is_sacrebleus_per_row_recipe(data, large, smoothing, eff) -> None:
     for order, rows in (data, large):
-        sb = SacreBLEU(tokenize="none", max_ngram_order=order, effective_order=eff,
-                       smooth_method=smoothing[0], smooth_value=smoothing[1])
+        sb = SacreBLEU(
+            tokenize="none",
+            max_ngram_order=order,
+            effective_order=eff,
+            smooth_method=smoothing[0],
+            smooth_value=smoothing[1],
+        )
         as_f32 = np.array(rows, dtype=np.float32)
         as_i64 = np.array(rows, dtype=np.int64)
         want_f32 = [sb._compute_score_from_stats(r.copy()).score for r in as_f32]
@@ -354,8 +413,9 @@ def test_numpy1_arithmetic_matches_recorded_sacrebleu() -> None:
         args = (case["order"], case["method"], case["value"], case["eff"])
         got = _batch_recipe.bleu_scores(rows, *args, "float32-numpy1", neumaier)
         assert got.tolist() == case["scores"], case
-        differs += _batch_recipe.bleu_scores(rows, *args, "float32", neumaier).tolist() \
-            != case["scores"]
+        differs += (
+            _batch_recipe.bleu_scores(rows, *args, "float32", neumaier).tolist() != case["scores"]
+        )
     assert len(data["cases"]) >= 100 and differs >= len(data["cases"]) // 2
 
 
@@ -375,13 +435,23 @@ def _cpython312_sum(values: Sequence[float]) -> float:
 
 
 @settings(max_examples=200)
-@given(st.lists(st.lists(st.floats(-50, 50, allow_nan=False) | st.sampled_from(
-    [0.0, 1e-300, 4.605170185988092, -9999999999.0]), min_size=4, max_size=4),
-    min_size=1, max_size=20))
+@given(
+    st.lists(
+        st.lists(
+            st.floats(-50, 50, allow_nan=False)
+            | st.sampled_from([0.0, 1e-300, 4.605170185988092, -9999999999.0]),
+            min_size=4,
+            max_size=4,
+        ),
+        min_size=1,
+        max_size=20,
+    )
+)
 def test_python_sum_both_ways(terms) -> None:
     array = np.array(terms, dtype=np.float64)
-    assert _batch_recipe.python_sum_rows(array, neumaier=True).tolist() == \
-        [_cpython312_sum(t) for t in terms]
+    assert _batch_recipe.python_sum_rows(array, neumaier=True).tolist() == [
+        _cpython312_sum(t) for t in terms
+    ]
     left_to_right = []
     for t in terms:
         total = t[0]
@@ -396,11 +466,15 @@ def test_python_sum_both_ways(terms) -> None:
 def test_estimates_match_sacrebleu_helpers() -> None:
     scores = np.random.default_rng(5).normal(30, 2, 999)
     assert significance.numpy_mean_ci(scores) == tuple(float(x) for x in estimate_ci(scores))
-    assert Result(1.0, 0.5, 2.0, 0.1).as_dict() == {"score": 1.0, "p_value": 0.5,
-                                                   "mean": 2.0, "ci": 0.1}
+    assert Result(1.0, 0.5, 2.0, 0.1).as_dict() == {
+        "score": 1.0,
+        "p_value": 0.5,
+        "mean": 2.0,
+        "ci": 0.1,
+    }
 
 
-# -- argument checks ---------------------------------------------------------------------------------
+# -- argument checks -------------------------------------------------------------------------------
 def test_bad_arguments() -> None:
     rows = _small_rows()
     recipe = Recipe()
@@ -448,20 +522,24 @@ def test_progress_callback_counts_every_resample() -> None:
     assert counter.total == sum(seen) == 90
 
 
-@pytest.mark.parametrize("test,n,conf", [("bs", 0, -1), ("bs", 150, -1), ("ar", 400, 0),
-                                         ("ar", 300, 50)])
+@pytest.mark.parametrize(
+    "test,n,conf", [("bs", 0, -1), ("bs", 150, -1), ("ar", 400, 0), ("ar", 300, 50)]
+)
 def test_paired_test_class_is_a_drop_in(test: str, n: int, conf: int) -> None:
     """turbobleu's PairedTest with turbobleu.BLEU == sacrebleu's with sacrebleu's BLEU:
     signatures, names and every Result field."""
     hyps, refs = _corpus(FIXTURE_HE, "en", FIXTURE_SYSTEMS)
     named = [(f"sys{i}", h) for i, h in enumerate(hyps)]
-    ours_sigs, ours = significance.PairedTest(named, {"BLEU": turbobleu.BLEU(references=refs)},
-                                              None, test, n, conf)()
-    theirs_sigs, theirs = PairedTest(named, {"BLEU": SacreBLEU(references=refs)}, None, test, n,
-                                     conf)()
+    ours_sigs, ours = significance.PairedTest(
+        named, {"BLEU": turbobleu.BLEU(references=refs)}, None, test, n, conf
+    )()
+    theirs_sigs, theirs = PairedTest(
+        named, {"BLEU": SacreBLEU(references=refs)}, None, test, n, conf
+    )()
     assert ours["System"] == theirs["System"]
-    assert_same_results(ours["BLEU"], [Result(r.score, r.p_value, r.mean, r.ci)
-                                       for r in theirs["BLEU"]])
+    assert_same_results(
+        ours["BLEU"], [Result(r.score, r.p_value, r.mean, r.ci) for r in theirs["BLEU"]]
+    )
     assert ours_sigs["BLEU"].format() == theirs_sigs["BLEU"].format()
     assert ours_sigs["BLEU"].format(short=True) == theirs_sigs["BLEU"].format(short=True)
 

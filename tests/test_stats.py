@@ -3,6 +3,7 @@
 Rows add up: statistics of a partition of a corpus, merged, are the statistics of the corpus, and
 the score of their total is the corpus score.
 """
+
 from __future__ import annotations
 
 import pickle
@@ -23,7 +24,8 @@ REFS = [read_lines(HE_EN / "ref.refA.en"), read_lines(HE_EN / "ref.refB.en")]
 
 def corpus_stats(order: int = 4, start: int = 0, stop: int = len(HYPS)) -> BLEUStats:
     return turbobleu.BLEU(max_ngram_order=order).corpus_stats(
-        HYPS[start:stop], [r[start:stop] for r in REFS])
+        HYPS[start:stop], [r[start:stop] for r in REFS]
+    )
 
 
 def test_shape_and_rows() -> None:
@@ -60,7 +62,7 @@ def test_partitions_merge_to_the_corpus(cut: int, order: int) -> None:
     left, right = corpus_stats(order, 0, cut), corpus_stats(order, cut)
     assert left + right == whole
     assert BLEUStats.merge([left, right]) == whole
-    assert BLEUStats.merge([left[:cut // 2], left[cut // 2:], right]) == whole
+    assert BLEUStats.merge([left[: cut // 2], left[cut // 2 :], right]) == whole
     assert [a + b for a, b in zip(left.total(), right.total())] == whole.total()
 
 
@@ -71,7 +73,12 @@ def test_score_of_merged_partitions_is_the_corpus_score() -> None:
     want = metric.corpus_score(HYPS, REFS)
     got = metric.score_stats(merged)
     assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == (
-        want.score, want.counts, want.totals, want.sys_len, want.ref_len)
+        want.score,
+        want.counts,
+        want.totals,
+        want.sys_len,
+        want.ref_len,
+    )
 
 
 def test_indexing_keeps_a_container() -> None:
@@ -110,7 +117,8 @@ def test_pickle_round_trip(protocol: int) -> None:
     back = pickle.loads(pickle.dumps(stats, protocol=protocol))
     assert back == stats and back.max_order == 6 and back.rows() == stats.rows()
     assert turbobleu.BLEU(max_ngram_order=6).score_stats(back).score == (
-        turbobleu.BLEU(max_ngram_order=6).score_stats(stats).score)
+        turbobleu.BLEU(max_ngram_order=6).score_stats(stats).score
+    )
 
 
 def test_equality() -> None:
@@ -128,5 +136,7 @@ def test_sacrebleu_internal_names_give_the_same_numbers() -> None:
     rows = metric._extract_corpus_statistics(HYPS, REFS)
     assert rows == corpus_stats().rows()
     assert metric._aggregate_and_compute(rows).score == metric.corpus_score(HYPS, REFS).score
-    assert (metric._compute_score_from_stats(corpus_stats().total()).score
-            == metric.corpus_score(HYPS, REFS).score)
+    assert (
+        metric._compute_score_from_stats(corpus_stats().total()).score
+        == metric.corpus_score(HYPS, REFS).score
+    )

@@ -8,6 +8,7 @@ threads interleave as often as possible: between any two bytecodes, and around e
 compiled work that releases the GIL. Re-entrant calls run too: tokens whose ``__hash__`` and
 ``__eq__`` call turbobleu, a str subclass whose ``lower()`` does, and a gc callback that does.
 """
+
 from __future__ import annotations
 
 import gc
@@ -16,7 +17,6 @@ import sys
 import threading
 from typing import Any, Callable, Dict, List
 
-import numpy as np
 import pytest
 
 import turbobleu
@@ -26,9 +26,11 @@ from turbobleu.tokenizers import get_tokenizer
 
 THREADS = 8
 COMPILED = turbobleu.implementation == "cython"
-ROUNDS = 25 if COMPILED else 2   # each task, per thread (the twins are much slower)
-WORDS = ("the cat sat on mat a dog ran home . , ! über Straße café naïve 東京 大学 "
-         "3.5 1,000 $ ( ) - don't U.S.A. 東 京 の 学生 Ελλάδα").split()
+ROUNDS = 25 if COMPILED else 2  # each task, per thread (the twins are much slower)
+WORDS = (
+    "the cat sat on mat a dog ran home . , ! über Straße café naïve 東京 大学 "
+    "3.5 1,000 $ ( ) - don't U.S.A. 東 京 の 学生 Ελλάδα"
+).split()
 
 
 def sentence(rng: random.Random, n: int) -> str:
@@ -95,34 +97,43 @@ def build_tasks() -> Dict[str, Callable[[], Any]]:
 
     tasks: Dict[str, Callable[[], Any]] = {}
     for name in ("13a", "intl", "zh", "char", "none"):
-        tasks[f"corpus_bleu {name}"] = (
-            lambda name=name: sentence_of(turbobleu.corpus_bleu(hyps, refs, tokenize=name)))
-        tasks[f"sentence_bleu {name}"] = (
-            lambda name=name: [sentence_of(turbobleu.sentence_bleu(
-                h, [r[i] for r in refs], tokenize=name, lowercase=True))
-                for i, h in enumerate(hyps[:8])])
+        tasks[f"corpus_bleu {name}"] = lambda name=name: sentence_of(
+            turbobleu.corpus_bleu(hyps, refs, tokenize=name)
+        )
+        tasks[f"sentence_bleu {name}"] = lambda name=name: [
+            sentence_of(
+                turbobleu.sentence_bleu(h, [r[i] for r in refs], tokenize=name, lowercase=True)
+            )
+            for i, h in enumerate(hyps[:8])
+        ]
         tokenizer = get_tokenizer(name)
         tasks[f"tokenizer {name}"] = lambda t=tokenizer: [t(h) for h in hyps]
     tasks["BLEU cached corpus_score"] = lambda: sentence_of(shared.corpus_score(hyps))
     tasks["BLEU cached corpus_score char"] = lambda: sentence_of(shared_char.corpus_score(hyps2))
     tasks["BLEU sentence_score"] = lambda: [
-        sentence_of(shared.sentence_score(h, [r[i] for r in refs])) for i, h in enumerate(hyps[:8])]
+        sentence_of(shared.sentence_score(h, [r[i] for r in refs])) for i, h in enumerate(hyps[:8])
+    ]
     tasks["BLEU sentence_scores"] = lambda: shared.sentence_scores(hyps, refs).tolist()
     tasks["nltk sentence_bleu"] = lambda: [
-        tb_nltk.sentence_bleu(token_refs[i], token_hyps[i]) for i in range(8)]
+        tb_nltk.sentence_bleu(token_refs[i], token_hyps[i]) for i in range(8)
+    ]
     tasks["nltk corpus_bleu"] = lambda: tb_nltk.corpus_bleu(token_refs, token_hyps)
     tasks["nltk re-entrant tokens"] = lambda: (
         tb_nltk.corpus_bleu(odd_refs, odd_hyps),
-        [tb_nltk.sentence_bleu(odd_refs[i], odd_hyps[i]) for i in range(3)])
-    tasks["re-entrant lower()"] = lambda: [
-        sentence_of(turbobleu.sentence_bleu(line, [refs[0][i]], lowercase=True))
-        for i, line in enumerate(odd_lines)] + [
-        sentence_of(turbobleu.corpus_bleu(odd_lines, [refs[0][:6]], lowercase=True))]
-    tasks["evaluate"] = lambda: tb_evaluate.compute(hyps, [[r[i] for r in refs]
-                                                           for i in range(n)])
+        [tb_nltk.sentence_bleu(odd_refs[i], odd_hyps[i]) for i in range(3)],
+    )
+    tasks["re-entrant lower()"] = lambda: (
+        [
+            sentence_of(turbobleu.sentence_bleu(line, [refs[0][i]], lowercase=True))
+            for i, line in enumerate(odd_lines)
+        ]
+        + [sentence_of(turbobleu.corpus_bleu(odd_lines, [refs[0][:6]], lowercase=True))]
+    )
+    tasks["evaluate"] = lambda: tb_evaluate.compute(hyps, [[r[i] for r in refs] for i in range(n)])
     tasks["sentence_bleu_batch"] = lambda: turbobleu.sentence_bleu_batch(id_hyps, id_refs).tolist()
     tasks["sentence_bleu_batch nltk"] = lambda: turbobleu.sentence_bleu_batch(
-        id_hyps, id_refs, recipe="nltk").tolist()
+        id_hyps, id_refs, recipe="nltk"
+    ).tolist()
     tasks["ReferenceSets.score"] = lambda: ref_sets.score(id_hyps).tolist()
     tasks["ReferenceSets.score text"] = lambda: text_sets.score(hyps).tolist()
     tasks["self_bleu"] = lambda: turbobleu.self_bleu(hyps).tolist()
@@ -130,7 +141,7 @@ def build_tasks() -> Dict[str, Callable[[], Any]]:
     return tasks
 
 
-@pytest.mark.filterwarnings("ignore")   # NLTK's zero-count warnings, from any thread
+@pytest.mark.filterwarnings("ignore")  # NLTK's zero-count warnings, from any thread
 def test_eight_threads_through_every_api_match_the_serial_results() -> None:
     tasks = build_tasks()
     names = sorted(tasks)
@@ -217,4 +228,5 @@ def current_rss_kib() -> Any:
     except OSError:
         return None
     import os
+
     return pages * os.sysconf("SC_PAGE_SIZE") // 1024

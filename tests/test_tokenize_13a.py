@@ -5,6 +5,7 @@ Checked on every line of every WMT23 file (when ../shared is present), on the fi
 hand-picked edge cases and on generated text from all of Unicode, biased toward what 13a treats
 specially.
 """
+
 from __future__ import annotations
 
 import logging
@@ -14,23 +15,34 @@ from typing import List
 
 import numpy as np
 import pytest
+import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
-import sacrebleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 
 import turbobleu
-from conftest import (FIXTURE_DATA, SHARED_DATA, compiled_tokenize, data_files,
-                      first_token_difference, read_lines, unique_data_files)
+from conftest import (
+    FIXTURE_DATA,
+    SHARED_DATA,
+    compiled_tokenize,
+    data_files,
+    first_token_difference,
+    read_lines,
+    unique_data_files,
+)
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.text import _tokenize_py
 
 COMPILED = compiled_tokenize()
-MODULES = [pytest.param(_tokenize_py, id="twin"),
-           pytest.param(COMPILED, id="compiled",
-                        marks=pytest.mark.skipif(COMPILED is None,
-                                                 reason="compiled extension not built"))]
+MODULES = [
+    pytest.param(_tokenize_py, id="twin"),
+    pytest.param(
+        COMPILED,
+        id="compiled",
+        marks=pytest.mark.skipif(COMPILED is None, reason="compiled extension not built"),
+    ),
+]
 needs_compiled = pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
 
 SACRE = {"13a": Tokenizer13a(), "none": NoneTokenizer()}
@@ -40,8 +52,6 @@ CODES = {"13a": _impl.tokenize.TOK_13A, "none": _impl.tokenize.TOK_NONE}
 def sacre_tokens(lines: List[str], name: str, lowercase: bool) -> List[List[str]]:
     tokenizer = SACRE[name]
     return [tokenizer((line.lower() if lowercase else line).rstrip()).split() for line in lines]
-
-
 
 
 # -- real text -------------------------------------------------------------------------------
@@ -58,7 +68,9 @@ def test_real_lines_tokenize_like_sacrebleu(path: Path, name: str) -> None:
     for lowercase in (False, True):
         got = _impl.tokenize.tokenize_strings(lines, CODES[name], lowercase)
         want = sacre_tokens(lines, name, lowercase)
-        assert got == want, f"{path} lowercase={lowercase}: {first_token_difference(got, want, lines)}"
+        assert got == want, (
+            f"{path} lowercase={lowercase}: {first_token_difference(got, want, lines)}"
+        )
 
 
 @pytest.mark.skipif(not SHARED_DATA.is_dir(), reason=f"{SHARED_DATA} is absent")
@@ -69,16 +81,65 @@ def test_every_shared_file_is_covered() -> None:
 
 # -- edge cases ------------------------------------------------------------------------------
 EDGE_LINES = [
-    "", " ", "\n", "-\n", "a-\nb", "a\nb", "<skipped>", "a<skipped>b", "<SKIPPED>", "<skip ped>",
-    "&quot;&amp;&lt;&gt;", "&amp;quot;", "&amp;lt;", "&QUOT;", "&apos;", "&", "&&amp;;",
-    "2019.", "2019. ", "1,000", "3.14", ".5 ,5", "a.,b", "5-", "a-b", "x--y", "a--3", "1-2", "-5",
-    "it's", "Hello, world.", "(a)[b]{c}", "$5.00", "e.g.", "...", "U.S.A.", "a/b\\c", "10:30",
-    "“quoted” — …", "١٢٣.", "x\u00a0y", "x\u2028y", "x\u3000y", "x\x85y", "x\x1cy",
-    "x\u200by", "x\ufeffy", "trailing \u2029", "\t tabs\t", "İstanbul ΑΣ1", "ǅ ß ﬁ",
+    "",
+    " ",
+    "\n",
+    "-\n",
+    "a-\nb",
+    "a\nb",
+    "<skipped>",
+    "a<skipped>b",
+    "<SKIPPED>",
+    "<skip ped>",
+    "&quot;&amp;&lt;&gt;",
+    "&amp;quot;",
+    "&amp;lt;",
+    "&QUOT;",
+    "&apos;",
+    "&",
+    "&&amp;;",
+    "2019.",
+    "2019. ",
+    "1,000",
+    "3.14",
+    ".5 ,5",
+    "a.,b",
+    "5-",
+    "a-b",
+    "x--y",
+    "a--3",
+    "1-2",
+    "-5",
+    "it's",
+    "Hello, world.",
+    "(a)[b]{c}",
+    "$5.00",
+    "e.g.",
+    "...",
+    "U.S.A.",
+    "a/b\\c",
+    "10:30",
+    "“quoted” — …",
+    "١٢٣.",
+    "x\u00a0y",
+    "x\u2028y",
+    "x\u3000y",
+    "x\x85y",
+    "x\x1cy",
+    "x\u200by",
+    "x\ufeffy",
+    "trailing \u2029",
+    "\t tabs\t",
+    "İstanbul ΑΣ1",
+    "ǅ ß ﬁ",
     "a" * 2000 + ".",
-    "\x00\x01\x7f", "\U0001F600 emoji.", "mixed-\nhyphen-\n", "end with -",
+    "\x00\x01\x7f",
+    "\U0001f600 emoji.",
+    "mixed-\nhyphen-\n",
+    "end with -",
     # a word with one trailing mark (the compiled fast path) and its near misses
-    "word, word. 9, 9. a9. 9a, ,, a,, .a, é. x,(y) z.\" ab- a-. -, 1a.b", "Ω, 中. \U0001F600,",
+    'word, word. 9, 9. a9. 9a, ,, a,, .a, é. x,(y) z." ab- a-. -, 1a.b',
+    "Ω, 中. \U0001f600,",
     "well-known, 3-4 a3-b x-3, -9. a-9-b. e-mail- 2019-, -,",
 ]
 
@@ -94,10 +155,48 @@ def test_edge_cases(module, name: str, lowercase: bool) -> None:
 
 # -- generated text --------------------------------------------------------------------------
 SPECIAL_PIECES = [
-    "&", ";", "<", ">", "-", ".", ",", "'", '"', "0", "7", "9", " ", "  ", "\n", "\t", "\r",
-    "<skipped>", "&quot;", "&amp;", "&lt;", "&gt;", "&QUOT;", "&AMP;", "-\n",
-    "\x85", "\xa0", "\u2028", "\u2029", "\u3000", "\x1c", "\x1f", "\u1680", "\u200a", "\u200b",
-    "\ufeff", "İ", "Σ", "ß", "a", "b", "Ab",
+    "&",
+    ";",
+    "<",
+    ">",
+    "-",
+    ".",
+    ",",
+    "'",
+    '"',
+    "0",
+    "7",
+    "9",
+    " ",
+    "  ",
+    "\n",
+    "\t",
+    "\r",
+    "<skipped>",
+    "&quot;",
+    "&amp;",
+    "&lt;",
+    "&gt;",
+    "&QUOT;",
+    "&AMP;",
+    "-\n",
+    "\x85",
+    "\xa0",
+    "\u2028",
+    "\u2029",
+    "\u3000",
+    "\x1c",
+    "\x1f",
+    "\u1680",
+    "\u200a",
+    "\u200b",
+    "\ufeff",
+    "İ",
+    "Σ",
+    "ß",
+    "a",
+    "b",
+    "Ab",
 ]
 any_char = st.characters(blacklist_categories=("Cs",))  # all of Unicode but surrogates
 pieces = st.one_of(st.sampled_from(SPECIAL_PIECES), any_char, st.text(any_char, max_size=4))
@@ -109,19 +208,24 @@ lines_text = st.lists(pieces, max_size=30).map("".join)
 @settings(max_examples=300)
 def test_generated_text_13a(module, lines: List[str], lowercase: bool) -> None:
     assert module.tokenize_strings(lines, module.TOK_13A, lowercase) == sacre_tokens(
-        lines, "13a", lowercase)
+        lines, "13a", lowercase
+    )
 
 
 @pytest.mark.parametrize("module", MODULES)
 @given(lines=st.lists(lines_text, min_size=1, max_size=6), lowercase=st.booleans())
 def test_generated_text_none(module, lines: List[str], lowercase: bool) -> None:
     assert module.tokenize_strings(lines, module.TOK_NONE, lowercase) == sacre_tokens(
-        lines, "none", lowercase)
+        lines, "none", lowercase
+    )
 
 
 @needs_compiled
-@given(lines=st.lists(lines_text, min_size=0, max_size=8), lowercase=st.booleans(),
-       kind=st.sampled_from([0, 1]))
+@given(
+    lines=st.lists(lines_text, min_size=0, max_size=8),
+    lowercase=st.booleans(),
+    kind=st.sampled_from([0, 1]),
+)
 def test_compiled_ids_equal_twin_ids(lines: List[str], lowercase: bool, kind: int) -> None:
     """Both interners give ids 0, 1, 2, ... in order of first appearance, so the arrays agree."""
     compiled = COMPILED.tokenize(lines, kind, lowercase, COMPILED.Vocab())
@@ -152,8 +256,9 @@ def test_many_distinct_tokens_survive_vocabulary_growth(module) -> None:
     assert ids.tolist() == list(range(10_000)) and len(vocab) == 10_000
     assert vocab.token(9_999) == "w199x49" and vocab.token(0) == "w0x0"
     again, _ = module.tokenize(lines[::-1], module.TOK_NONE, False, vocab, True)
-    assert again.tolist() == [i for row in range(199, -1, -1)
-                              for i in range(row * 50, row * 50 + 50)]
+    assert again.tolist() == [
+        i for row in range(199, -1, -1) for i in range(row * 50, row * 50 + 50)
+    ]
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -165,8 +270,11 @@ def test_non_string_line_names_the_argument(module) -> None:
 # -- whitespace ------------------------------------------------------------------------------
 @needs_compiled
 def test_compiled_whitespace_is_pythons_on_every_code_point() -> None:
-    wrong = [cp for cp in range(sys.maxunicode + 1)
-             if not 0xD800 <= cp <= 0xDFFF and COMPILED.is_python_space(cp) != chr(cp).isspace()]
+    wrong = [
+        cp
+        for cp in range(sys.maxunicode + 1)
+        if not 0xD800 <= cp <= 0xDFFF and COMPILED.is_python_space(cp) != chr(cp).isspace()
+    ]
     assert not wrong, [hex(cp) for cp in wrong[:20]]
 
 
@@ -176,7 +284,7 @@ def test_twin_whitespace_is_pythons() -> None:
 
 
 def test_registry_tokenizers_split_like_sacrebleu() -> None:
-    line = "Hello, \"world\" &amp; 2019. İ"
+    line = 'Hello, "world" &amp; 2019. İ'
     for name in ("13a", "none"):
         tok = turbobleu.get_tokenizer(name)
         assert tok.name == name and tok.signature() == name
@@ -188,8 +296,14 @@ def test_registry_tokenizers_split_like_sacrebleu() -> None:
 
 # -- sacrebleu's "100 lines that end in a tokenized period" check ------------------------------
 @pytest.mark.parametrize("module", MODULES)
-@given(lines=st.lists(st.lists(st.sampled_from(["a", " ", ".", " .", "\u4e2d", "\U0001f600"]),
-                               max_size=5).map("".join), max_size=12))
+@given(
+    lines=st.lists(
+        st.lists(st.sampled_from(["a", " ", ".", " .", "\u4e2d", "\U0001f600"]), max_size=5).map(
+            "".join
+        ),
+        max_size=12,
+    )
+)
 def test_count_tokenized_periods_is_endswith(module, lines: List[str]) -> None:
     assert module.count_tokenized_periods(lines) == sum(line.endswith(" .") for line in lines)
 

@@ -11,6 +11,7 @@ The real-data sweep runs the active implementation (TURBOBLEU_IMPL); with the pu
 reads every 5th line unless TURBOBLEU_TEST_FULL=1. Edge cases and generated text run both the
 compiled module and the twin in every run.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -19,25 +20,40 @@ from typing import List, Tuple
 
 import numpy as np
 import pytest
+import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 
-import sacrebleu
 import turbobleu
-from conftest import (FIXTURE_DATA, FULL_MATRIX, SHARED_DATA, compiled_tokenize, data_files,
-                      first_token_difference, read_lines, unique_data_files)
+from conftest import (
+    FIXTURE_DATA,
+    FULL_MATRIX,
+    SHARED_DATA,
+    compiled_tokenize,
+    data_files,
+    first_token_difference,
+    read_lines,
+    unique_data_files,
+)
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.text import _tokenize_py
 
 COMPILED = compiled_tokenize()
-MODULES = [pytest.param(_tokenize_py, id="twin"),
-           pytest.param(COMPILED, id="compiled",
-                        marks=pytest.mark.skipif(COMPILED is None,
-                                                 reason="compiled extension not built"))]
+MODULES = [
+    pytest.param(_tokenize_py, id="twin"),
+    pytest.param(
+        COMPILED,
+        id="compiled",
+        marks=pytest.mark.skipif(COMPILED is None, reason="compiled extension not built"),
+    ),
+]
 NAMES = ("intl", "zh", "char")
-CODES = {"intl": _impl.tokenize.TOK_INTL, "zh": _impl.tokenize.TOK_ZH,
-         "char": _impl.tokenize.TOK_CHAR}
+CODES = {
+    "intl": _impl.tokenize.TOK_INTL,
+    "zh": _impl.tokenize.TOK_ZH,
+    "char": _impl.tokenize.TOK_CHAR,
+}
 TWIN_STRIDE = 5  # with the twins, the real-data sweep reads every 5th line
 
 
@@ -63,8 +79,6 @@ def sacre_tokens_both(lines: List[str], name: str) -> Tuple[List[List[str]], Lis
     return cased, lowered
 
 
-
-
 # -- real text -------------------------------------------------------------------------------
 
 
@@ -81,7 +95,8 @@ def test_real_lines_tokenize_like_sacrebleu(path: Path, name: str) -> None:
     for lowercase, want in ((False, cased), (True, lowered)):
         got = _impl.tokenize.tokenize_strings(lines, CODES[name], lowercase)
         assert got == want, f"{path} {name} lowercase={lowercase}: " + first_token_difference(
-            got, want, lines)
+            got, want, lines
+        )
 
 
 @pytest.mark.skipif(not SHARED_DATA.is_dir(), reason=f"{SHARED_DATA} is absent")
@@ -92,24 +107,112 @@ def test_every_shared_file_is_swept() -> None:
 
 # -- edge cases ------------------------------------------------------------------------------
 EDGE_LINES = [
-    "", " ", "\n", "\t \t", "a", "  leading", "trailing  ", " both ",
+    "",
+    " ",
+    "\n",
+    "\t \t",
+    "a",
+    "  leading",
+    "trailing  ",
+    " both ",
     # intl: punctuation beside numbers and non-numbers, symbols, line start/end (no padding)
-    "2019.", "2019. ", "2019. Next", ".5", " .5", "a .5", "5.", "5.a", "1,000", "3.14", "10:30",
-    "1-2", "-5", "5-", "it's", "e.g.", "U.S.A.", "...", "a...b", "?!", "(a)", "[1]", "{x}",
-    "$5+3=8", "a^b", "x|y", "~tilde", "`tick`", "<tag>", "50%", "#1", "@user", "a_b", "a/b\\c",
-    "«Bonjour», dit-il.", "„Hallo“, sagte er.", "“quoted” — …", "¿Qué? ¡Sí!", "١٢٣.٤", "٣,٥",
-    "½ + ¾", "x² ≥ 3", "€5 £3 ¥2", "©2023 ®", "→ ← ↑", "√2 ∞", "°C", "§3 ¶2", "a·b", "a•b",
-    "日本語の文。", "東京、大阪", "「引用」", "（括弧）", "中文，测试。2019年", "中.5 x,y",
-    "한국어 문장입니다.", "Ελληνικά; ναι", "עברית, כן.", "हिन्दी।", "ไทย", "ᠮᠣᠩᠭᠣᠯ",
+    "2019.",
+    "2019. ",
+    "2019. Next",
+    ".5",
+    " .5",
+    "a .5",
+    "5.",
+    "5.a",
+    "1,000",
+    "3.14",
+    "10:30",
+    "1-2",
+    "-5",
+    "5-",
+    "it's",
+    "e.g.",
+    "U.S.A.",
+    "...",
+    "a...b",
+    "?!",
+    "(a)",
+    "[1]",
+    "{x}",
+    "$5+3=8",
+    "a^b",
+    "x|y",
+    "~tilde",
+    "`tick`",
+    "<tag>",
+    "50%",
+    "#1",
+    "@user",
+    "a_b",
+    "a/b\\c",
+    "«Bonjour», dit-il.",
+    "„Hallo“, sagte er.",
+    "“quoted” — …",
+    "¿Qué? ¡Sí!",
+    "١٢٣.٤",
+    "٣,٥",
+    "½ + ¾",
+    "x² ≥ 3",
+    "€5 £3 ¥2",
+    "©2023 ®",
+    "→ ← ↑",
+    "√2 ∞",
+    "°C",
+    "§3 ¶2",
+    "a·b",
+    "a•b",
+    "日本語の文。",
+    "東京、大阪",
+    "「引用」",
+    "（括弧）",
+    "中文，测试。2019年",
+    "中.5 x,y",
+    "한국어 문장입니다.",
+    "Ελληνικά; ναι",
+    "עברית, כן.",
+    "हिन्दी।",
+    "ไทย",
+    "ᠮᠣᠩᠭᠣᠯ",
     # zh's ranges: around U+2000, U+2A6D, Extension A/B ends, compatibility ideographs
-    "\u2000a\u2001b", "x\u2a6dy\u2a6ez", "\u4db5\u4db6\u4dbf", "\u9fbb\u9fbc\u9fff",
-    "\U00020000\U0002a6d6", "\uf900\ufa2d\ufa2e", "\uff01\uffef\ufff0", "\u3040\u30ff",
-    "\u2e80\u2fdf\u2fe0\u2ff0", "\u3100\u31a0\u31f0\u3200", "\ufe10\ufe30\ufe50",
+    "\u2000a\u2001b",
+    "x\u2a6dy\u2a6ez",
+    "\u4db5\u4db6\u4dbf",
+    "\u9fbb\u9fbc\u9fff",
+    "\U00020000\U0002a6d6",
+    "\uf900\ufa2d\ufa2e",
+    "\uff01\uffef\ufff0",
+    "\u3040\u30ff",
+    "\u2e80\u2fdf\u2fe0\u2ff0",
+    "\u3100\u31a0\u31f0\u3200",
+    "\ufe10\ufe30\ufe50",
     # whitespace, zero-width, combining marks, case changes, controls, astral symbols/numbers
-    "x\u00a0y", "x\u2028y", "x\u3000y", "x\x85y", "x\x1cy", "x\u1680y", "x\u205fy",
-    "x\u200by", "x\u200c\u200dy", "x\ufeffy", "x\u2060y", "e\u0301.", ".\u0301", "a\u20dd",
-    "İstanbul ΑΣ1", "ǅ ß ﬁ", "\x00\x01\x7f", "\U0001F600 emoji.", "\U0001D7CE.5",
-    "\U0001F600\U0001F601", "a" * 3000 + ".", ". " * 500,
+    "x\u00a0y",
+    "x\u2028y",
+    "x\u3000y",
+    "x\x85y",
+    "x\x1cy",
+    "x\u1680y",
+    "x\u205fy",
+    "x\u200by",
+    "x\u200c\u200dy",
+    "x\ufeffy",
+    "x\u2060y",
+    "e\u0301.",
+    ".\u0301",
+    "a\u20dd",
+    "İstanbul ΑΣ1",
+    "ǅ ß ﬁ",
+    "\x00\x01\x7f",
+    "\U0001f600 emoji.",
+    "\U0001d7ce.5",
+    "\U0001f600\U0001f601",
+    "a" * 3000 + ".",
+    ". " * 500,
 ]
 
 
@@ -137,11 +240,32 @@ def _class_samples() -> List[str]:
 WHITESPACE = [chr(cp) for cp in range(0x3001) if chr(cp).isspace()]
 ZERO_WIDTH = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u180e"]
 COMBINING = ["\u0300", "\u0301", "\u0308", "\u0327", "\u05b4", "\u093f", "\u20dd", "\u3099"]
-ZH_EDGES = ["\u2000", "\u2001", "\u2026", "\u20ac", "\u2a6d", "\u2a6e", "\u4db5", "\u4db6",
-            "\u4e00", "\u9fbb", "\u9fbc", "\U00020000", "\U0002a6d6", "\uff0c", "\u3002"]
-SPECIAL_PIECES = (list(".,-'\"()[]{}!?:;/\\$%&*+<=>@^_`|~#0123456789") + WHITESPACE + ZERO_WIDTH
-                  + COMBINING + ZH_EDGES + _class_samples()
-                  + ["a", "Z", "İ", "Σ", "ß", "ǅ", "  ", ". ", "5.", ".5", "a.b", "1,5", "x-"])
+ZH_EDGES = [
+    "\u2000",
+    "\u2001",
+    "\u2026",
+    "\u20ac",
+    "\u2a6d",
+    "\u2a6e",
+    "\u4db5",
+    "\u4db6",
+    "\u4e00",
+    "\u9fbb",
+    "\u9fbc",
+    "\U00020000",
+    "\U0002a6d6",
+    "\uff0c",
+    "\u3002",
+]
+SPECIAL_PIECES = (
+    list(".,-'\"()[]{}!?:;/\\$%&*+<=>@^_`|~#0123456789")
+    + WHITESPACE
+    + ZERO_WIDTH
+    + COMBINING
+    + ZH_EDGES
+    + _class_samples()
+    + ["a", "Z", "İ", "Σ", "ß", "ǅ", "  ", ". ", "5.", ".5", "a.b", "1,5", "x-"]
+)
 any_char = st.characters(blacklist_categories=("Cs",))  # all of Unicode but surrogates
 pieces = st.one_of(st.sampled_from(SPECIAL_PIECES), any_char, st.text(any_char, max_size=4))
 lines_text = st.lists(pieces, max_size=30).map("".join)
@@ -161,10 +285,16 @@ def test_generated_text(module, name: str, lines: List[str], lowercase: bool) ->
 # marks, or the rule transducers when marks touch or a digit precedes '-'); for intl (not padded
 # either), punctuation, symbols and numbers of several scripts (words split at them, or the
 # transducers when two of them touch).
-MARK_DENSE = st.text(st.sampled_from(list("..,,--00119aab!  \n") + ["\u4e2d", "\xa0", "&"]),
-                     max_size=24)
-INTL_DENSE = st.text(st.sampled_from(list(".,'()$+-01aab  ") + [
-    "\u0663", "\u00bc", "\u20ac", "\u00ab", "\u3002", "\xa0", "\u4e2d", "\u2028"]), max_size=24)
+MARK_DENSE = st.text(
+    st.sampled_from(list("..,,--00119aab!  \n") + ["\u4e2d", "\xa0", "&"]), max_size=24
+)
+INTL_DENSE = st.text(
+    st.sampled_from(
+        list(".,'()$+-01aab  ")
+        + ["\u0663", "\u00bc", "\u20ac", "\u00ab", "\u3002", "\xa0", "\u4e2d", "\u2028"]
+    ),
+    max_size=24,
+)
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -172,15 +302,19 @@ INTL_DENSE = st.text(st.sampled_from(list(".,'()$+-01aab  ") + [
 @given(data=st.data())
 @settings(max_examples=400)
 def test_mark_dense_text(module, name: str, data) -> None:
-    lines = data.draw(st.lists(INTL_DENSE if name == "intl" else MARK_DENSE, min_size=1,
-                               max_size=8))
+    lines = data.draw(
+        st.lists(INTL_DENSE if name == "intl" else MARK_DENSE, min_size=1, max_size=8)
+    )
     code = module.TOK_13A if name == "13a" else CODES[name]
     assert module.tokenize_strings(lines, code, False) == sacre_tokens(lines, name, False)
 
 
 @pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
-@given(lines=st.lists(lines_text, min_size=0, max_size=8), lowercase=st.booleans(),
-       name=st.sampled_from(NAMES))
+@given(
+    lines=st.lists(lines_text, min_size=0, max_size=8),
+    lowercase=st.booleans(),
+    name=st.sampled_from(NAMES),
+)
 def test_compiled_ids_equal_twin_ids(lines: List[str], lowercase: bool, name: str) -> None:
     """Both interners give ids 0, 1, 2, ... in order of first appearance, so the arrays agree."""
     kind = CODES[name]
@@ -192,18 +326,26 @@ def test_compiled_ids_equal_twin_ids(lines: List[str], lowercase: bool, name: st
 
 
 @pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
-@given(refs=st.lists(lines_text, min_size=0, max_size=6),
-       hyps=st.lists(lines_text, min_size=0, max_size=6), name=st.sampled_from(NAMES))
-def test_compiled_ids_equal_twin_ids_with_a_frozen_vocabulary(refs: List[str], hyps: List[str],
-                                                              name: str) -> None:
+@given(
+    refs=st.lists(lines_text, min_size=0, max_size=6),
+    hyps=st.lists(lines_text, min_size=0, max_size=6),
+    name=st.sampled_from(NAMES),
+)
+def test_compiled_ids_equal_twin_ids_with_a_frozen_vocabulary(
+    refs: List[str], hyps: List[str], name: str
+) -> None:
     """As scoring uses them: references intern, hypotheses then look up (unknown tokens: -1),
     through the compiled one-character cache as well as the hash table."""
     kind = CODES[name]
     vocabs = (COMPILED.Vocab(), _tokenize_py.Vocab())
-    got = [COMPILED.tokenize(lines, kind, False, vocabs[0], frozen)[0].tolist()
-           for lines, frozen in ((refs, False), (hyps, True), (refs + hyps, False))]
-    want = [_tokenize_py.tokenize(lines, kind, False, vocabs[1], frozen)[0].tolist()
-            for lines, frozen in ((refs, False), (hyps, True), (refs + hyps, False))]
+    got = [
+        COMPILED.tokenize(lines, kind, False, vocabs[0], frozen)[0].tolist()
+        for lines, frozen in ((refs, False), (hyps, True), (refs + hyps, False))
+    ]
+    want = [
+        _tokenize_py.tokenize(lines, kind, False, vocabs[1], frozen)[0].tolist()
+        for lines, frozen in ((refs, False), (hyps, True), (refs + hyps, False))
+    ]
     assert got == want
 
 
@@ -211,7 +353,9 @@ def test_compiled_ids_equal_twin_ids_with_a_frozen_vocabulary(refs: List[str], h
 def test_a_vocabulary_after_a_large_one_starts_empty() -> None:
     """A finished vocabulary's memory is reused by the next one: it must hold nothing of it."""
     big = COMPILED.Vocab()
-    COMPILED.tokenize([f"w{i} x{i} y{i}" for i in range(20_000)], _impl.tokenize.TOK_13A, False, big)
+    COMPILED.tokenize(
+        [f"w{i} x{i} y{i}" for i in range(20_000)], _impl.tokenize.TOK_13A, False, big
+    )
     assert len(big) == 60_000
     del big
     fresh = COMPILED.Vocab()
@@ -219,8 +363,11 @@ def test_a_vocabulary_after_a_large_one_starts_empty() -> None:
     ids, _ = COMPILED.tokenize(["x5 w1 x5 new"], _impl.tokenize.TOK_13A, False, fresh, True)
     assert ids.tolist() == [-1, -1, -1, -1]  # frozen and empty: every token unknown
     ids, _ = COMPILED.tokenize(["x5 w1 x5 new"], _impl.tokenize.TOK_13A, False, fresh)
-    assert ids.tolist() == [0, 1, 0, 2] and [fresh.token(i) for i in range(3)] == ["x5", "w1",
-                                                                                  "new"]
+    assert ids.tolist() == [0, 1, 0, 2] and [fresh.token(i) for i in range(3)] == [
+        "x5",
+        "w1",
+        "new",
+    ]
 
 
 @pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
@@ -235,20 +382,32 @@ def test_a_vocabulary_after_one_of_many_characters_knows_none_of_them() -> None:
     for kind in (_impl.tokenize.TOK_CHAR, _impl.tokenize.TOK_ZH):
         fresh = COMPILED.Vocab()
         ids, _ = COMPILED.tokenize(lines, kind, False, fresh)
-        assert ids.tolist() == _tokenize_py.tokenize(lines, kind, False,
-                                                     _tokenize_py.Vocab())[0].tolist()
+        assert (
+            ids.tolist()
+            == _tokenize_py.tokenize(lines, kind, False, _tokenize_py.Vocab())[0].tolist()
+        )
         del fresh
 
 
-@given(hyp=lines_text, refs=st.lists(lines_text, min_size=1, max_size=3),
-       name=st.sampled_from(NAMES), lowercase=st.booleans())
-def test_sentence_bleu_on_generated_text(hyp: str, refs: List[str], name: str,
-                                         lowercase: bool) -> None:
+@given(
+    hyp=lines_text,
+    refs=st.lists(lines_text, min_size=1, max_size=3),
+    name=st.sampled_from(NAMES),
+    lowercase=st.booleans(),
+)
+def test_sentence_bleu_on_generated_text(
+    hyp: str, refs: List[str], name: str, lowercase: bool
+) -> None:
     """The fused one-sentence path (tokenize + count) with each tokenizer, score for score."""
     got = turbobleu.sentence_bleu(hyp, refs, tokenize=name, lowercase=lowercase)
     want = sacrebleu.sentence_bleu(hyp, refs, tokenize=name, lowercase=lowercase)
     assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == (
-        want.score, want.counts, want.totals, want.sys_len, want.ref_len)
+        want.score,
+        want.counts,
+        want.totals,
+        want.sys_len,
+        want.ref_len,
+    )
 
 
 # -- the tokenizer objects -------------------------------------------------------------------
@@ -279,6 +438,7 @@ def test_unknown_tokenizer_code_is_refused(module) -> None:
 def test_sentence_row_equals_batch_statistics(module, name: str) -> None:
     """sentence_row and tokenize+count agree for every tokenizer (lines with every feature)."""
     from turbobleu._engine.count import _kernel_py
+
     kernel = _impl.kernel if module is not _tokenize_py else _kernel_py
     refs = EDGE_LINES[8:55]
     hyps = EDGE_LINES[55:102]
@@ -286,7 +446,8 @@ def test_sentence_row_equals_batch_statistics(module, name: str) -> None:
     ref_ids, ref_off = module.tokenize(refs, CODES[name], True, vocab)
     hyp_ids, hyp_off = module.tokenize(hyps, CODES[name], True, vocab, True)
     rows = np.zeros((len(hyps), 10), dtype=np.int64)
-    kernel.count_stats(hyp_ids, hyp_off, ref_ids, ref_off, np.arange(len(hyps) + 1, dtype=np.int64), 4,
-                       rows)
+    kernel.count_stats(
+        hyp_ids, hyp_off, ref_ids, ref_off, np.arange(len(hyps) + 1, dtype=np.int64), 4, rows
+    )
     for i, (hyp, ref) in enumerate(zip(hyps, refs)):
         assert module.sentence_row(hyp, [ref], CODES[name], True, 4) == rows[i].tolist()

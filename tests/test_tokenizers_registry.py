@@ -1,4 +1,5 @@
 """The tokenizer registry and BLEU's tokenizer options, against sacrebleu's."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,12 +18,16 @@ def test_tokenizer_names_are_sacrebleus() -> None:
 
 @pytest.mark.parametrize("name", ["none", "13a", "intl", "zh", "char"])
 def test_fast_tokenizer_signatures(name: str) -> None:
-    assert turbobleu.BLEU(tokenize=name).tokenizer_signature == SacreBLEU(
-        tokenize=name).tokenizer_signature == name
+    assert (
+        turbobleu.BLEU(tokenize=name).tokenizer_signature
+        == SacreBLEU(tokenize=name).tokenizer_signature
+        == name
+    )
 
 
-@pytest.mark.parametrize("trg_lang, name", [("zh", "zh"), ("en", "13a"), ("", "13a"),
-                                            ("de", "13a")])
+@pytest.mark.parametrize(
+    "trg_lang, name", [("zh", "zh"), ("en", "13a"), ("", "13a"), ("de", "13a")]
+)
 def test_target_language_choice(trg_lang: str, name: str) -> None:
     assert turbobleu.BLEU(trg_lang=trg_lang).tokenizer.name == name
     assert SacreBLEU(trg_lang=trg_lang).tokenizer_signature == name

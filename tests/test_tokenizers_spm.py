@@ -6,6 +6,7 @@ from the fixture text, then placed where both libraries look: sacrebleu's model 
 replaced by one that fails the test). turbobleu must give sacrebleu's tokens with the same model,
 from the cache and from an explicit path. Skips (naming the extra) without sentencepiece.
 """
+
 from __future__ import annotations
 
 import io
@@ -19,18 +20,27 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-pytest.importorskip("sentencepiece", reason="the SentencePiece tokenizers need sentencepiece: "
-                                            "pip install 'turbobleu[spm]'")
-import sentencepiece  # noqa: E402
+pytest.importorskip(
+    "sentencepiece",
+    reason="the SentencePiece tokenizers need sentencepiece: pip install 'turbobleu[spm]'",
+)
 import sacrebleu  # noqa: E402
+import sentencepiece  # noqa: E402
 from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
 from sacrebleu.tokenizers import tokenizer_spm  # noqa: E402
 
 import turbobleu  # noqa: E402
-from conftest import (FIXTURE_DATA, FULL_MATRIX, SHARED_DATA, data_files,  # noqa: E402
-                      first_token_difference, read_lines, unique_data_files)
-from turbobleu._engine import impl as _impl
+from conftest import (
+    FIXTURE_DATA,
+    FULL_MATRIX,
+    SHARED_DATA,
+    data_files,  # noqa: E402
+    first_token_difference,
+    read_lines,
+    unique_data_files,
+)
 from turbobleu import tokenizers  # noqa: E402
+from turbobleu._engine import impl as _impl
 from turbobleu.tokenizers import MissingExtraError, SentencePieceTokenizer  # noqa: E402
 
 NAMES = ("spm", "flores101", "flores200", "spBLEU-1K")
@@ -52,8 +62,12 @@ def model_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     offline on the fixture text."""
     model = io.BytesIO()
     sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(_training_text()), model_writer=model, vocab_size=800,
-        character_coverage=0.9995, minloglevel=2)
+        sentence_iterator=iter(_training_text()),
+        model_writer=model,
+        vocab_size=800,
+        character_coverage=0.9995,
+        minloglevel=2,
+    )
     path = tmp_path_factory.mktemp("spm") / "tiny.model"
     path.write_bytes(model.getvalue())
     return path
@@ -82,10 +96,6 @@ def sacre_tokens(lines: List[str], name: str, lowercase: bool) -> List[List[str]
     return [metric._preprocess_segment(line).split() for line in lines]
 
 
-
-
-
-
 @pytest.mark.parametrize("path", unique_data_files(FIXTURE_DATA) + unique_data_files(SHARED_DATA))
 def test_real_lines_tokenize_like_sacrebleu(path: Path, cache: Path) -> None:
     lines = read_lines(path)
@@ -96,17 +106,43 @@ def test_real_lines_tokenize_like_sacrebleu(path: Path, cache: Path) -> None:
         ready, code, lower = tokenizer.prepare(lines, lowercase)
         got = _impl.tokenize.tokenize_strings(ready, code, lower)
         want = sacre_tokens(lines, "flores101", lowercase)
-        assert got == want, f"{path} lowercase={lowercase}: " + first_token_difference(got, want, lines)
+        assert got == want, f"{path} lowercase={lowercase}: " + first_token_difference(
+            got, want, lines
+        )
 
 
-NFKC_AND_SPACES = ["℡", "ＡＢＣ", "ﬁ", "①", "㍻", "Å", "\u00a0", "\u3000", "\x1c", "\u200b",
-                   "\t", "  ", "İ", "Σ", "東京", "▁", " ", "a", "."]
-text = st.lists(st.one_of(st.sampled_from(NFKC_AND_SPACES),
-                          st.characters(blacklist_categories=("Cs",))), max_size=25).map("".join)
+NFKC_AND_SPACES = [
+    "℡",
+    "ＡＢＣ",
+    "ﬁ",
+    "①",
+    "㍻",
+    "Å",
+    "\u00a0",
+    "\u3000",
+    "\x1c",
+    "\u200b",
+    "\t",
+    "  ",
+    "İ",
+    "Σ",
+    "東京",
+    "▁",
+    " ",
+    "a",
+    ".",
+]
+text = st.lists(
+    st.one_of(st.sampled_from(NFKC_AND_SPACES), st.characters(blacklist_categories=("Cs",))),
+    max_size=25,
+).map("".join)
 
 
-@given(lines=st.lists(text, min_size=1, max_size=4), lowercase=st.booleans(),
-       name=st.sampled_from(NAMES))
+@given(
+    lines=st.lists(text, min_size=1, max_size=4),
+    lowercase=st.booleans(),
+    name=st.sampled_from(NAMES),
+)
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_generated_text(cache: Path, lines: List[str], lowercase: bool, name: str) -> None:
     """Includes NFKC rewrites that produce capitals ('℡' -> 'TEL'): lowercasing happens once,
@@ -119,15 +155,22 @@ def test_generated_text(cache: Path, lines: List[str], lowercase: bool, name: st
 @pytest.mark.parametrize("name", NAMES)
 def test_signatures_and_scores_equal_sacrebleu(name: str, cache: Path) -> None:
     hyps = ["The cat sat on the mat.", "東京へ行きます。", "℡ ＡＢＣ", ""]
-    refs = [["The cat is on the mat.", "東京に行きます。", "tel abc", "x"],
-            ["A cat sat on a mat.", None, "TEL ABC", ""]]
+    refs = [
+        ["The cat is on the mat.", "東京に行きます。", "tel abc", "x"],
+        ["A cat sat on a mat.", None, "TEL ABC", ""],
+    ]
     for lowercase in (False, True):
         ours = turbobleu.BLEU(tokenize=name, lowercase=lowercase)
         theirs = SacreBLEU(tokenize=name, lowercase=lowercase)
         assert ours.tokenizer_signature == theirs.tokenizer_signature
         got, want = ours.corpus_score(hyps, refs), theirs.corpus_score(hyps, refs)
         assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == (
-            want.score, want.counts, want.totals, want.sys_len, want.ref_len)
+            want.score,
+            want.counts,
+            want.totals,
+            want.sys_len,
+            want.ref_len,
+        )
         assert str(ours.get_signature()) == str(theirs.get_signature())
         for i, hyp in enumerate(hyps):
             seg = [stream[i] for stream in refs]
@@ -139,12 +182,14 @@ def test_signatures_and_scores_equal_sacrebleu(name: str, cache: Path) -> None:
 def test_spm_is_flores101_with_a_warning(cache: Path, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING):
         assert turbobleu.BLEU(tokenize="spm").tokenizer_signature == "flores101"
-    assert ("Tokenizer 'spm' has been changed to 'flores101', and may be removed in the future."
-            in [r.getMessage() for r in caplog.records if r.name == "turbobleu"])
+    assert "Tokenizer 'spm' has been changed to 'flores101', and may be removed in the future." in [
+        r.getMessage() for r in caplog.records if r.name == "turbobleu"
+    ]
 
 
-def test_explicit_model_path(model_file: Path, tmp_path: Path,
-                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_explicit_model_path(
+    model_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A model outside sacrebleu's cache, given by path (the cache is empty here)."""
     monkeypatch.setenv("SACREBLEU", str(tmp_path / "empty-cache"))
     tokenizer = turbobleu.get_tokenizer("flores200", model_path=str(model_file))
@@ -161,15 +206,21 @@ def test_explicit_model_path(model_file: Path, tmp_path: Path,
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_missing_model_says_how_to_get_it(name: str, tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_model_says_how_to_get_it(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SACREBLEU", str(tmp_path))
     file_name, _, url = tokenizers.SPM_MODELS[name]
     with pytest.raises(FileNotFoundError) as info:
         turbobleu.BLEU(tokenize=name)
     message = str(info.value)
-    for part in (file_name, url, "never downloads", "model_path",
-                 str(tmp_path / "models" / file_name)):
+    for part in (
+        file_name,
+        url,
+        "never downloads",
+        "model_path",
+        str(tmp_path / "models" / file_name),
+    ):
         assert part in message
     with pytest.raises(FileNotFoundError, match="the given model_path"):
         turbobleu.get_tokenizer(name, model_path=str(tmp_path / "nowhere.model"))

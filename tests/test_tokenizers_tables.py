@@ -2,18 +2,19 @@
 
 * intl's \\p{N}, \\p{P}, \\p{S} come from the `regex` package sacrebleu uses. The table the
   tokenizers use in this process must equal what the installed `regex` says for all 0x110000
-  code points. The shipped table (src/turbobleu/_engine/text/unicode_tables.py) must equal it too when it was
-  generated from the same `regex` release; for another release turbobleu reads `regex` at run
-  time instead, and the test that compares the shipped file says to regenerate it.
+  code points. The shipped table (src/turbobleu/_engine/text/unicode_tables.py) must equal it
+  too when it was generated from the same `regex` release; for another release turbobleu reads
+  `regex` at run time instead, and the test that compares the shipped file says to regenerate it.
 * zh's set of "Chinese" characters is sacrebleu's ``TokenizerZh._is_chinese_char``, quirks
   included (U+2001..U+2A6D yes, Extension B no).
 """
+
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
 import sys
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -47,8 +48,9 @@ def regex_classes() -> np.ndarray:
 
 def describe(got: np.ndarray, want: np.ndarray) -> str:
     bad = np.flatnonzero(got != want)
-    return (f"{len(bad)} code points differ, first "
-            + ", ".join(f"U+{cp:04X} ours {got[cp]} regex {want[cp]}" for cp in bad[:8]))
+    return f"{len(bad)} code points differ, first " + ", ".join(
+        f"U+{cp:04X} ours {got[cp]} regex {want[cp]}" for cp in bad[:8]
+    )
 
 
 def test_active_intl_table_equals_installed_regex_everywhere() -> None:
@@ -66,8 +68,9 @@ def test_two_level_table_is_the_flat_table() -> None:
 
 @needs_compiled
 def test_compiled_lookup_equals_installed_regex_everywhere() -> None:
-    got = np.fromiter((COMPILED.intl_class_of(cp) for cp in range(0x110000)), dtype=np.uint8,
-                      count=0x110000)
+    got = np.fromiter(
+        (COMPILED.intl_class_of(cp) for cp in range(0x110000)), dtype=np.uint8, count=0x110000
+    )
     want = regex_classes()
     assert np.array_equal(got, want), describe(got, want)
 
@@ -76,8 +79,9 @@ def test_compiled_lookup_equals_installed_regex_everywhere() -> None:
 def test_compiled_splitter_lookup_is_class_plus_whitespace_everywhere() -> None:
     """What the intl splitter reads per character (the flat BMP table, the two-level one above
     it): the class of every code point, plus 8 on Python's whitespace."""
-    got = np.fromiter((COMPILED.intl_char_of(cp) for cp in range(0x110000)), dtype=np.uint8,
-                      count=0x110000)
+    got = np.fromiter(
+        (COMPILED.intl_char_of(cp) for cp in range(0x110000)), dtype=np.uint8, count=0x110000
+    )
     spaces = np.array([chr(cp).isspace() for cp in range(0x110000)])
     want = regex_classes() | np.where(spaces, 8, 0).astype(np.uint8)
     assert np.array_equal(got, want), describe(got, want)
@@ -97,15 +101,19 @@ def test_shipped_table_matches_installed_regex() -> None:
     command to run) when another release is installed: then the classes are read from it."""
     shipped = _unicode_classes.shipped_classes()
     if regex.__version__ != _unicode_tables.REGEX_VERSION:
-        pytest.skip(f"regex {regex.__version__} is installed but _unicode_tables.py was generated "
-                    f"from regex {_unicode_tables.REGEX_VERSION}; turbobleu reads the installed "
-                    "regex at run time (the other tests check that). Ship its tables with: "
-                    "python scripts/gen_unicode_tables.py")
+        pytest.skip(
+            f"regex {regex.__version__} is installed but _unicode_tables.py was generated "
+            f"from regex {_unicode_tables.REGEX_VERSION}; turbobleu reads the installed "
+            "regex at run time (the other tests check that). Ship its tables with: "
+            "python scripts/gen_unicode_tables.py"
+        )
     got = _unicode_classes.class_array(shipped)
     want = regex_classes()
     assert np.array_equal(got, want), (
         f"_unicode_tables.py disagrees with regex {regex.__version__} although it claims to be "
-        f"generated from it: {describe(got, want)}. Regenerate: python scripts/gen_unicode_tables.py")
+        f"generated from it: {describe(got, want)}. "
+        "Regenerate: python scripts/gen_unicode_tables.py"
+    )
 
 
 def test_generator_reproduces_the_shipped_file() -> None:
@@ -133,7 +141,8 @@ def test_another_regex_release_is_read_at_run_time(monkeypatch: pytest.MonkeyPat
     finally:
         _unicode_classes.intl_classes.cache_clear()
     assert _unicode_classes.intl_classes().source == "shipped" or (
-        regex.__version__ != _unicode_tables.REGEX_VERSION)
+        regex.__version__ != _unicode_tables.REGEX_VERSION
+    )
 
 
 def test_without_regex_the_shipped_tables_are_used(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -146,8 +155,10 @@ def test_without_regex_the_shipped_tables_are_used(monkeypatch: pytest.MonkeyPat
 
 
 def test_unicode_version_is_recorded() -> None:
-    assert _unicode_tables.UNICODE_VERSION == _unicode_classes.classes_from_regex(
-    ).unicode_version or regex.__version__ != _unicode_tables.REGEX_VERSION
+    assert (
+        _unicode_tables.UNICODE_VERSION == _unicode_classes.classes_from_regex().unicode_version
+        or regex.__version__ != _unicode_tables.REGEX_VERSION
+    )
     assert float(_unicode_tables.UNICODE_VERSION) >= 14.0
 
 
@@ -160,14 +171,13 @@ def test_no_whitespace_is_in_an_intl_class() -> None:
 @lru_cache(maxsize=None)
 def sacrebleu_zh_set() -> np.ndarray:
     is_chinese = TokenizerZh._is_chinese_char.__wrapped__  # the function behind its lru_cache
-    return np.fromiter((is_chinese(chr(cp)) for cp in range(0x110000)), dtype=bool,
-                       count=0x110000)
+    return np.fromiter((is_chinese(chr(cp)) for cp in range(0x110000)), dtype=bool, count=0x110000)
 
 
 def test_zh_ranges_are_sacrebleus_set_everywhere() -> None:
     ours = np.zeros(0x110000, dtype=bool)
     for first, last in _tokenize_py.ZH_RANGES:
-        ours[first:last + 1] = True
+        ours[first : last + 1] = True
     want = sacrebleu_zh_set()
     assert np.array_equal(ours, want), [hex(cp) for cp in np.flatnonzero(ours != want)[:10]]
     # The quirks themselves, spelled out.
@@ -177,8 +187,9 @@ def test_zh_ranges_are_sacrebleus_set_everywhere() -> None:
 
 @needs_compiled
 def test_compiled_zh_set_everywhere() -> None:
-    got = np.fromiter((COMPILED.is_zh_char_of(cp) for cp in range(0x110000)), dtype=bool,
-                      count=0x110000)
+    got = np.fromiter(
+        (COMPILED.is_zh_char_of(cp) for cp in range(0x110000)), dtype=bool, count=0x110000
+    )
     want = sacrebleu_zh_set()
     assert np.array_equal(got, want), [hex(cp) for cp in np.flatnonzero(got != want)[:10]]
 

@@ -8,12 +8,13 @@ NumPy) are imported on first use of their names (PEP 562). With the compiled bui
 scoring calls (``corpus_bleu``, ``sentence_bleu``, ``BLEU.corpus_score`` with references given)
 import no NumPy either, under the none, 13a, zh and char tokenizers (intl's tables need it).
 """
+
 from __future__ import annotations
 
 import importlib
-from turbobleu._typing import TYPE_CHECKING
 
 from turbobleu._engine.impl import implementation
+from turbobleu._typing import TYPE_CHECKING
 from turbobleu.bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from turbobleu.result import BLEUScore, BLEUSignature
 from turbobleu.stats import BLEUStats
@@ -21,25 +22,43 @@ from turbobleu.tokenizers import available_tokenizers, get_tokenizer
 
 if TYPE_CHECKING:
     from typing import Any, List
+
     from turbobleu import significance
-    from turbobleu.batch import (NLTKRecipe, ReferenceSets, SacreBLEURecipe, self_bleu,
-                                 sentence_bleu_batch)
+    from turbobleu.batch import (
+        NLTKRecipe,
+        ReferenceSets,
+        SacreBLEURecipe,
+        self_bleu,
+        sentence_bleu_batch,
+    )
     from turbobleu.patching import patch, patched, unpatch
 
 __version__ = "0.1.0"
 
 # Public names imported on first use: name -> the module that defines it.
 _LAZY = {
-    "NLTKRecipe": "turbobleu.batch", "ReferenceSets": "turbobleu.batch",
-    "SacreBLEURecipe": "turbobleu.batch", "self_bleu": "turbobleu.batch",
+    "NLTKRecipe": "turbobleu.batch",
+    "ReferenceSets": "turbobleu.batch",
+    "SacreBLEURecipe": "turbobleu.batch",
+    "self_bleu": "turbobleu.batch",
     "sentence_bleu_batch": "turbobleu.batch",
-    "patch": "turbobleu.patching", "patched": "turbobleu.patching",
+    "patch": "turbobleu.patching",
+    "patched": "turbobleu.patching",
     "unpatch": "turbobleu.patching",
 }
 
 __all__ = [
-    "BLEU", "BLEUScore", "BLEUSignature", "BLEUStats", "available_tokenizers", "corpus_bleu",
-    "get_tokenizer", "implementation", "raw_corpus_bleu", "sentence_bleu", "__version__",
+    "BLEU",
+    "BLEUScore",
+    "BLEUSignature",
+    "BLEUStats",
+    "available_tokenizers",
+    "corpus_bleu",
+    "get_tokenizer",
+    "implementation",
+    "raw_corpus_bleu",
+    "sentence_bleu",
+    "__version__",
 ]
 __all__ += ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "self_bleu", "sentence_bleu_batch"]
 __all__ += ["patch", "patched", "unpatch", "significance"]
@@ -52,7 +71,7 @@ def __getattr__(name: str) -> Any:
         value = getattr(importlib.import_module(_LAZY[name]), name)
     else:
         raise AttributeError(f"module 'turbobleu' has no attribute {name!r}")
-    globals()[name] = value   # later lookups find it directly
+    globals()[name] = value  # later lookups find it directly
     return value
 
 

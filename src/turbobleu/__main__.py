@@ -1,4 +1,5 @@
 """``python -m turbobleu``: the ``turbobleu`` command."""
+
 import sys
 
 from turbobleu.cli import main

@@ -4,9 +4,11 @@ to "sacrebleu"), or to the command line's writer while it runs.
 ``logging`` is imported on the first warning, not with turbobleu: it costs about 5 ms of process
 time, a quarter of a plain ``import turbobleu``, and most runs never warn.
 """
+
 from __future__ import annotations
 
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Callable, Optional
 
@@ -21,6 +23,7 @@ def warning(message: str) -> None:
         _writer(message)
         return
     import logging
+
     logging.getLogger(LOGGER_NAME).warning(message)
 
 
@@ -29,6 +32,7 @@ def info(message: str) -> None:
     level did)."""
     if _writer is None:
         import logging
+
         logging.getLogger(LOGGER_NAME).info(message)
 
 

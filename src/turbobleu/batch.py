@@ -15,6 +15,7 @@ Scores are the ones of a mirrored library's single call, bit for bit: ``SacreBLE
 recipes run in C with the GIL released, over chunks of rows on a thread pool (``threads=``, by
 default every usable core; the results do not depend on it).
 """
+
 from __future__ import annotations
 
 import os
@@ -26,15 +27,21 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from turbobleu._engine.count import ids as _ids
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count import _kernel_py as _python_recipes
+from turbobleu._engine.count import ids as _ids
+from turbobleu._engine.recipes.nltk import ALPHA, EPSILON, ZERO_ORDER_MESSAGE, K
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM as _NEUMAIER_SUM
-from turbobleu._engine.recipes.nltk import ALPHA, EPSILON, K, ZERO_ORDER_MESSAGE
 from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
 
-__all__ = ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "default_threads",
-           "self_bleu", "sentence_bleu_batch"]
+__all__ = [
+    "NLTKRecipe",
+    "ReferenceSets",
+    "SacreBLEURecipe",
+    "default_threads",
+    "self_bleu",
+    "sentence_bleu_batch",
+]
 
 
 # Rows per chunk below which a thread is not worth its hand-off.
@@ -78,8 +85,9 @@ def _executor(threads: int) -> ThreadPoolExecutor:
             _pools, _pools_pid = {}, os.getpid()
         pool = _pools.get(threads)
         if pool is None:
-            pool = _pools[threads] = ThreadPoolExecutor(max_workers=threads,
-                                                        thread_name_prefix="turbobleu")
+            pool = _pools[threads] = ThreadPoolExecutor(
+                max_workers=threads, thread_name_prefix="turbobleu"
+            )
         return pool
 
 
@@ -104,8 +112,13 @@ class SacreBLEURecipe:
     True) and ``max_order`` (``max_ngram_order``), held (and checked) as ``options``, the
     ``SacreBLEUOptions`` that ``BLEU`` and the significance tests use too."""
 
-    def __init__(self, smooth_method: str = "exp", smooth_value: Optional[float] = None,
-                 effective_order: bool = True, max_order: int = 4) -> None:
+    def __init__(
+        self,
+        smooth_method: str = "exp",
+        smooth_value: Optional[float] = None,
+        effective_order: bool = True,
+        max_order: int = 4,
+    ) -> None:
         self.options = SacreBLEUOptions(max_order, smooth_method, smooth_value, effective_order)
 
     @property
@@ -130,19 +143,25 @@ class SacreBLEURecipe:
         return self.max_order
 
     def score_chunk(self, rows: np.ndarray, out: np.ndarray, start: int, end: int) -> None:
-        _impl.kernel.sacrebleu_sentence_scores(rows[start:end], self.max_order,
-                                               self.smooth_method, self.smooth_value,
-                                               self.effective_order, _NEUMAIER_SUM,
-                                               out[start:end])
+        _impl.kernel.sacrebleu_sentence_scores(
+            rows[start:end],
+            self.max_order,
+            self.smooth_method,
+            self.smooth_value,
+            self.effective_order,
+            _NEUMAIER_SUM,
+            out[start:end],
+        )
 
-    def finish(self, rows: np.ndarray, out: np.ndarray, states: List[Any],
-               what: str) -> None:
+    def finish(self, rows: np.ndarray, out: np.ndarray, states: List[Any], what: str) -> None:
         pass
 
     def __repr__(self) -> str:
-        return (f"SacreBLEURecipe(smooth_method={self.smooth_method!r}, smooth_value="
-                f"{self.smooth_value!r}, effective_order={self.effective_order}, "
-                f"max_order={self.max_order})")
+        return (
+            f"SacreBLEURecipe(smooth_method={self.smooth_method!r}, smooth_value="
+            f"{self.smooth_value!r}, effective_order={self.effective_order}, "
+            f"max_order={self.max_order})"
+        )
 
 
 _NLTK_MODULES = ("nltk.translate.bleu_score", "turbobleu.nltk")
@@ -156,8 +175,11 @@ def _smoothing_method(smoothing_function: Any) -> Tuple[int, Any, Any, Any]:
     """
     if smoothing_function is None or smoothing_function is False:
         return 0, EPSILON, ALPHA, K
-    if isinstance(smoothing_function, str) and smoothing_function.startswith("method") \
-            and smoothing_function[6:].isdigit():
+    if (
+        isinstance(smoothing_function, str)
+        and smoothing_function.startswith("method")
+        and smoothing_function[6:].isdigit()
+    ):
         smoothing_function = int(smoothing_function[6:])
     if isinstance(smoothing_function, int) and not isinstance(smoothing_function, bool):
         if not 0 <= smoothing_function <= 7:
@@ -166,12 +188,20 @@ def _smoothing_method(smoothing_function: Any) -> Tuple[int, Any, Any, Any]:
     owner = getattr(smoothing_function, "__self__", None)
     func = getattr(smoothing_function, "__func__", None)
     name = getattr(smoothing_function, "__name__", "")
-    if (owner is not None and func is not None and getattr(func, "__module__", "") in _NLTK_MODULES
-            and name.startswith("method") and name[6:].isdigit() and 0 <= int(name[6:]) <= 7):
+    if (
+        owner is not None
+        and func is not None
+        and getattr(func, "__module__", "") in _NLTK_MODULES
+        and name.startswith("method")
+        and name[6:].isdigit()
+        and 0 <= int(name[6:]) <= 7
+    ):
         return int(name[6:]), owner.epsilon, owner.alpha, owner.k
-    raise TypeError("smoothing_function must be None, 0..7, 'methodN' or a method of NLTK's "
-                    "SmoothingFunction (e.g. SmoothingFunction().method1); a custom function "
-                    f"cannot run in the batch path, got {smoothing_function!r}")
+    raise TypeError(
+        "smoothing_function must be None, 0..7, 'methodN' or a method of NLTK's "
+        "SmoothingFunction (e.g. SmoothingFunction().method1); a custom function "
+        f"cannot run in the batch path, got {smoothing_function!r}"
+    )
 
 
 def _real(value: Any, what: str, integer_ok: bool = True) -> Any:
@@ -198,15 +228,24 @@ class NLTKRecipe:
     the 5-gram precision whatever the weights.
     """
 
-    def __init__(self, weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
-                 smoothing_function: Any = None, auto_reweigh: bool = False, *,
-                 epsilon: Any = None, alpha: Any = None, k: Any = None) -> None:
+    def __init__(
+        self,
+        weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+        smoothing_function: Any = None,
+        auto_reweigh: bool = False,
+        *,
+        epsilon: Any = None,
+        alpha: Any = None,
+        k: Any = None,
+    ) -> None:
         if isinstance(weights, np.ndarray):
             if weights.ndim != 1:
                 raise TypeError("weights must be one weight vector (a 1-D sequence)")
             if auto_reweigh:
-                raise ValueError("auto_reweigh with array weights: NLTK raises ValueError "
-                                 "(ambiguous array truth value); pass a tuple")
+                raise ValueError(
+                    "auto_reweigh with array weights: NLTK raises ValueError "
+                    "(ambiguous array truth value); pass a tuple"
+                )
             weights = weights.tolist()
         if isinstance(weights, (str, bytes)) or not isinstance(weights, Sequence):
             raise TypeError(f"weights must be a sequence of numbers, got {type(weights).__name__}")
@@ -221,14 +260,18 @@ class NLTKRecipe:
         self.alpha = _real(alp if alpha is None else alpha, "alpha")
         self.k = _real(kk if k is None else k, "k")
         if method == 6 and len(values) < 3:
-            raise ValueError("NLTK's method6 needs at least 3 weights (it reads p_3; NLTK "
-                             "raises IndexError)")
+            raise ValueError(
+                "NLTK's method6 needs at least 3 weights (it reads p_3; NLTK raises IndexError)"
+            )
         self.weights = tuple(weights)
         self._weights = np.array(values, dtype=np.float64)
         # NLTK reweighs only a tuple equal to its default (a list never compares equal).
         self.auto_reweigh = bool(auto_reweigh)
-        self._reweigh = self.auto_reweigh and isinstance(weights, tuple) \
+        self._reweigh = (
+            self.auto_reweigh
+            and isinstance(weights, tuple)
             and tuple(weights) == (0.25, 0.25, 0.25, 0.25)
+        )
 
     @property
     def max_order(self) -> int:
@@ -242,10 +285,19 @@ class NLTKRecipe:
     def score_chunk(self, rows: np.ndarray, out: np.ndarray, start: int, end: int) -> Any:
         status = np.zeros(end - start, dtype=np.uint8)
         zero = np.zeros(self.max_order, dtype=np.uint8)
-        _impl.kernel.nltk_sentence_scores(rows[start:end], self.orders, self._weights,
-                                          self.method, float(self.epsilon), self.alpha,
-                                          float(self.k), self._reweigh, out[start:end], status,
-                                          zero)
+        _impl.kernel.nltk_sentence_scores(
+            rows[start:end],
+            self.orders,
+            self._weights,
+            self.method,
+            float(self.epsilon),
+            self.alpha,
+            float(self.k),
+            self._reweigh,
+            out[start:end],
+            status,
+            zero,
+        )
         return start, status, zero
 
     def finish(self, rows: np.ndarray, out: np.ndarray, states: List[Any], what: str) -> None:
@@ -259,21 +311,31 @@ class NLTKRecipe:
                 row = int(start + i)
                 try:
                     out[row] = _python_recipes.nltk_row_score(
-                        rows[row].tolist(), self.orders, list(self.weights), self.method,
-                        self.epsilon, self.alpha, self.k, self._reweigh, flags)
+                        rows[row].tolist(),
+                        self.orders,
+                        list(self.weights),
+                        self.method,
+                        self.epsilon,
+                        self.alpha,
+                        self.k,
+                        self._reweigh,
+                        flags,
+                    )
                 except (ArithmeticError, AssertionError, IndexError, ValueError) as exc:
                     raise ValueError(
                         f"{what}[{row}]: NLTK's sentence_bleu with method{self.method} raises "
-                        f"{type(exc).__name__} for this hypothesis ({exc})") from exc
+                        f"{type(exc).__name__} for this hypothesis ({exc})"
+                    ) from exc
         for order, flag in enumerate(flags, start=1):
             if flag:
-                warnings.warn(ZERO_ORDER_MESSAGE.format(order), UserWarning,
-                              stacklevel=4)
+                warnings.warn(ZERO_ORDER_MESSAGE.format(order), UserWarning, stacklevel=4)
 
     def __repr__(self) -> str:
-        return (f"NLTKRecipe(weights={self.weights!r}, method={self.method}, epsilon="
-                f"{self.epsilon!r}, alpha={self.alpha!r}, k={self.k!r}, auto_reweigh="
-                f"{self.auto_reweigh})")
+        return (
+            f"NLTKRecipe(weights={self.weights!r}, method={self.method}, epsilon="
+            f"{self.epsilon!r}, alpha={self.alpha!r}, k={self.k!r}, auto_reweigh="
+            f"{self.auto_reweigh})"
+        )
 
 
 Recipe = Union[SacreBLEURecipe, NLTKRecipe]
@@ -286,8 +348,9 @@ def _recipe(recipe: Any) -> Recipe:
         return SacreBLEURecipe()
     if recipe == "nltk":
         return NLTKRecipe()
-    raise ValueError(f"recipe must be 'sacrebleu', 'nltk', a SacreBLEURecipe or an NLTKRecipe, "
-                     f"got {recipe!r}")
+    raise ValueError(
+        f"recipe must be 'sacrebleu', 'nltk', a SacreBLEURecipe or an NLTKRecipe, got {recipe!r}"
+    )
 
 
 def _default_tokenize(tokenize: Any, recipe: Recipe) -> Any:
@@ -297,20 +360,29 @@ def _default_tokenize(tokenize: Any, recipe: Recipe) -> Any:
     return "13a" if isinstance(recipe, SacreBLEURecipe) else "none"
 
 
-def _score_rows(n: int, recipe: Recipe, threads: int, count: Callable[..., Any], what: str,
-                return_stats: bool, prepare: Optional[Callable[[int, int], Any]] = None) -> Any:
+def _score_rows(
+    n: int,
+    recipe: Recipe,
+    threads: int,
+    count: Callable[..., Any],
+    what: str,
+    return_stats: bool,
+    prepare: Optional[Callable[[int, int], Any]] = None,
+) -> Any:
     """Count rows and score them, chunk by chunk on the pool. With ``prepare``, each chunk's
     input is made (holding the GIL) while the pool works, and ``count`` gets it last."""
     rows = np.zeros((n, 2 + 2 * recipe.orders), dtype=np.int64)
     scores = np.empty(n, dtype=np.float64)
 
     if prepare is None:
+
         def work(start: int, end: int) -> Any:
             count(rows, start, end)
             return recipe.score_chunk(rows, scores, start, end)
 
         states = _run_chunks(n, threads, work)
     else:
+
         def work_on(ctx: Any, start: int, end: int) -> Any:
             count(rows, start, end, ctx)
             return recipe.score_chunk(rows, scores, start, end)
@@ -323,13 +395,16 @@ def _score_rows(n: int, recipe: Recipe, threads: int, count: Callable[..., Any],
 def _check_groups(group_offsets: np.ndarray, what: str, first: int = 0) -> None:
     empty = np.flatnonzero(np.diff(group_offsets) == 0)
     if len(empty):
-        raise ValueError(f"{what}[{int(empty[0]) + first}] has no reference: every hypothesis "
-                         "needs at least one (NLTK and sacrebleu raise on an empty reference "
-                         "list)")
+        raise ValueError(
+            f"{what}[{int(empty[0]) + first}] has no reference: every hypothesis "
+            "needs at least one (NLTK and sacrebleu raise on an empty reference "
+            "list)"
+        )
 
 
-def _run_pipelined(n: int, threads: int, prepare: Callable[[int, int], Any],
-                   work: Callable[[Any, int, int], Any]) -> List[Any]:
+def _run_pipelined(
+    n: int, threads: int, prepare: Callable[[int, int], Any], work: Callable[[Any, int, int], Any]
+) -> List[Any]:
     """Like _run_chunks, with a GIL-bound ``prepare(start, end)`` per chunk done here while the
     pool works on the chunks prepared before (Python lists are packed chunk by chunk)."""
     if threads <= 1 or n < 2 * _MIN_CHUNK:
@@ -354,21 +429,33 @@ def _run_pipelined(n: int, threads: int, prepare: Callable[[int, int], Any],
 
 def _id_lists(hypotheses: Any, references: Any) -> bool:
     """Both plain Python lists of id lists (the form packed chunk by chunk)."""
-    return (isinstance(hypotheses, list) and isinstance(references, list) and bool(hypotheses)
-            and isinstance(hypotheses[0], (list, tuple))
-            and _ids.looks_like_text(hypotheses) is None
-            and _ids._plain_id_groups(references))
+    return (
+        isinstance(hypotheses, list)
+        and isinstance(references, list)
+        and bool(hypotheses)
+        and isinstance(hypotheses[0], (list, tuple))
+        and _ids.looks_like_text(hypotheses) is None
+        and _ids._plain_id_groups(references)
+    )
 
 
-def _score_id_lists(hypotheses: list, references: list, rec: Recipe, threads: int,
-                    pad_id: Optional[int], return_stats: bool) -> Any:
+def _score_id_lists(
+    hypotheses: list,
+    references: list,
+    rec: Recipe,
+    threads: int,
+    pad_id: Optional[int],
+    return_stats: bool,
+) -> Any:
     """sentence_bleu_batch for lists of id lists: each chunk is packed (holding the GIL) while
     the pool counts and scores the chunks packed before it."""
     n = len(hypotheses)
     if len(references) != n:
-        raise ValueError(f"hypotheses has {n} rows but references has {len(references)}: "
-                         "give one list of references per hypothesis (or use ReferenceSets "
-                         "with group_size= for several samples per reference set)")
+        raise ValueError(
+            f"hypotheses has {n} rows but references has {len(references)}: "
+            "give one list of references per hypothesis (or use ReferenceSets "
+            "with group_size= for several samples per reference set)"
+        )
     kernel = _impl.kernel
     rows = np.zeros((n, 2 + 2 * rec.orders), dtype=np.int64)
     scores = np.empty(n, dtype=np.float64)
@@ -381,8 +468,9 @@ def _score_id_lists(hypotheses: list, references: list, rec: Recipe, threads: in
 
     def work(ctx: Any, start: int, end: int) -> Any:
         (hyp_ids, hyp_off), (ref_ids, ref_off, group_off) = ctx
-        kernel.count_stats(hyp_ids, hyp_off, ref_ids, ref_off, group_off, rec.orders,
-                           rows[start:end])
+        kernel.count_stats(
+            hyp_ids, hyp_off, ref_ids, ref_off, group_off, rec.orders, rows[start:end]
+        )
         return rec.score_chunk(rows, scores, start, end)
 
     states = _run_pipelined(n, threads, prepare, work)
@@ -391,10 +479,19 @@ def _score_id_lists(hypotheses: list, references: list, rec: Recipe, threads: in
 
 
 # -- one call: hypotheses with their own references --------------------------------------------
-def sentence_bleu_batch(hypotheses: Any, references: Any, recipe: Any = "sacrebleu", *,
-                        pad_id: Optional[int] = None, hyp_lengths: Any = None,
-                        ref_lengths: Any = None, tokenize: Any = None, lowercase: bool = False,
-                        threads: Optional[int] = None, return_stats: bool = False) -> Any:
+def sentence_bleu_batch(
+    hypotheses: Any,
+    references: Any,
+    recipe: Any = "sacrebleu",
+    *,
+    pad_id: Optional[int] = None,
+    hyp_lengths: Any = None,
+    ref_lengths: Any = None,
+    tokenize: Any = None,
+    lowercase: bool = False,
+    threads: Optional[int] = None,
+    return_stats: bool = False,
+) -> Any:
     """Sentence BLEU of every hypothesis against its own references, in one call.
 
     ``hypotheses``: a list of id sequences, a 2-D integer array or torch tensor (rows padded with
@@ -409,28 +506,39 @@ def sentence_bleu_batch(hypotheses: Any, references: Any, recipe: Any = "sacrebl
     totals_1..N]``. ``threads``: worker threads (default: every core).
     """
     if isinstance(references, ReferenceSets):
-        return references.score(hypotheses, recipe, pad_id=pad_id, lengths=hyp_lengths,
-                                threads=threads, return_stats=return_stats)
+        return references.score(
+            hypotheses,
+            recipe,
+            pad_id=pad_id,
+            lengths=hyp_lengths,
+            threads=threads,
+            return_stats=return_stats,
+        )
     rec = _recipe(recipe)
     n_threads = _resolve_threads(threads)
     if hyp_lengths is None and ref_lengths is None and _id_lists(hypotheses, references):
         return _score_id_lists(hypotheses, references, rec, n_threads, pad_id, return_stats)
     encoder = _ids.TextEncoder(_default_tokenize(tokenize, rec), lowercase)
-    ref_ids, ref_off, group_off = _ids.groups(references, "references", pad_id, ref_lengths,
-                                              encoder)
-    hyp_ids, hyp_off = _ids.sequences(hypotheses, "hypotheses", pad_id, hyp_lengths, encoder,
-                                      frozen=True)
+    ref_ids, ref_off, group_off = _ids.groups(
+        references, "references", pad_id, ref_lengths, encoder
+    )
+    hyp_ids, hyp_off = _ids.sequences(
+        hypotheses, "hypotheses", pad_id, hyp_lengths, encoder, frozen=True
+    )
     n = len(hyp_off) - 1
     if len(group_off) - 1 != n:
-        raise ValueError(f"hypotheses has {n} rows but references has {len(group_off) - 1}: "
-                         "give one list of references per hypothesis (or use ReferenceSets "
-                         "with group_size= for several samples per reference set)")
+        raise ValueError(
+            f"hypotheses has {n} rows but references has {len(group_off) - 1}: "
+            "give one list of references per hypothesis (or use ReferenceSets "
+            "with group_size= for several samples per reference set)"
+        )
     _check_groups(group_off, "references")
     kernel = _impl.kernel
 
     def count(rows: np.ndarray, start: int, end: int) -> None:
-        kernel.count_stats(hyp_ids, hyp_off, ref_ids, ref_off, group_off, rec.orders, rows,
-                           start, end)
+        kernel.count_stats(
+            hyp_ids, hyp_off, ref_ids, ref_off, group_off, rec.orders, rows, start, end
+        )
 
     return _score_rows(n, rec, n_threads, count, "hypotheses", return_stats)
 
@@ -448,9 +556,18 @@ class ReferenceSets:
     Text references keep their vocabulary; text hypotheses are tokenized against it.
     """
 
-    def __init__(self, references: Any, *, max_order: int = 4, pad_id: Optional[int] = None,
-                 lengths: Any = None, tokenize: Any = "13a", lowercase: bool = False,
-                 threads: Optional[int] = None, _hash_mask: int = 0xFFFFFFFFFFFFFFFF) -> None:
+    def __init__(
+        self,
+        references: Any,
+        *,
+        max_order: int = 4,
+        pad_id: Optional[int] = None,
+        lengths: Any = None,
+        tokenize: Any = "13a",
+        lowercase: bool = False,
+        threads: Optional[int] = None,
+        _hash_mask: int = 0xFFFFFFFFFFFFFFFF,
+    ) -> None:
         if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
             raise ValueError(f"max_order must be an integer >= 1, got {max_order!r}")
         n_threads = _resolve_threads(threads)
@@ -458,8 +575,9 @@ class ReferenceSets:
         self._encoder = _ids.TextEncoder(tokenize, lowercase)
         self._encoder_lock = threading.Lock()
         self._hash_mask = _hash_mask
-        ids, offsets, group_off = _ids.groups(references, "references", pad_id, lengths,
-                                              self._encoder)
+        ids, offsets, group_off = _ids.groups(
+            references, "references", pad_id, lengths, self._encoder
+        )
         if len(group_off) < 2:
             raise ValueError("references is empty: give at least one group of references")
         _check_groups(group_off, "references")
@@ -469,8 +587,9 @@ class ReferenceSets:
         kernel = _impl.kernel
 
         def build(start: int, end: int) -> Tuple[np.ndarray, np.ndarray]:
-            return kernel.build_ref_tables(ids, offsets, group_off, max_order, start, end,
-                                           _hash_mask)
+            return kernel.build_ref_tables(
+                ids, offsets, group_off, max_order, start, end, _hash_mask
+            )
 
         parts = _run_chunks(self.num_groups, n_threads, build)
         self._table = parts[0][0] if len(parts) == 1 else np.concatenate([p[0] for p in parts])
@@ -489,12 +608,19 @@ class ReferenceSets:
     @property
     def nbytes(self) -> int:
         """Memory held by the tables and lengths."""
-        return int(self._table.nbytes + self._caps.nbytes + self._bases.nbytes
-                   + self._ref_lens.nbytes + self._group_off.nbytes)
+        return int(
+            self._table.nbytes
+            + self._caps.nbytes
+            + self._bases.nbytes
+            + self._ref_lens.nbytes
+            + self._group_off.nbytes
+        )
 
     def __repr__(self) -> str:
-        return (f"ReferenceSets(groups={self.num_groups}, max_order={self.max_order}, "
-                f"nbytes={self.nbytes})")
+        return (
+            f"ReferenceSets(groups={self.num_groups}, max_order={self.max_order}, "
+            f"nbytes={self.nbytes})"
+        )
 
     def _groups_of(self, n: int, group: Any, group_size: Optional[int]) -> np.ndarray:
         if group is not None and group_size is not None:
@@ -503,52 +629,84 @@ class ReferenceSets:
             if isinstance(group_size, bool) or not isinstance(group_size, int) or group_size < 1:
                 raise ValueError(f"group_size must be a positive integer, got {group_size!r}")
             if n > group_size * self.num_groups:
-                raise ValueError(f"{n} hypotheses with group_size={group_size} need "
-                                 f"{-(-n // group_size)} groups; these references have "
-                                 f"{self.num_groups}")
+                raise ValueError(
+                    f"{n} hypotheses with group_size={group_size} need "
+                    f"{-(-n // group_size)} groups; these references have "
+                    f"{self.num_groups}"
+                )
             return np.arange(n, dtype=np.int64) // group_size
         if group is None:
             if n != self.num_groups:
-                raise ValueError(f"hypotheses has {n} rows but there are {self.num_groups} "
-                                 "reference groups: pass group= (a group index per hypothesis) "
-                                 "or group_size= (consecutive samples per group)")
+                raise ValueError(
+                    f"hypotheses has {n} rows but there are {self.num_groups} "
+                    "reference groups: pass group= (a group index per hypothesis) "
+                    "or group_size= (consecutive samples per group)"
+                )
             return np.arange(n, dtype=np.int64)
         if _ids.is_tensor(group):
             group = _ids.tensor_to_numpy(group)
         idx = np.asarray(group)
         if idx.shape != (n,):
-            raise ValueError(f"group must have one entry per hypothesis (shape ({n},)), got "
-                             f"shape {idx.shape}")
+            raise ValueError(
+                f"group must have one entry per hypothesis (shape ({n},)), got shape {idx.shape}"
+            )
         if n and (idx.dtype.kind not in "iu" or idx.dtype == np.bool_):
             raise TypeError(f"group must hold integer group indices, got dtype {idx.dtype}")
         if n and (int(idx.min()) < 0 or int(idx.max()) >= self.num_groups):
             bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
-            raise ValueError(f"group holds {bad}: group indices must be in "
-                             f"0..{self.num_groups - 1}")
+            raise ValueError(
+                f"group holds {bad}: group indices must be in 0..{self.num_groups - 1}"
+            )
         return np.ascontiguousarray(idx, dtype=np.int64)
 
     def _hypotheses(self, hypotheses: Any, pad_id: Optional[int], lengths: Any) -> _ids.CSR:
-        if self._encoder.used is None:       # id references: no vocabulary to share
-            return _ids.sequences(hypotheses, "hypotheses", pad_id, lengths, self._encoder,
-                                  frozen=True)
-        with self._encoder_lock:   # the shared vocabulary is read by one thread at a time
-            return _ids.sequences(hypotheses, "hypotheses", pad_id, lengths, self._encoder,
-                                  frozen=True)
+        if self._encoder.used is None:  # id references: no vocabulary to share
+            return _ids.sequences(
+                hypotheses, "hypotheses", pad_id, lengths, self._encoder, frozen=True
+            )
+        with self._encoder_lock:  # the shared vocabulary is read by one thread at a time
+            return _ids.sequences(
+                hypotheses, "hypotheses", pad_id, lengths, self._encoder, frozen=True
+            )
 
-    def stats(self, hypotheses: Any, *, group: Any = None, group_size: Optional[int] = None,
-              max_order: Optional[int] = None, pad_id: Optional[int] = None, lengths: Any = None,
-              threads: Optional[int] = None) -> np.ndarray:
+    def stats(
+        self,
+        hypotheses: Any,
+        *,
+        group: Any = None,
+        group_size: Optional[int] = None,
+        max_order: Optional[int] = None,
+        pad_id: Optional[int] = None,
+        lengths: Any = None,
+        threads: Optional[int] = None,
+    ) -> np.ndarray:
         """The int64 statistics rows ``[hyp_len, ref_len, matches_1..N, totals_1..N]``."""
         order = self.max_order if max_order is None else max_order
         rec = SacreBLEURecipe(max_order=order)
-        _, rows = self.score(hypotheses, rec, group=group, group_size=group_size, pad_id=pad_id,
-                             lengths=lengths, threads=threads, return_stats=True)
+        _, rows = self.score(
+            hypotheses,
+            rec,
+            group=group,
+            group_size=group_size,
+            pad_id=pad_id,
+            lengths=lengths,
+            threads=threads,
+            return_stats=True,
+        )
         return rows
 
-    def score(self, hypotheses: Any, recipe: Any = "sacrebleu", *, group: Any = None,
-              group_size: Optional[int] = None, pad_id: Optional[int] = None,
-              lengths: Any = None, threads: Optional[int] = None,
-              return_stats: bool = False) -> Any:
+    def score(
+        self,
+        hypotheses: Any,
+        recipe: Any = "sacrebleu",
+        *,
+        group: Any = None,
+        group_size: Optional[int] = None,
+        pad_id: Optional[int] = None,
+        lengths: Any = None,
+        threads: Optional[int] = None,
+        return_stats: bool = False,
+    ) -> Any:
         """Sentence BLEU of each hypothesis against its group's references.
 
         Hypothesis i belongs to group ``group[i]``, or ``i // group_size``, or i. The recipe's
@@ -557,15 +715,22 @@ class ReferenceSets:
         """
         rec = _recipe(recipe)
         if rec.orders > self.max_order:
-            raise ValueError(f"the recipe needs n-grams up to order {rec.orders} but these "
-                             f"references were prepared with max_order={self.max_order}")
+            raise ValueError(
+                f"the recipe needs n-grams up to order {rec.orders} but these "
+                f"references were prepared with max_order={self.max_order}"
+            )
         n_threads = _resolve_threads(threads)
         kernel = _impl.kernel
         table, bases, caps = self._table, self._bases, self._caps
         group_off, ref_lens, mask = self._group_off, self._ref_lens, self._hash_mask
-        if (self._encoder.used is None and lengths is None and isinstance(hypotheses, list)
-                and hypotheses and isinstance(hypotheses[0], (list, tuple))
-                and _ids.looks_like_text(hypotheses) is None):
+        if (
+            self._encoder.used is None
+            and lengths is None
+            and isinstance(hypotheses, list)
+            and hypotheses
+            and isinstance(hypotheses[0], (list, tuple))
+            and _ids.looks_like_text(hypotheses) is None
+        ):
             # Lists of id lists: packed chunk by chunk while the pool scores.
             n = len(hypotheses)
             hyp_group = self._groups_of(n, group, group_size)
@@ -574,20 +739,45 @@ class ReferenceSets:
                 return kernel.pack_sequences(hypotheses[start:end], "hypotheses", pad_id, start)
 
             def count_chunk(rows: np.ndarray, start: int, end: int, ctx: Any) -> None:
-                kernel.score_ref_tables(table, bases, caps, group_off, ref_lens, self.max_order,
-                                        ctx[0], ctx[1], hyp_group[start:end], rec.orders,
-                                        rows[start:end], 0, -1, mask)
+                kernel.score_ref_tables(
+                    table,
+                    bases,
+                    caps,
+                    group_off,
+                    ref_lens,
+                    self.max_order,
+                    ctx[0],
+                    ctx[1],
+                    hyp_group[start:end],
+                    rec.orders,
+                    rows[start:end],
+                    0,
+                    -1,
+                    mask,
+                )
 
-            return _score_rows(n, rec, n_threads, count_chunk, "hypotheses", return_stats,
-                               prepare)
+            return _score_rows(n, rec, n_threads, count_chunk, "hypotheses", return_stats, prepare)
         hyp_ids, hyp_off = self._hypotheses(hypotheses, pad_id, lengths)
         n = len(hyp_off) - 1
         hyp_group = self._groups_of(n, group, group_size)
 
         def count(rows: np.ndarray, start: int, end: int) -> None:
-            kernel.score_ref_tables(table, bases, caps, group_off, ref_lens, self.max_order,
-                                    hyp_ids, hyp_off, hyp_group, rec.orders, rows, start, end,
-                                    mask)
+            kernel.score_ref_tables(
+                table,
+                bases,
+                caps,
+                group_off,
+                ref_lens,
+                self.max_order,
+                hyp_ids,
+                hyp_off,
+                hyp_group,
+                rec.orders,
+                rows,
+                start,
+                end,
+                mask,
+            )
 
         return _score_rows(n, rec, n_threads, count, "hypotheses", return_stats)
 
@@ -598,7 +788,7 @@ def _closest_other_lengths(lengths: np.ndarray) -> np.ndarray:
     values, counts = np.unique(lengths, return_counts=True)
     pos = np.searchsorted(values, lengths)
     best = lengths.copy()
-    alone = counts[pos] == 1          # no other text of the same length
+    alone = counts[pos] == 1  # no other text of the same length
     below = np.where(pos > 0, values[np.maximum(pos - 1, 0)], -1)
     above = np.where(pos + 1 < len(values), values[np.minimum(pos + 1, len(values) - 1)], -1)
     use_below = alone & (below >= 0) & ((above < 0) | (lengths - below <= above - lengths))
@@ -608,10 +798,18 @@ def _closest_other_lengths(lengths: np.ndarray) -> np.ndarray:
     return best
 
 
-def self_bleu(texts: Any, recipe: Any = "sacrebleu", *, pad_id: Optional[int] = None,
-              lengths: Any = None, tokenize: Any = None, lowercase: bool = False,
-              threads: Optional[int] = None, return_stats: bool = False,
-              _hash_mask: int = 0xFFFFFFFFFFFFFFFF) -> Any:
+def self_bleu(
+    texts: Any,
+    recipe: Any = "sacrebleu",
+    *,
+    pad_id: Optional[int] = None,
+    lengths: Any = None,
+    tokenize: Any = None,
+    lowercase: bool = False,
+    threads: Optional[int] = None,
+    return_stats: bool = False,
+    _hash_mask: int = 0xFFFFFFFFFFFFFFFF,
+) -> Any:
     """Self-BLEU: each text scored against all the other texts as its references.
 
     Returns the float64 array of per-text scores (their mean is the corpus' Self-BLEU); each
@@ -626,15 +824,17 @@ def self_bleu(texts: Any, recipe: Any = "sacrebleu", *, pad_id: Optional[int] = 
     ids, offsets = _ids.sequences(texts, "texts", pad_id, lengths, encoder)
     n = len(offsets) - 1
     if n < 2:
-        raise ValueError(f"self_bleu needs at least 2 texts (each is scored against the "
-                         f"others), got {n}")
+        raise ValueError(
+            f"self_bleu needs at least 2 texts (each is scored against the others), got {n}"
+        )
     kernel = _impl.kernel
     table, cap = kernel.build_self_table(ids, offsets, rec.orders, _hash_mask)
     ref_lens = _closest_other_lengths(np.diff(offsets).astype(np.int64))
 
     def count(rows: np.ndarray, start: int, end: int) -> None:
-        kernel.score_self_table(table, cap, rec.orders, ids, offsets, rec.orders, rows, start,
-                                end, _hash_mask)
+        kernel.score_self_table(
+            table, cap, rec.orders, ids, offsets, rec.orders, rows, start, end, _hash_mask
+        )
         rows[start:end, 1] = ref_lens[start:end]
 
     return _score_rows(n, rec, n_threads, count, "texts", return_stats)

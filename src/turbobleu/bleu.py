@@ -1,21 +1,34 @@
 """sacrebleu-compatible BLEU: the ``BLEU`` metric object and the ``corpus_bleu``/``sentence_bleu``
 functions, with identical scores (same Python version) and errors instead of silent truncation."""
+
 from __future__ import annotations
 
 from turbobleu._typing import TYPE_CHECKING
 
-if TYPE_CHECKING:   # NumPy is imported by the methods that return arrays (a light import)
-    from typing import Dict, Tuple, Any, List, Optional, Sequence
+if TYPE_CHECKING:  # NumPy is imported by the methods that return arrays (a light import)
+    from typing import Any, Dict, List, Optional, Sequence, Tuple
+
     import numpy as np
 
 from turbobleu import _log
 from turbobleu._engine import impl as _impl
+from turbobleu._engine.count.references import (
+    PreparedReferences,
+    check_hypotheses,
+    sentence_references,
+)
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM as _NEUMAIER_SUM
-from turbobleu._engine.recipes.sacrebleu import (SMOOTH_DEFAULTS, SacreBLEUOptions, check_max_order,
-                                                  check_smoothing)
-from turbobleu._engine.recipes.sacrebleu_rows import (c_recipe_applies, sacrebleu_from_int_row,
-                                                      sacrebleu_from_row)
-from turbobleu._engine.count.references import PreparedReferences, check_hypotheses, sentence_references
+from turbobleu._engine.recipes.sacrebleu import (
+    SMOOTH_DEFAULTS,
+    SacreBLEUOptions,
+    check_max_order,
+    check_smoothing,
+)
+from turbobleu._engine.recipes.sacrebleu_rows import (
+    c_recipe_applies,
+    sacrebleu_from_int_row,
+    sacrebleu_from_row,
+)
 from turbobleu.result import BLEUScore, BLEUSignature
 from turbobleu.stats import BLEUStats
 from turbobleu.tokenizers import TOKENIZER_NAMES, Tokenizer, get_tokenizer
@@ -30,8 +43,11 @@ _TOKENIZER_FOR_LANG = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 def _warn_unusual_tokenizer(trg_lang: str, tokenize: Any) -> None:
     """sacrebleu's hint when an explicit tokenizer does not suit the target language."""
     name = tokenize.name if isinstance(tokenize, Tokenizer) else tokenize
-    for lang, best, label in (("zh", "zh", "Chinese"), ("ja", "ja-mecab", "Japanese"),
-                              ("ko", "ko-mecab", "Korean")):
+    for lang, best, label in (
+        ("zh", "zh", "Chinese"),
+        ("ja", "ja-mecab", "Japanese"),
+        ("ko", "ko-mecab", "Korean"),
+    ):
         if trg_lang == lang and name != best:
             _log.warning(f"Consider using the '{best}' or 'spm' tokenizer for {label}.")
 
@@ -46,12 +62,19 @@ class BLEU:
     TOKENIZERS = dict.fromkeys(TOKENIZER_NAMES).keys()  # sacrebleu's names (a dict's keys)
     TOKENIZER_DEFAULT = "13a"
 
-    def __init__(self, lowercase: bool = False, force: bool = False,
-                 tokenize: Optional[str] = None, smooth_method: str = "exp",
-                 smooth_value: Optional[float] = None, max_ngram_order: int = MAX_NGRAM_ORDER,
-                 effective_order: bool = False, trg_lang: str = "",
-                 references: Optional[Sequence[Sequence[Optional[str]]]] = None) -> None:
-        check_smoothing(smooth_method, smooth_value)   # (in the order sacrebleu checks them)
+    def __init__(
+        self,
+        lowercase: bool = False,
+        force: bool = False,
+        tokenize: Optional[str] = None,
+        smooth_method: str = "exp",
+        smooth_value: Optional[float] = None,
+        max_ngram_order: int = MAX_NGRAM_ORDER,
+        effective_order: bool = False,
+        trg_lang: str = "",
+        references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+    ) -> None:
+        check_smoothing(smooth_method, smooth_value)  # (in the order sacrebleu checks them)
         check_max_order(max_ngram_order, "max_ngram_order")
         options = SacreBLEUOptions(max_ngram_order, smooth_method, smooth_value, effective_order)
         if tokenize is None:
@@ -77,8 +100,9 @@ class BLEU:
     @property
     def options(self) -> SacreBLEUOptions:
         """The scoring options, as the batch API and the significance tests take them."""
-        return SacreBLEUOptions(self.max_ngram_order, self.smooth_method, self.smooth_value,
-                                self.effective_order)
+        return SacreBLEUOptions(
+            self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order
+        )
 
     # -- statistics -------------------------------------------------------------------------
     def _references(self, references: Any, segments: int) -> PreparedReferences:
@@ -87,13 +111,18 @@ class BLEU:
         elif self._ref_cache is not None:
             prepared = self._ref_cache
         else:
-            raise ValueError("references: none given and none cached (pass references= to "
-                             "BLEU() or to this call)")
+            raise ValueError(
+                "references: none given and none cached (pass references= to "
+                "BLEU() or to this call)"
+            )
         self.num_refs = prepared.num_refs
         return prepared
 
-    def corpus_stats(self, hypotheses: Sequence[str],
-                     references: Optional[Sequence[Sequence[Optional[str]]]] = None) -> BLEUStats:
+    def corpus_stats(
+        self,
+        hypotheses: Sequence[str],
+        references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+    ) -> BLEUStats:
         """Per-segment integer statistics (``[hyp_len, ref_len, matches..., totals...]``)."""
         hyps = check_hypotheses(hypotheses)
         prepared = self._references(references, len(hyps))
@@ -102,18 +131,20 @@ class BLEU:
             self._warn_if_tokenized(hyps)
         return stats
 
-    def _plain_corpus_row(self, hypotheses: Any, references: Any,
-                          rows: Optional[np.ndarray] = None) -> Optional[List[int]]:
+    def _plain_corpus_row(
+        self, hypotheses: Any, references: Any, rows: Optional[np.ndarray] = None
+    ) -> Optional[List[int]]:
         """``corpus_stats(...).total()`` in one compiled call, for a corpus in the plain shape
         (lists of str, no None reference) and a compiled tokenizer, with the per-segment rows
         written to ``rows`` if given; None for anything else, which the general path then
         handles (with its errors for bad input)."""
-        if type(self.tokenizer) is not Tokenizer:   # library tokenizers rewrite lines first
+        if type(self.tokenizer) is not Tokenizer:  # library tokenizers rewrite lines first
             return None
         # The streams as the call finds them (corpus_row reads a snapshot taken at its start).
         num_refs = len(references) if type(references) is list else 0
-        found = _impl.tokenize.corpus_row(hypotheses, references, self.tokenizer.code,
-                                          self.lowercase, self.max_ngram_order, rows)
+        found = _impl.tokenize.corpus_row(
+            hypotheses, references, self.tokenizer.code, self.lowercase, self.max_ngram_order, rows
+        )
         if found is None:
             return None
         row, periods = found
@@ -130,24 +161,31 @@ class BLEU:
     @staticmethod
     def _warn_tokenized() -> None:
         _log.warning("That's 100 lines that end in a tokenized period ('.')")
-        _log.warning("It looks like you forgot to detokenize your test data, which may "
-                     "hurt your score.")
-        _log.warning("If you insist your data is detokenized, or don't care, you can "
-                     "suppress this message with the `force` parameter.")
+        _log.warning(
+            "It looks like you forgot to detokenize your test data, which may hurt your score."
+        )
+        _log.warning(
+            "If you insist your data is detokenized, or don't care, you can "
+            "suppress this message with the `force` parameter."
+        )
 
     # -- scores -----------------------------------------------------------------------------
     def score_row(self, row: Any) -> BLEUScore:
         """The score of one aggregated statistics row (a list of ints, or a NumPy row)."""
-        return sacrebleu_from_row(row, self.max_ngram_order, self.smooth_method,
-                                  self.smooth_value, self.effective_order)
+        return sacrebleu_from_row(
+            row, self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order
+        )
 
     def score_stats(self, stats: BLEUStats) -> BLEUScore:
         """The corpus score of statistics rows."""
         return self.score_row(stats.total())
 
-    def corpus_score(self, hypotheses: Sequence[str],
-                     references: Optional[Sequence[Sequence[Optional[str]]]] = None,
-                     n_bootstrap: int = 1) -> BLEUScore:
+    def corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+        n_bootstrap: int = 1,
+    ) -> BLEUScore:
         """Corpus BLEU; ``n_bootstrap > 1`` adds sacrebleu's bootstrap confidence interval."""
         if n_bootstrap == 1 and references is not None:
             row = self._plain_corpus_row(hypotheses, references)
@@ -164,6 +202,7 @@ class BLEU:
         """(seed text, mean, half-width) of sacrebleu's bootstrap: the same seed
         (``SACREBLEU_SEED``), the same resamples and the same scores."""
         from turbobleu.significance import confidence_interval, resolve_seed
+
         seed = resolve_seed()
         mean, ci = confidence_interval(stats, self, n_samples, seed.text)
         return seed.text, mean, ci
@@ -171,39 +210,60 @@ class BLEU:
     def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> BLEUScore:
         """BLEU of one hypothesis against its references (a list of strings)."""
         # (the common call, a non-empty list and a compiled tokenizer, in the fewest steps)
-        refs = (references if type(references) is list and references
-                else sentence_references(references))
+        refs = (
+            references
+            if type(references) is list and references
+            else sentence_references(references)
+        )
         if not self.effective_order:
             _log.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
         tokenizer = self.tokenizer
-        if type(tokenizer) is Tokenizer and c_recipe_applies(self.smooth_method,
-                                                             self.max_ngram_order):
+        if type(tokenizer) is Tokenizer and c_recipe_applies(
+            self.smooth_method, self.max_ngram_order
+        ):
             # Tokenized, counted and scored in one compiled call (the usual sentence_bleu).
             parts = _impl.tokenize.sentence_score_parts(
-                hypothesis, refs, tokenizer.code, self.lowercase, self.max_ngram_order,
-                self.smooth_method, self.smooth_value, self.effective_order, _NEUMAIER_SUM)
+                hypothesis,
+                refs,
+                tokenizer.code,
+                self.lowercase,
+                self.max_ngram_order,
+                self.smooth_method,
+                self.smooth_value,
+                self.effective_order,
+                _NEUMAIER_SUM,
+            )
             self.num_refs = len(refs) - refs.count(None)
             return BLEUScore(*parts)
-        if type(tokenizer) is Tokenizer:   # a compiled one (library ones rewrite lines first)
-            row = _impl.tokenize.sentence_row(hypothesis, refs, tokenizer.code, self.lowercase,
-                                              self.max_ngram_order)
+        if type(tokenizer) is Tokenizer:  # a compiled one (library ones rewrite lines first)
+            row = _impl.tokenize.sentence_row(
+                hypothesis, refs, tokenizer.code, self.lowercase, self.max_ngram_order
+            )
         else:
             hyp, refs, code, lower = tokenizer.prepare_sentence(hypothesis, refs, self.lowercase)
             row = _impl.tokenize.sentence_row(hyp, refs, code, lower, self.max_ngram_order)
         self.num_refs = len(refs) - refs.count(None)
         if c_recipe_applies(self.smooth_method, self.max_ngram_order):
-            return sacrebleu_from_int_row(row, self.max_ngram_order, self.smooth_method,
-                                          self.smooth_value, self.effective_order)
+            return sacrebleu_from_int_row(
+                row,
+                self.max_ngram_order,
+                self.smooth_method,
+                self.smooth_value,
+                self.effective_order,
+            )
         return self.score_row(row)
 
-    def sentence_scores(self, hypotheses: Sequence[str],
-                        references: Optional[Sequence[Sequence[Optional[str]]]] = None
-                        ) -> np.ndarray:
+    def sentence_scores(
+        self,
+        hypotheses: Sequence[str],
+        references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+    ) -> np.ndarray:
         """One sentence score per segment, in one call (float64 array).
 
         Each entry equals ``sentence_score(hypotheses[i], [refs[i] for refs in references])``.
         """
         import numpy as np
+
         rows: Optional[np.ndarray] = None
         if references is not None and type(hypotheses) is list and hypotheses:
             rows = np.empty((len(hypotheses), 2 + 2 * self.max_ngram_order), dtype=np.int64)
@@ -212,22 +272,36 @@ class BLEU:
         if rows is None:
             rows = self.corpus_stats(hypotheses, references).array
         scores = np.empty(len(rows), dtype=np.float64)
-        _impl.kernel.sacrebleu_sentence_scores(rows, self.max_ngram_order,
-                                               self.smooth_method, self.smooth_value,
-                                               self.effective_order, _NEUMAIER_SUM, scores)
+        _impl.kernel.sacrebleu_sentence_scores(
+            rows,
+            self.max_ngram_order,
+            self.smooth_method,
+            self.smooth_value,
+            self.effective_order,
+            _NEUMAIER_SUM,
+            scores,
+        )
         return scores
 
     def get_signature(self) -> BLEUSignature:
         if not hasattr(self, "num_refs"):
             raise ValueError("Number of references unknown, please evaluate the metric first.")
-        return BLEUSignature(self.num_refs, self.lowercase, self.effective_order,
-                             self.tokenizer_signature, self.smooth_method, self.smooth_value,
-                             SMOOTH_DEFAULTS[self.smooth_method], self.n_bootstrap, self.seed)
+        return BLEUSignature(
+            self.num_refs,
+            self.lowercase,
+            self.effective_order,
+            self.tokenizer_signature,
+            self.smooth_method,
+            self.smooth_value,
+            SMOOTH_DEFAULTS[self.smooth_method],
+            self.n_bootstrap,
+            self.seed,
+        )
 
     # -- sacrebleu internals that significance code calls ----------------------------------
-    def _extract_corpus_statistics(self, hypotheses: Sequence[str],
-                                   references: Optional[Sequence[Sequence[Optional[str]]]]
-                                   ) -> List[List[int]]:
+    def _extract_corpus_statistics(
+        self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[Optional[str]]]]
+    ) -> List[List[int]]:
         return self.corpus_stats(hypotheses, references).rows()
 
     def _compute_score_from_stats(self, stats: Any) -> BLEUScore:
@@ -238,35 +312,72 @@ class BLEU:
         return self.score_row(rows.rows()[0] if len(rows) == 1 else rows.total())
 
 
-def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]],
-                smooth_method: str = "exp", smooth_value: Optional[float] = None,
-                force: bool = False, lowercase: bool = False, tokenize: str = "13a",
-                use_effective_order: bool = False) -> BLEUScore:
+def corpus_bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[Optional[str]]],
+    smooth_method: str = "exp",
+    smooth_value: Optional[float] = None,
+    force: bool = False,
+    lowercase: bool = False,
+    tokenize: str = "13a",
+    use_effective_order: bool = False,
+) -> BLEUScore:
     """Corpus BLEU exactly as ``sacrebleu.corpus_bleu`` (raises on length mismatches)."""
-    metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize,
-                  smooth_method=smooth_method, smooth_value=smooth_value,
-                  effective_order=use_effective_order)
+    metric = BLEU(
+        lowercase=lowercase,
+        force=force,
+        tokenize=tokenize,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=use_effective_order,
+    )
     return metric.corpus_score(hypotheses, references)
 
 
-def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]],
-                    smooth_value: Optional[float] = 0.1) -> BLEUScore:
+def raw_corpus_bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[Optional[str]]],
+    smooth_value: Optional[float] = 0.1,
+) -> BLEUScore:
     """``sacrebleu.raw_corpus_bleu``: floor smoothing, effective order, no tokenization."""
-    return corpus_bleu(hypotheses, references, smooth_method="floor", smooth_value=smooth_value,
-                       force=True, tokenize="none", use_effective_order=True)
+    return corpus_bleu(
+        hypotheses,
+        references,
+        smooth_method="floor",
+        smooth_value=smooth_value,
+        force=True,
+        tokenize="none",
+        use_effective_order=True,
+    )
 
 
-def sentence_bleu(hypothesis: str, references: Sequence[Optional[str]],
-                  smooth_method: str = "exp", smooth_value: Optional[float] = None,
-                  lowercase: bool = False, tokenize: str = "13a",
-                  use_effective_order: bool = True) -> BLEUScore:
+def sentence_bleu(
+    hypothesis: str,
+    references: Sequence[Optional[str]],
+    smooth_method: str = "exp",
+    smooth_value: Optional[float] = None,
+    lowercase: bool = False,
+    tokenize: str = "13a",
+    use_effective_order: bool = True,
+) -> BLEUScore:
     """Sentence BLEU exactly as ``sacrebleu.sentence_bleu``."""
-    key = (lowercase, tokenize, smooth_method, smooth_value, type(smooth_value),
-           use_effective_order)
+    key = (
+        lowercase,
+        tokenize,
+        smooth_method,
+        smooth_value,
+        type(smooth_value),
+        use_effective_order,
+    )
     metric = _SENTENCE_METRICS.get(key)
     if metric is None:
-        metric = BLEU(lowercase=lowercase, tokenize=tokenize, smooth_method=smooth_method,
-                      smooth_value=smooth_value, effective_order=use_effective_order)
+        metric = BLEU(
+            lowercase=lowercase,
+            tokenize=tokenize,
+            smooth_method=smooth_method,
+            smooth_value=smooth_value,
+            effective_order=use_effective_order,
+        )
         if len(_SENTENCE_METRICS) < 64:
             _SENTENCE_METRICS[key] = metric
     return metric.sentence_score(hypothesis, references)

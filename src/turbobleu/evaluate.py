@@ -11,10 +11,11 @@ Use :func:`load` for a one-line migration (``bleu = turbobleu.evaluate.load("ble
 :func:`compute` / :func:`compute_bleu` directly. Counting runs in turbobleu's compiled kernel;
 the default tokenizer runs in turbobleu's compiled 13a tokenizer.
 """
+
 from __future__ import annotations
 
-import math
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -23,11 +24,13 @@ import numpy as np
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.nmt import nmt_score
 from turbobleu._engine.text.rules_13a import ENTITIES, language_independent, rules_13a
+
 corpus_rows = _impl.intern.corpus_rows
 
 __all__ = ["BleuMetric", "Tokenizer13a", "compute", "compute_bleu", "load"]
 
 # -- the 13a tokenizer, as evaluate runs it ------------------------------------------------------
+
 
 def _rules_13a(prepared: str) -> List[str]:
     """evaluate's 13a after the language-independent steps: no ``rstrip`` (unlike sacrebleu),
@@ -57,7 +60,8 @@ class Tokenizer13a:
         prepared = language_independent(line)
         if _compiled_agrees(prepared):
             tokens: List[str] = _impl.tokenize.tokenize_strings(
-                [prepared], _impl.tokenize.TOK_13A, False)[0]
+                [prepared], _impl.tokenize.TOK_13A, False
+            )[0]
             return tokens
         return _rules_13a(prepared)
 
@@ -99,8 +103,13 @@ def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.n
         ids, offsets = done[g]
         lengths = np.diff(offsets)
         lengths[i] = len(toks)
-        new_ids = np.concatenate([ids[:offsets[i]], np.array([token_id(t) for t in toks],
-                                                              dtype=np.int32), ids[offsets[i]:]])
+        new_ids = np.concatenate(
+            [
+                ids[: offsets[i]],
+                np.array([token_id(t) for t in toks], dtype=np.int32),
+                ids[offsets[i] :],
+            ]
+        )
         new_offsets = np.zeros(len(offsets), dtype=np.int64)
         np.cumsum(lengths, out=new_offsets[1:])
         done[g] = (new_ids.astype(np.int32, copy=False), new_offsets)
@@ -109,17 +118,19 @@ def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.n
 
 # -- tensorflow/nmt compute_bleu -----------------------------------------------------------------
 
+
 def _ngram_counts(segment: Any, max_order: int) -> Dict[Tuple[Any, ...], int]:
     counts: Dict[Tuple[Any, ...], int] = {}
     for order in range(1, max_order + 1):
         for i in range(0, len(segment) - order + 1):
-            gram = tuple(segment[i:i + order])
+            gram = tuple(segment[i : i + order])
             counts[gram] = counts.get(gram, 0) + 1
     return counts
 
 
-def _counts_nmt_order(reference_corpus: Any, translation_corpus: Any,
-                      max_order: Any) -> Tuple[List[int], List[int], int, int]:
+def _counts_nmt_order(
+    reference_corpus: Any, translation_corpus: Any, max_order: Any
+) -> Tuple[List[int], List[int], int, int]:
     """nmt's counting loop, in its order (for the inputs the fast path leaves alone, so that its
     exceptions come out the same way)."""
     matches = [0] * max_order
@@ -144,14 +155,23 @@ def _counts_nmt_order(reference_corpus: Any, translation_corpus: Any,
     return matches, possible, translation_length, reference_length
 
 
-def _score_rows(rows: np.ndarray, reference_length: int, max_order: int, smooth: Any) -> Tuple[Any, ...]:
+def _score_rows(
+    rows: np.ndarray, reference_length: int, max_order: int, smooth: Any
+) -> Tuple[Any, ...]:
     sums = rows.sum(axis=0).tolist()
-    return nmt_score(sums[2:2 + max_order], sums[2 + max_order:2 + 2 * max_order], sums[0],
-                      reference_length, max_order, smooth)
+    return nmt_score(
+        sums[2 : 2 + max_order],
+        sums[2 + max_order : 2 + 2 * max_order],
+        sums[0],
+        reference_length,
+        max_order,
+        smooth,
+    )
 
 
-def compute_bleu(reference_corpus: Any, translation_corpus: Any, max_order: Any = 4,
-                 smooth: Any = False) -> Tuple[Any, ...]:
+def compute_bleu(
+    reference_corpus: Any, translation_corpus: Any, max_order: Any = 4, smooth: Any = False
+) -> Tuple[Any, ...]:
     """tensorflow/nmt's ``compute_bleu`` on tokenized input.
 
     ``reference_corpus`` holds, per segment, a list of references (token sequences);
@@ -170,14 +190,23 @@ def compute_bleu(reference_corpus: Any, translation_corpus: Any, max_order: Any 
 
 def _result(score: Tuple[Any, ...]) -> Dict[str, Any]:
     bleu, precisions, bp, ratio, translation_length, reference_length = score
-    return {"bleu": bleu, "precisions": precisions, "brevity_penalty": bp,
-            "length_ratio": ratio, "translation_length": translation_length,
-            "reference_length": reference_length}
+    return {
+        "bleu": bleu,
+        "precisions": precisions,
+        "brevity_penalty": bp,
+        "length_ratio": ratio,
+        "translation_length": translation_length,
+        "reference_length": reference_length,
+    }
 
 
-def compute(predictions: Sequence[str], references: Sequence[Any],
-            tokenizer: Optional[Callable[[str], Sequence[Any]]] = None, max_order: int = 4,
-            smooth: bool = False) -> Dict[str, Any]:
+def compute(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    tokenizer: Optional[Callable[[str], Sequence[Any]]] = None,
+    max_order: int = 4,
+    smooth: bool = False,
+) -> Dict[str, Any]:
     """``evaluate.load("bleu").compute(predictions=..., references=..., ...)``.
 
     ``references`` holds one list of reference strings per prediction, or one string per
@@ -187,11 +216,15 @@ def compute(predictions: Sequence[str], references: Sequence[Any],
     """
     predictions = _check_strings(predictions, "predictions")
     if isinstance(references, str) or not hasattr(references, "__len__"):
-        raise TypeError("references must be a list (of strings, or of lists of strings), "
-                        f"got {type(references).__name__}")
+        raise TypeError(
+            "references must be a list (of strings, or of lists of strings), "
+            f"got {type(references).__name__}"
+        )
     if len(references) != len(predictions):
-        raise ValueError(f"predictions has {len(predictions)} items but references has "
-                         f"{len(references)}; evaluate requires one entry per prediction")
+        raise ValueError(
+            f"predictions has {len(predictions)} items but references has "
+            f"{len(references)}; evaluate requires one entry per prediction"
+        )
     if len(predictions) == 0:
         raise ValueError("predictions and references are empty; there is nothing to score")
     if isinstance(references[0], str):
@@ -199,8 +232,7 @@ def compute(predictions: Sequence[str], references: Sequence[Any],
     reference_lists = []
     for i, refs in enumerate(references):
         if isinstance(refs, str) or not hasattr(refs, "__iter__"):
-            raise TypeError(f"references[{i}] must be a list of strings, got "
-                            f"{type(refs).__name__}")
+            raise TypeError(f"references[{i}] must be a list of strings, got {type(refs).__name__}")
         reference_lists.append(_check_strings(refs, f"references[{i}]"))
     if tokenizer is None or type(tokenizer) is Tokenizer13a:
         if type(max_order) is int and max_order >= 1:
@@ -221,15 +253,18 @@ def _check_strings(items: Any, what: str) -> List[str]:
     return strings
 
 
-def _compute_13a(predictions: List[str], reference_lists: List[List[str]], max_order: int,
-                 smooth: Any) -> Tuple[Any, ...]:
+def _compute_13a(
+    predictions: List[str], reference_lists: List[List[str]], max_order: int, smooth: Any
+) -> Tuple[Any, ...]:
     """The default-tokenizer path: strings to ids in compiled code, then the kernel."""
     flat_refs = [r for refs in reference_lists for r in refs]
     (ref_ids, ref_off), (hyp_ids, hyp_off) = _tokenize_13a_groups([flat_refs, predictions])
     ref_counts = [len(refs) for refs in reference_lists]
     if 0 in ref_counts:
-        raise ValueError(f"references[{ref_counts.index(0)}] is empty; every prediction needs at "
-                         "least one reference (nmt's compute_bleu raises on min() of nothing)")
+        raise ValueError(
+            f"references[{ref_counts.index(0)}] is empty; every prediction needs at "
+            "least one reference (nmt's compute_bleu raises on min() of nothing)"
+        )
     seg_ref_off = np.zeros(len(ref_counts) + 1, dtype=np.int64)
     np.cumsum(ref_counts, out=seg_ref_off[1:])
     rows = np.zeros((len(predictions), 2 + 2 * max_order), dtype=np.int64)
@@ -256,17 +291,25 @@ class BleuMetric:
     def add_batch(self, *, predictions: Sequence[str], references: Sequence[Any]) -> None:
         predictions, references = list(predictions), list(references)
         if len(predictions) != len(references):
-            raise ValueError(f"predictions has {len(predictions)} items but references has "
-                             f"{len(references)}")
+            raise ValueError(
+                f"predictions has {len(predictions)} items but references has {len(references)}"
+            )
         self._predictions.extend(predictions)
         self._references.extend(references)
 
-    def compute(self, *, predictions: Optional[Sequence[str]] = None,
-                references: Optional[Sequence[Any]] = None, **kwargs: Any) -> Dict[str, Any]:
+    def compute(
+        self,
+        *,
+        predictions: Optional[Sequence[str]] = None,
+        references: Optional[Sequence[Any]] = None,
+        **kwargs: Any,
+    ) -> Dict[str, Any]:
         """Scores the given inputs, or everything added so far (which is then cleared)."""
         if (predictions is None) != (references is None):
-            raise ValueError("give both predictions and references, or neither (to score what "
-                             "add/add_batch collected)")
+            raise ValueError(
+                "give both predictions and references, or neither (to score what "
+                "add/add_batch collected)"
+            )
         if predictions is None:
             predictions, references = self._predictions, self._references
             self._predictions, self._references = [], []

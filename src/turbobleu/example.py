@@ -3,10 +3,13 @@
 Prints the corpus BLEU of eight hypothesis sentences against their references, with sacrebleu's
 signature, and (if sacrebleu is installed) whether sacrebleu gives the identical number.
 """
+
 from __future__ import annotations
 
 from importlib import resources
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import List
 

@@ -20,15 +20,19 @@ used (as NLTK and sacrebleu do), and an order with weight 0 contributes nothing 
 precision is 0 (rather than ``0 * log(0) = NaN``). The log-precisions are summed with
 ``math.fsum``; MATLAB's documentation examples (0.7825 and 0.8367) are reproduced.
 """
+
 from __future__ import annotations
 
 import math
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any, List, Sequence
 
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.matlab import matlab_score
+
 sentence_row = _impl.intern.sentence_row
 
 __all__ = ["bleu_evaluation_score"]
@@ -36,13 +40,16 @@ __all__ = ["bleu_evaluation_score"]
 
 def _document(value: Any, what: str) -> List[Any]:
     if isinstance(value, (str, bytes)):
-        raise TypeError(f"{what} must be a sequence of word tokens (for example text.split()), "
-                        f"not a single {type(value).__name__}")
+        raise TypeError(
+            f"{what} must be a sequence of word tokens (for example text.split()), "
+            f"not a single {type(value).__name__}"
+        )
     try:
         return list(value)
     except TypeError:
-        raise TypeError(f"{what} must be a sequence of word tokens, got "
-                        f"{type(value).__name__}") from None
+        raise TypeError(
+            f"{what} must be a sequence of word tokens, got {type(value).__name__}"
+        ) from None
 
 
 def _reference_documents(references: Any) -> List[List[Any]]:
@@ -51,8 +58,10 @@ def _reference_documents(references: Any) -> List[List[Any]]:
     if all(isinstance(item, str) for item in items):
         return [items]  # one document (also an empty one: [] is a document without words)
     if any(isinstance(item, str) for item in items):
-        raise TypeError("references mixes words and documents; give one document as a sequence "
-                        "of words, or several documents as a list of such sequences")
+        raise TypeError(
+            "references mixes words and documents; give one document as a sequence "
+            "of words, or several documents as a list of such sequences"
+        )
     return [_document(item, f"references[{i}]") for i, item in enumerate(items)]
 
 
@@ -62,8 +71,9 @@ def _normalised_weights(ngram_weights: Any) -> List[float]:
     try:
         weights = [float(w) for w in ngram_weights]
     except (TypeError, ValueError):
-        raise TypeError("ngram_weights must be a sequence of real numbers, got "
-                        f"{ngram_weights!r}") from None
+        raise TypeError(
+            f"ngram_weights must be a sequence of real numbers, got {ngram_weights!r}"
+        ) from None
     if not weights:
         raise ValueError("ngram_weights is empty; give at least one weight (for unigrams)")
     if not all(math.isfinite(w) and w >= 0 for w in weights):
@@ -74,8 +84,11 @@ def _normalised_weights(ngram_weights: Any) -> List[float]:
     return [w / total for w in weights]
 
 
-def bleu_evaluation_score(candidate: Sequence[Any], references: Any,
-                          ngram_weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25)) -> float:
+def bleu_evaluation_score(
+    candidate: Sequence[Any],
+    references: Any,
+    ngram_weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+) -> float:
     """BLEU of one candidate document against reference documents, on MATLAB's 0..1 scale."""
     words = _document(candidate, "candidate")
     documents = _reference_documents(references)
@@ -87,6 +100,7 @@ def bleu_evaluation_score(candidate: Sequence[Any], references: Any,
         return 0.0
     row = sentence_row(documents, words, max_order)
     if row is None:
-        raise TypeError("candidate and references must contain hashable word tokens "
-                        "(for example strings)")
+        raise TypeError(
+            "candidate and references must contain hashable word tokens (for example strings)"
+        )
     return matlab_score(row, weights)

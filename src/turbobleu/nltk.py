@@ -19,34 +19,56 @@ Known limits: tokens must follow Python's hash/equality contract (``a == b`` imp
 NLTK compares n-gram tuples and turbobleu compares interned tokens, which agree under that
 contract. Results match NLTK 3.8 to 3.10 under the same Python version.
 """
+
 from __future__ import annotations
 
 from collections import Counter, deque
 from itertools import islice
 from types import MethodType
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from turbobleu._engine.recipes.nltk import (
-    ALPHA, EPSILON, K, Fraction, NeedsExactPath, brevity_penalty, final_scores, fraction_method0,
-    fraction_method1, fraction_method2, fraction_method3, fraction_method4, fraction_method5,
-    fraction_method6, smoothed_precisions,
-)
 from turbobleu._engine import impl as _impl
+from turbobleu._engine.recipes.nltk import (
+    ALPHA,
+    EPSILON,
+    Fraction,
+    K,
+    NeedsExactPath,
+    brevity_penalty,
+    final_scores,
+    fraction_method0,
+    fraction_method1,
+    fraction_method2,
+    fraction_method3,
+    fraction_method4,
+    fraction_method5,
+    fraction_method6,
+    smoothed_precisions,
+)
+
 corpus_totals = _impl.intern.corpus_totals
 sentence_row = _impl.intern.sentence_row
 unsmoothed_sentence_score = _impl.intern.unsmoothed_sentence_score
 
 __all__ = [
-    "Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_length", "corpus_bleu",
-    "modified_precision", "sentence_bleu",
+    "Fraction",
+    "SmoothingFunction",
+    "brevity_penalty",
+    "closest_ref_length",
+    "corpus_bleu",
+    "modified_precision",
+    "sentence_bleu",
 ]
 
 _LENGTH_MESSAGE = "The number of hypotheses and their reference(s) should be the same "
 
 
 # -- NLTK's helper functions -------------------------------------------------------------------
+
 
 def _ngrams(sequence: Any, n: int) -> Iterator[Tuple[Any, ...]]:
     """The n-grams of ``sequence`` as tuples, by one pass of iteration (nltk.util.ngrams)."""
@@ -78,11 +100,14 @@ def modified_precision(references: Any, hypothesis: Any, n: int) -> Fraction:
 
 def closest_ref_length(references: Any, hyp_len: Any) -> Any:
     """The reference length nearest to ``hyp_len``; on a tie, the shorter one."""
-    return min((len(reference) for reference in references),
-               key=lambda ref_len: (abs(ref_len - hyp_len), ref_len))
+    return min(
+        (len(reference) for reference in references),
+        key=lambda ref_len: (abs(ref_len - hyp_len), ref_len),
+    )
 
 
 # -- smoothing ---------------------------------------------------------------------------------
+
 
 class SmoothingFunction:
     """Chen and Cherry (2014)'s sentence-level smoothing methods, as NLTK implements them.
@@ -114,25 +139,52 @@ class SmoothingFunction:
         """NIST geometric smoothing: the j-th zero precision becomes 1 / (2**j * denominator)."""
         return fraction_method3(p_n)
 
-    def method4(self, p_n: List[Any], references: Any, hypothesis: Any, hyp_len: Any = None,
-                *args: Any, **kwargs: Any) -> List[Any]:
+    def method4(
+        self,
+        p_n: List[Any],
+        references: Any,
+        hypothesis: Any,
+        hyp_len: Any = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> List[Any]:
         """Zero precisions get smaller counts for shorter hypotheses: 1/(2**j * k / ln(len))."""
         return fraction_method4(p_n, hyp_len if hyp_len else len(hypothesis), self.k)
 
-    def method5(self, p_n: List[Any], references: Any, hypothesis: Any, hyp_len: Any = None,
-                *args: Any, **kwargs: Any) -> List[Any]:
+    def method5(
+        self,
+        p_n: List[Any],
+        references: Any,
+        hypothesis: Any,
+        hyp_len: Any = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> List[Any]:
         """Average each order with its neighbours (the smoothed previous one, the raw next one;
         after the last order comes the 5-gram precision of ``hypothesis``)."""
         return fraction_method5(p_n, modified_precision(references, hypothesis, 5))
 
-    def method6(self, p_n: List[Any], references: Any, hypothesis: Any, hyp_len: Any = None,
-                *args: Any, **kwargs: Any) -> List[Any]:
+    def method6(
+        self,
+        p_n: List[Any],
+        references: Any,
+        hypothesis: Any,
+        hyp_len: Any = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> List[Any]:
         """Interpolate orders >= 3 with the prior p_{n-1}**2 / p_{n-2} (Gao and He)."""
-        return fraction_method6(p_n, lambda n: sum(1 for _ in _ngrams(hypothesis, n)),
-                                self.alpha)
+        return fraction_method6(p_n, lambda n: sum(1 for _ in _ngrams(hypothesis, n)), self.alpha)
 
-    def method7(self, p_n: List[Any], references: Any, hypothesis: Any, hyp_len: Any = None,
-                *args: Any, **kwargs: Any) -> List[Any]:
+    def method7(
+        self,
+        p_n: List[Any],
+        references: Any,
+        hypothesis: Any,
+        hyp_len: Any = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> List[Any]:
         """method4, then method5 on its output."""
         p_n = self.method4(p_n, references, hypothesis, hyp_len)
         return self.method5(p_n, references, hypothesis, hyp_len)
@@ -156,16 +208,19 @@ def _builtin_method(smoothing_function: Any) -> Optional[int]:
         owner = smoothing_function.__self__
         for name in ("method4", "method5"):
             bound = getattr(owner, name, None)
-            if type(bound) is not MethodType or bound.__func__ is not getattr(SmoothingFunction,
-                                                                               name):
+            if type(bound) is not MethodType or bound.__func__ is not getattr(
+                SmoothingFunction, name
+            ):
                 return None
     return number
 
 
 # -- counting and scoring ----------------------------------------------------------------------
 
-def _stats_nltk_order(list_of_references: Any, hypotheses: Any,
-                      max_order: int) -> Tuple[List[int], List[int], int, int, Tuple[Any, Any]]:
+
+def _stats_nltk_order(
+    list_of_references: Any, hypotheses: Any, max_order: int
+) -> Tuple[List[int], List[int], int, int, Tuple[Any, Any]]:
     """Corpus sums sentence by sentence, in NLTK's order of operations. Used for the inputs the
     fast path leaves alone, so that NLTK's exception, if any, comes out from the same sentence."""
     nums = [0] * max_order
@@ -192,10 +247,20 @@ def _weight_vectors(weights: Any) -> Any:
     return weights
 
 
-def _finish(nums: List[int], dens: List[int], hyp_lengths: int, ref_lengths: int,
-            weights: Any, smoothing_function: Any, method: Optional[int], auto_reweigh: Any,
-            last_hyp_len: int, fifth: Optional[Tuple[int, int]], last_pair: Any,
-            exact_only: bool = False) -> Any:
+def _finish(
+    nums: List[int],
+    dens: List[int],
+    hyp_lengths: int,
+    ref_lengths: int,
+    weights: Any,
+    smoothing_function: Any,
+    method: Optional[int],
+    auto_reweigh: Any,
+    last_hyp_len: int,
+    fifth: Optional[Tuple[int, int]],
+    last_pair: Any,
+    exact_only: bool = False,
+) -> Any:
     """From corpus sums to NLTK's return value. ``last_pair`` is the last sentence's
     ``(references, hypothesis)``, or a callable giving it (only smoothing callables need it)."""
     bp = brevity_penalty(ref_lengths, hyp_lengths)
@@ -209,8 +274,15 @@ def _finish(nums: List[int], dens: List[int], hyp_lengths: int, ref_lengths: int
     p_n: Any = None
     if method is not None and (method == 0 or not exact_only):
         try:
-            p_n = smoothed_precisions(method, getattr(smoothing_function, "__self__", None),
-                                      nums, dens, hyp_lengths, last_hyp_len, fifth)
+            p_n = smoothed_precisions(
+                method,
+                getattr(smoothing_function, "__self__", None),
+                nums,
+                dens,
+                hyp_lengths,
+                last_hyp_len,
+                fifth,
+            )
         except NeedsExactPath:
             p_n = None
     if p_n is None:
@@ -220,20 +292,40 @@ def _finish(nums: List[int], dens: List[int], hyp_lengths: int, ref_lengths: int
         if smoothing_function is None:
             smoothing_function = SmoothingFunction().method0
         p_n = [Fraction(n, d, _normalize=False) for n, d in zip(nums, dens)]
-        p_n = smoothing_function(p_n, references=references, hypothesis=hypothesis,
-                                 hyp_len=hyp_lengths)
+        p_n = smoothing_function(
+            p_n, references=references, hypothesis=hypothesis, hyp_len=hyp_lengths
+        )
     return final_scores(weights, p_n, bp, hyp_lengths, auto_reweigh)
 
 
-def _score_in_nltk_order(list_of_references: Any, hypotheses: Any, weights: Any,
-                         smoothing_function: Any, method: Optional[int], auto_reweigh: Any,
-                         max_order: int) -> Any:
+def _score_in_nltk_order(
+    list_of_references: Any,
+    hypotheses: Any,
+    weights: Any,
+    smoothing_function: Any,
+    method: Optional[int],
+    auto_reweigh: Any,
+    max_order: int,
+) -> Any:
     """The inputs the fast path leaves alone: counted sentence by sentence as NLTK does (so that
     its exception, if any, comes out from the same sentence) and smoothed on Fractions."""
     nums, dens, hyp_lengths, ref_lengths, last = _stats_nltk_order(
-        list_of_references, hypotheses, max_order)
-    return _finish(nums, dens, hyp_lengths, ref_lengths, weights, smoothing_function, method,
-                   auto_reweigh, 0, None, last, exact_only=True)
+        list_of_references, hypotheses, max_order
+    )
+    return _finish(
+        nums,
+        dens,
+        hyp_lengths,
+        ref_lengths,
+        weights,
+        smoothing_function,
+        method,
+        auto_reweigh,
+        0,
+        None,
+        last,
+        exact_only=True,
+    )
 
 
 def _orders_for(method: Optional[int], max_order: int) -> int:
@@ -253,9 +345,13 @@ def _plan(weights: Any, smoothing_function: Any) -> Tuple[Any, int, Optional[int
     return weights, max_order, method, _orders_for(method, max_order)
 
 
-def corpus_bleu(list_of_references: Any, hypotheses: Any,
-                weights: Any = (0.25, 0.25, 0.25, 0.25), smoothing_function: Any = None,
-                auto_reweigh: Any = False) -> Any:
+def corpus_bleu(
+    list_of_references: Any,
+    hypotheses: Any,
+    weights: Any = (0.25, 0.25, 0.25, 0.25),
+    smoothing_function: Any = None,
+    auto_reweigh: Any = False,
+) -> Any:
     """Corpus-level BLEU, as ``nltk.translate.bleu_score.corpus_bleu`` computes it.
 
     Numerators and denominators of the modified precisions are summed over all sentences before
@@ -266,8 +362,15 @@ def corpus_bleu(list_of_references: Any, hypotheses: Any,
     weights, max_order, method, orders = _plan(weights, smoothing_function)
     found = corpus_totals(list_of_references, hypotheses, orders) if max_order > 0 else None
     if found is None:
-        return _score_in_nltk_order(list_of_references, hypotheses, weights, smoothing_function,
-                                    method, auto_reweigh, max_order)
+        return _score_in_nltk_order(
+            list_of_references,
+            hypotheses,
+            weights,
+            smoothing_function,
+            method,
+            auto_reweigh,
+            max_order,
+        )
     # NLTK's denominator is max(1, n-gram count) per sentence: short hypotheses still add 1.
     sums, all_dens, last = found
     dens = all_dens[:max_order]
@@ -276,15 +379,36 @@ def corpus_bleu(list_of_references: Any, hypotheses: Any,
     def last_pair() -> Tuple[Any, Any]:
         return deque(zip(list_of_references, hypotheses), maxlen=1)[0]
 
-    return _finish(sums[2:2 + max_order], dens, sums[0], sums[1], weights, smoothing_function,
-                   method, auto_reweigh, last[0], fifth, last_pair)
+    return _finish(
+        sums[2 : 2 + max_order],
+        dens,
+        sums[0],
+        sums[1],
+        weights,
+        smoothing_function,
+        method,
+        auto_reweigh,
+        last[0],
+        fifth,
+        last_pair,
+    )
 
 
-def sentence_bleu(references: Any, hypothesis: Any, weights: Any = (0.25, 0.25, 0.25, 0.25),
-                  smoothing_function: Any = None, auto_reweigh: Any = False) -> Any:
+def sentence_bleu(
+    references: Any,
+    hypothesis: Any,
+    weights: Any = (0.25, 0.25, 0.25, 0.25),
+    smoothing_function: Any = None,
+    auto_reweigh: Any = False,
+) -> Any:
     """Sentence-level BLEU: exactly ``corpus_bleu([references], [hypothesis], ...)``."""
-    if smoothing_function is None and not auto_reweigh and type(weights) is tuple and weights \
-            and type(weights[0]) is float:
+    if (
+        smoothing_function is None
+        and not auto_reweigh
+        and type(weights) is tuple
+        and weights
+        and type(weights[0]) is float
+    ):
         # The common call (one weight vector, no smoothing), in the fewest steps.
         score = unsmoothed_sentence_score(references, hypothesis, weights)
         if score is not None:
@@ -292,9 +416,20 @@ def sentence_bleu(references: Any, hypothesis: Any, weights: Any = (0.25, 0.25, 
     weights, max_order, method, orders = _plan(weights, smoothing_function)
     row = sentence_row(references, hypothesis, orders) if max_order > 0 else None
     if row is None:
-        return _score_in_nltk_order([references], [hypothesis], weights, smoothing_function,
-                                    method, auto_reweigh, max_order)
+        return _score_in_nltk_order(
+            [references], [hypothesis], weights, smoothing_function, method, auto_reweigh, max_order
+        )
     fifth = (row[6], row[6 + orders] or 1) if orders >= 5 else None
-    return _finish(row[2:2 + max_order], [t or 1 for t in row[2 + orders:2 + orders + max_order]],
-                   row[0], row[1], weights, smoothing_function, method, auto_reweigh, row[0],
-                   fifth, (references, hypothesis))
+    return _finish(
+        row[2 : 2 + max_order],
+        [t or 1 for t in row[2 + orders : 2 + orders + max_order]],
+        row[0],
+        row[1],
+        weights,
+        smoothing_function,
+        method,
+        auto_reweigh,
+        row[0],
+        fifth,
+        (references, hypothesis),
+    )

@@ -16,9 +16,10 @@ Code that looks functions up through the module at call time
 (``import nltk.translate.bleu_score as bs; bs.sentence_bleu(...)``) gets the fast versions; names
 bound before the patch by ``from ... import ...`` keep the originals, so patch first.
 
-Registered here: ``"nltk"``; ``"sacrebleu"`` is registered by ``turbobleu.sacrebleu._patch`` (imported the
-first time that name is used).
+Registered here: ``"nltk"``; ``"sacrebleu"`` is registered by ``turbobleu.sacrebleu._patch``
+(imported the first time that name is used).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -27,12 +28,21 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any, Callable, Dict, Iterator, List, Mapping, Tuple
 
-__all__ = ["available_patches", "is_patched", "patch", "patched", "register_attribute_patch",
-           "register_patch", "unpatch"]
+__all__ = [
+    "available_patches",
+    "is_patched",
+    "patch",
+    "patched",
+    "register_attribute_patch",
+    "register_patch",
+    "unpatch",
+]
 
 
 @dataclass(frozen=True)
@@ -48,8 +58,9 @@ _LOCK = threading.RLock()
 _PROVIDERS = {"sacrebleu": "turbobleu.sacrebleu._patch"}
 
 
-def register_patch(name: str, apply: Callable[[], None], revert: Callable[[], None],
-                   is_active: Callable[[], bool]) -> None:
+def register_patch(
+    name: str, apply: Callable[[], None], revert: Callable[[], None], is_active: Callable[[], bool]
+) -> None:
     """Register patch ``name``. ``apply()`` patches (and must be idempotent), ``revert()`` undoes
     it (a no-op when not patched), ``is_active()`` says whether it is in place."""
     if not isinstance(name, str) or not name:
@@ -92,11 +103,15 @@ class _AttributePatch:
         replacements = dict(self.replacements())
         missing = [attr for attr in replacements if not hasattr(source, attr)]
         if missing:
-            raise AttributeError(f"cannot patch {self.module}: it has no {missing}; this version "
-                                 "of the library is not supported")
+            raise AttributeError(
+                f"cannot patch {self.module}: it has no {missing}; this version "
+                "of the library is not supported"
+            )
         # id of an original object -> (the original, its replacement)
-        swaps = {id(getattr(source, attr)): (getattr(source, attr), new)
-                 for attr, new in replacements.items()}
+        swaps = {
+            id(getattr(source, attr)): (getattr(source, attr), new)
+            for attr, new in replacements.items()
+        }
         modules = [source] + [sys.modules[m] for m in self.also_in if m in sys.modules]
         changes = []
         for module in modules:
@@ -118,14 +133,19 @@ class _AttributePatch:
         return self.active
 
 
-def register_attribute_patch(name: str, module: str,
-                             replacements: Callable[[], Mapping[str, Any]],
-                             also_in: Tuple[str, ...] = ()) -> None:
+def register_attribute_patch(
+    name: str,
+    module: str,
+    replacements: Callable[[], Mapping[str, Any]],
+    also_in: Tuple[str, ...] = (),
+) -> None:
     """Register patch ``name`` that rebinds the attributes of ``module`` named by
     ``replacements()`` (and their aliases in ``module`` and the ``also_in`` modules)."""
     if not callable(replacements):
-        raise TypeError("register_attribute_patch: replacements must be a callable returning a "
-                        "mapping of attribute names to replacements")
+        raise TypeError(
+            "register_attribute_patch: replacements must be a callable returning a "
+            "mapping of attribute names to replacements"
+        )
     spec = _AttributePatch(module, replacements, tuple(also_in))
     register_patch(name, spec.apply, spec.revert, spec.is_active)
 
@@ -179,10 +199,21 @@ def patched(name: str) -> Iterator[None]:
 
 def _nltk_replacements() -> Dict[str, Any]:
     from turbobleu import nltk as fast
-    return {name: getattr(fast, name) for name in (
-        "sentence_bleu", "corpus_bleu", "modified_precision", "closest_ref_length",
-        "brevity_penalty", "SmoothingFunction", "Fraction")}
+
+    return {
+        name: getattr(fast, name)
+        for name in (
+            "sentence_bleu",
+            "corpus_bleu",
+            "modified_precision",
+            "closest_ref_length",
+            "brevity_penalty",
+            "SmoothingFunction",
+            "Fraction",
+        )
+    }
 
 
-register_attribute_patch("nltk", "nltk.translate.bleu_score", _nltk_replacements,
-                         also_in=("nltk.translate", "nltk"))
+register_attribute_patch(
+    "nltk", "nltk.translate.bleu_score", _nltk_replacements, also_in=("nltk.translate", "nltk")
+)

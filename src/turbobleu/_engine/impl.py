@@ -3,11 +3,14 @@
 ``TURBOBLEU_IMPL`` selects: ``auto`` (default: compiled when importable, else the twins),
 ``cython`` (compiled, or ImportError) or ``python`` (the twins, always).
 """
+
 from __future__ import annotations
 
 import os
 from types import ModuleType
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Tuple
 
@@ -21,17 +24,20 @@ def _load() -> Tuple[str, ModuleType, ModuleType, ModuleType]:
     if choice != "python":
         try:
             from turbobleu._engine.count import _kernel
-            from turbobleu._engine.text import _tokenize
             from turbobleu._engine.intern import _intern
+            from turbobleu._engine.text import _tokenize
+
             return "cython", _kernel, _tokenize, _intern
         except ImportError as exc:
             if choice == "cython":
                 raise ImportError(
                     "TURBOBLEU_IMPL=cython but the compiled extension is missing "
-                    f"({exc}); reinstall turbobleu with a C compiler or from a wheel") from exc
+                    f"({exc}); reinstall turbobleu with a C compiler or from a wheel"
+                ) from exc
     from turbobleu._engine.count import _kernel_py
     from turbobleu._engine.intern import _intern_py
     from turbobleu._engine.text import _tokenize_py
+
     return "python", _kernel_py, _tokenize_py, _intern_py
 
 

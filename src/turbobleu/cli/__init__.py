@@ -10,6 +10,7 @@ Without a significance test (``--paired-bs``, ``--paired-ar``, ``--confidence``)
 rows come from the compiled one-call path as Python lists, and the command loads no NumPy (the
 intl tokenizer's tables and the pure-Python twins still do).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,22 +18,29 @@ import os
 import re
 import sys
 from array import array
-from turbobleu._typing import TYPE_CHECKING
 
 from turbobleu import __version__, _log
-from turbobleu.cli.io import (InputError, check_encoding, check_lengths, read_file, read_references,
-                      read_stdin_systems)
-from turbobleu.cli.tables import colorize, render
-from turbobleu.bleu import BLEU
-from turbobleu.cli.progress import Progress
+from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.sacrebleu import SMOOTH_DEFAULTS
+from turbobleu._typing import TYPE_CHECKING
+from turbobleu.bleu import BLEU
+from turbobleu.cli.io import (
+    InputError,
+    check_encoding,
+    check_lengths,
+    read_file,
+    read_references,
+    read_stdin_systems,
+)
+from turbobleu.cli.progress import Progress
+from turbobleu.cli.tables import colorize, render
 from turbobleu.result import SACREBLEU_VERSION, BLEUScore
 from turbobleu.stats import BLEUStats
 from turbobleu.tokenizers import TOKENIZER_NAMES, Tokenizer, fast_tokenizers
-from turbobleu._engine import impl as _impl
 
-if TYPE_CHECKING:   # significance (and NumPy with it) is imported only for the tests it runs
+if TYPE_CHECKING:  # significance (and NumPy with it) is imported only for the tests it runs
     from typing import Any, List, NoReturn, Optional, Sequence, Tuple
+
     from turbobleu.significance import Result
 
 PROG = "turbobleu"
@@ -42,8 +50,13 @@ OUTPUT_FORMATS = ("json", "text", "latex")
 
 # sacrebleu options that need its test-set downloads or its other metrics.
 _UNSUPPORTED = {
-    "test_set": "-t/--test-set", "list": "--list", "download": "--download", "echo": "--echo",
-    "citation": "--citation", "origlang": "-ol/--origlang", "subset": "--subset",
+    "test_set": "-t/--test-set",
+    "list": "--list",
+    "download": "--download",
+    "echo": "--echo",
+    "citation": "--citation",
+    "origlang": "-ol/--origlang",
+    "subset": "--subset",
     "detail": "-d/--detail",
 }
 
@@ -59,75 +72,162 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog=PROG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="BLEU exactly as sacreBLEU computes and prints it, fast; with paired "
-                    "significance tests.\nUsage: turbobleu REF [REF ...] -i HYP [HYP ...]  "
-                    "(or hypotheses on stdin, one tab-separated field per system)")
+        "significance tests.\nUsage: turbobleu REF [REF ...] -i HYP [HYP ...]  "
+        "(or hypotheses on stdin, one tab-separated field per system)",
+    )
     add = parser.add_argument
     add("refs", nargs="*", default=[], help="Reference files (before -i/--input).")
-    add("--input", "-i", nargs="*", default=None,
-        help="System output files (default: standard input).")
-    add("--num-refs", "-nr", type=int, default=1,
-        help="Split each reference line on tabs into this many references. (Default: 1)")
+    add(
+        "--input",
+        "-i",
+        nargs="*",
+        default=None,
+        help="System output files (default: standard input).",
+    )
+    add(
+        "--num-refs",
+        "-nr",
+        type=int,
+        default=1,
+        help="Split each reference line on tabs into this many references. (Default: 1)",
+    )
     add("--encoding", "-e", default="utf-8", help="Encoding of the files. (Default: utf-8)")
-    add("--metrics", "-m", nargs="+", default=["bleu"], metavar="METRIC",
-        help="Metrics to compute: only bleu is available.")
+    add(
+        "--metrics",
+        "-m",
+        nargs="+",
+        default=["bleu"],
+        metavar="METRIC",
+        help="Metrics to compute: only bleu is available.",
+    )
     add("--sentence-level", "-sl", action="store_true", help="Score every sentence.")
-    add("--language-pair", "-l", dest="langpair", default=None,
-        help="src-trg; the target language picks the tokenizer (zh, ja, ko) as in sacrebleu.")
+    add(
+        "--language-pair",
+        "-l",
+        dest="langpair",
+        default=None,
+        help="src-trg; the target language picks the tokenizer (zh, ja, ko) as in sacrebleu.",
+    )
     bleu = parser.add_argument_group("BLEU options")
-    bleu.add_argument("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp",
-                      help="Smoothing method. (Default: exp)")
-    bleu.add_argument("--smooth-value", "-sv", type=float, default=None,
-                      help="Smoothing value for floor (default 0.1) and add-k (default 1).")
+    bleu.add_argument(
+        "--smooth-method",
+        "-s",
+        choices=list(SMOOTH_DEFAULTS),
+        default="exp",
+        help="Smoothing method. (Default: exp)",
+    )
+    bleu.add_argument(
+        "--smooth-value",
+        "-sv",
+        type=float,
+        default=None,
+        help="Smoothing value for floor (default 0.1) and add-k (default 1).",
+    )
     library = [n for n in TOKENIZER_NAMES if n not in fast_tokenizers()]
-    bleu.add_argument("--tokenize", "-tok", choices=list(TOKENIZER_NAMES), default=None,
-                      metavar="TOKENIZER",
-                      help=f"Tokenizer (sacrebleu's): {', '.join(TOKENIZER_NAMES)}; "
-                           f"{', '.join(library)} need turbobleu's extras (ja, ko, spm). "
-                           "(Default: 13a, or zh/ja-mecab/ko-mecab from -l's target language)")
+    bleu.add_argument(
+        "--tokenize",
+        "-tok",
+        choices=list(TOKENIZER_NAMES),
+        default=None,
+        metavar="TOKENIZER",
+        help=f"Tokenizer (sacrebleu's): {', '.join(TOKENIZER_NAMES)}; "
+        f"{', '.join(library)} need turbobleu's extras (ja, ko, spm). "
+        "(Default: 13a, or zh/ja-mecab/ko-mecab from -l's target language)",
+    )
     bleu.add_argument("--lowercase", "-lc", action="store_true", help="Case-insensitive BLEU.")
-    bleu.add_argument("--force", action="store_true",
-                      help="Do not warn about input that looks tokenized.")
-    sig = parser.add_argument_group("Confidence intervals and paired significance tests "
-                                    "(seed: SACREBLEU_SEED, default 12345; 'none' = random)")
-    sig.add_argument("--confidence", "-ci", action="store_true",
-                     help="Bootstrap confidence interval of one system.")
-    sig.add_argument("--confidence-n", "-cin", type=int, default=None,
-                     help="Bootstrap resamples for --confidence. (Default: 1000)")
+    bleu.add_argument(
+        "--force", action="store_true", help="Do not warn about input that looks tokenized."
+    )
+    sig = parser.add_argument_group(
+        "Confidence intervals and paired significance tests "
+        "(seed: SACREBLEU_SEED, default 12345; 'none' = random)"
+    )
+    sig.add_argument(
+        "--confidence",
+        "-ci",
+        action="store_true",
+        help="Bootstrap confidence interval of one system.",
+    )
+    sig.add_argument(
+        "--confidence-n",
+        "-cin",
+        type=int,
+        default=None,
+        help="Bootstrap resamples for --confidence. (Default: 1000)",
+    )
     paired = sig.add_mutually_exclusive_group()
-    paired.add_argument("--paired-ar", "-par", action="store_true",
-                        help="Paired approximate randomization test against the first system.")
-    paired.add_argument("--paired-bs", "-pbs", action="store_true",
-                        help="Paired bootstrap resampling test against the first system.")
-    sig.add_argument("--paired-ar-n", "-parn", type=int, default=None,
-                     help="Trials of --paired-ar. (Default: 10000)")
-    sig.add_argument("--paired-bs-n", "-pbsn", type=int, default=None,
-                     help="Resamples of --paired-bs. (Default: 1000)")
-    sig.add_argument("--paired-jobs", "-j", type=int, default=1,
-                     help="Accepted for sacrebleu compatibility; the tests are vectorised and "
-                          "run in one process.")
+    paired.add_argument(
+        "--paired-ar",
+        "-par",
+        action="store_true",
+        help="Paired approximate randomization test against the first system.",
+    )
+    paired.add_argument(
+        "--paired-bs",
+        "-pbs",
+        action="store_true",
+        help="Paired bootstrap resampling test against the first system.",
+    )
+    sig.add_argument(
+        "--paired-ar-n",
+        "-parn",
+        type=int,
+        default=None,
+        help="Trials of --paired-ar. (Default: 10000)",
+    )
+    sig.add_argument(
+        "--paired-bs-n",
+        "-pbsn",
+        type=int,
+        default=None,
+        help="Resamples of --paired-bs. (Default: 1000)",
+    )
+    sig.add_argument(
+        "--paired-jobs",
+        "-j",
+        type=int,
+        default=1,
+        help="Accepted for sacrebleu compatibility; the tests are vectorised and "
+        "run in one process.",
+    )
     out = parser.add_argument_group("Output")
-    out.add_argument("--quiet", "-q", action="store_true",
-                     help="No warnings and no progress bar.")
+    out.add_argument("--quiet", "-q", action="store_true", help="No warnings and no progress bar.")
     out.add_argument("--short", "-sh", action="store_true", help="Short signature.")
     out.add_argument("--score-only", "-b", action="store_true", help="Print the score only.")
-    out.add_argument("--width", "-w", type=int, default=1,
-                     help="Decimals of the scores. (Default: 1)")
+    out.add_argument(
+        "--width", "-w", type=int, default=1, help="Decimals of the scores. (Default: 1)"
+    )
     out.add_argument("--no-color", "-nc", action="store_true", help="No terminal colours.")
-    out.add_argument("--format", "-f", default="json", choices=OUTPUT_FORMATS,
-                     help="Output format (env SACREBLEU_FORMAT overrides, as in sacrebleu). "
-                          "(Default: json)")
-    out.add_argument("--version", "-V", action="version",
-                     version=f"{PROG} {__version__} (BLEU of sacrebleu {SACREBLEU_VERSION})")
+    out.add_argument(
+        "--format",
+        "-f",
+        default="json",
+        choices=OUTPUT_FORMATS,
+        help="Output format (env SACREBLEU_FORMAT overrides, as in sacrebleu). (Default: json)",
+    )
+    out.add_argument(
+        "--version",
+        "-V",
+        action="version",
+        version=f"{PROG} {__version__} (BLEU of sacrebleu {SACREBLEU_VERSION})",
+    )
     hidden = argparse.SUPPRESS
     for flags, dest, kind in (
-            (("--test-set", "-t"), "test_set", str), (("--download",), "download", str),
-            (("--origlang", "-ol"), "origlang", str), (("--subset",), "subset", str)):
+        (("--test-set", "-t"), "test_set", str),
+        (("--download",), "download", str),
+        (("--origlang", "-ol"), "origlang", str),
+        (("--subset",), "subset", str),
+    ):
         parser.add_argument(*flags, dest=dest, type=kind, default=None, help=hidden)
     parser.add_argument("--echo", nargs="+", default=None, help=hidden)
-    for flags, dest in ((("--list",), "list"), (("--citation", "--cite"), "citation"),
-                        (("--detail", "-d"), "detail")):
+    for flags, dest in (
+        (("--list",), "list"),
+        (("--citation", "--cite"), "citation"),
+        (("--detail", "-d"), "detail"),
+    ):
         parser.add_argument(*flags, dest=dest, action="store_true", help=hidden)
     return parser
 
@@ -140,8 +240,10 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     _default_sample_counts(args)
     for dest, flag in _UNSUPPORTED.items():
         if getattr(args, dest):
-            raise UsageError(f"{flag} is not supported: turbobleu scores local files and never "
-                             "downloads test sets; give reference files and -i system files")
+            raise UsageError(
+                f"{flag} is not supported: turbobleu scores local files and never "
+                "downloads test sets; give reference files and -i system files"
+            )
     metrics = {m.lower() for m in args.metrics}
     if metrics != {"bleu"}:
         others = ", ".join(sorted(metrics - {"bleu"}))
@@ -153,8 +255,9 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     if args.input is not None and not args.input:
         raise UsageError("-i/--input needs at least one system file")
     if args.langpair is not None and not re.fullmatch(r"[^-]+-[^-]+", args.langpair):
-        raise UsageError(f"-l/--language-pair must look like src-trg (e.g. en-de), "
-                         f"got {args.langpair!r}")
+        raise UsageError(
+            f"-l/--language-pair must look like src-trg (e.g. en-de), got {args.langpair!r}"
+        )
     return args
 
 
@@ -164,9 +267,12 @@ def _default_sample_counts(args: argparse.Namespace) -> None:
     if not (args.confidence or args.paired_bs or args.paired_ar):
         return
     from turbobleu.significance import DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES
-    for dest, default in (("confidence_n", DEFAULT_BOOTSTRAP_SAMPLES),
-                          ("paired_bs_n", DEFAULT_BOOTSTRAP_SAMPLES),
-                          ("paired_ar_n", DEFAULT_AR_TRIALS)):
+
+    for dest, default in (
+        ("confidence_n", DEFAULT_BOOTSTRAP_SAMPLES),
+        ("paired_bs_n", DEFAULT_BOOTSTRAP_SAMPLES),
+        ("paired_ar_n", DEFAULT_AR_TRIALS),
+    ):
         if getattr(args, dest) is None:
             setattr(args, dest, default)
 
@@ -178,8 +284,9 @@ class Output:
     def __init__(self, args: argparse.Namespace, stream: Any) -> None:
         self.stream = stream
         isatty = getattr(stream, "isatty", None)
-        self.colors = bool(isatty and isatty()) and not args.no_color \
-            and not os.environ.get("NO_COLOR")
+        self.colors = (
+            bool(isatty and isatty()) and not args.no_color and not os.environ.get("NO_COLOR")
+        )
 
     def color(self, text: str, name: str) -> str:
         return colorize(text, name if self.colors else None)
@@ -188,16 +295,21 @@ class Output:
         self.stream.write(text + "\n")
 
 
-def _read_inputs(args: argparse.Namespace, paired: bool
-                 ) -> Tuple[List[List[str]], List[str], List[List[str]]]:
+def _read_inputs(
+    args: argparse.Namespace, paired: bool
+) -> Tuple[List[List[str]], List[str], List[List[str]]]:
     """(systems, system names, reference streams), checked like sacrebleu checks them."""
     encoding = check_encoding(args.encoding)
     if not args.refs:
-        raise InputError("no reference files: give them before -i/--input "
-                         "(turbobleu REF [REF ...] -i HYP [HYP ...])")
+        raise InputError(
+            "no reference files: give them before -i/--input "
+            "(turbobleu REF [REF ...] -i HYP [HYP ...])"
+        )
     if args.num_refs != 1 and len(args.refs) > 1:
-        raise InputError("-nr/--num-refs splits one reference file on tabs; it cannot be "
-                         "combined with several reference files")
+        raise InputError(
+            "-nr/--num-refs splits one reference file on tabs; it cannot be "
+            "combined with several reference files"
+        )
     refs, ref_names = read_references(args.refs, encoding, args.num_refs)
     if args.input is None:
         systems = read_stdin_systems(encoding)
@@ -229,26 +341,37 @@ def _check_modes(args: argparse.Namespace, n_systems: int, paired: bool) -> None
         if args.confidence or paired:
             raise InputError("statistical tests are unavailable in --sentence-level mode")
     if paired and n_systems == 1:
-        raise InputError("paired tests need several systems: the baseline first, then the "
-                         "others (-i BASELINE SYSTEM ...)")
+        raise InputError(
+            "paired tests need several systems: the baseline first, then the "
+            "others (-i BASELINE SYSTEM ...)"
+        )
     if n_systems > 1 and args.confidence:
-        raise InputError("--confidence is for one system; use --paired-bs or --paired-ar to "
-                         "compare several")
+        raise InputError(
+            "--confidence is for one system; use --paired-bs or --paired-ar to compare several"
+        )
 
 
 def _metric(args: argparse.Namespace, refs: Optional[List[List[str]]], force: bool) -> BLEU:
     trg_lang = args.langpair.split("-")[1] if args.langpair else ""
-    return BLEU(lowercase=args.lowercase, force=force, tokenize=args.tokenize,
-                smooth_method=args.smooth_method, smooth_value=args.smooth_value,
-                effective_order=args.sentence_level, trg_lang=trg_lang, references=refs)
+    return BLEU(
+        lowercase=args.lowercase,
+        force=force,
+        tokenize=args.tokenize,
+        smooth_method=args.smooth_method,
+        smooth_value=args.smooth_value,
+        effective_order=args.sentence_level,
+        trg_lang=trg_lang,
+        references=refs,
+    )
 
 
 # Corpora longer than this are processed in blocks of segments, so that the progress bar moves.
 STATS_BLOCK = 20000
 
 
-def _statistics(args: argparse.Namespace, systems: List[List[str]], refs: List[List[str]]
-                ) -> Tuple[BLEU, List[BLEUStats]]:
+def _statistics(
+    args: argparse.Namespace, systems: List[List[str]], refs: List[List[str]]
+) -> Tuple[BLEU, List[BLEUStats]]:
     """The metric (for signatures and scores) and every system's segment statistics.
 
     A segment's statistics depend on its own hypothesis and references only, so a long corpus is
@@ -285,13 +408,16 @@ def _segment_rows_buffer(segments: int, width: int) -> Any:
     (which assigns whole rows, as a memoryview cannot)."""
     if _impl.implementation == "python":
         import numpy as np
+
         return np.zeros((segments, width), dtype=np.int64)
-    return memoryview(array("q", bytes(8 * segments * width))).cast("B").cast(
-        "q", (segments, width))
+    return (
+        memoryview(array("q", bytes(8 * segments * width))).cast("B").cast("q", (segments, width))
+    )
 
 
-def _plain_rows(args: argparse.Namespace, systems: List[List[str]], refs: List[List[str]]
-                ) -> Optional[Tuple[BLEU, List[List[List[int]]]]]:
+def _plain_rows(
+    args: argparse.Namespace, systems: List[List[str]], refs: List[List[str]]
+) -> Optional[Tuple[BLEU, List[List[List[int]]]]]:
     """The metric and, for every system, its statistics rows as lists of ints, from the compiled
     one-call path (no NumPy): the segment rows with ``--sentence-level``, else the one corpus row
     (the sum of the segment rows). None where that path does not apply (a library tokenizer),
@@ -301,12 +427,13 @@ def _plain_rows(args: argparse.Namespace, systems: List[List[str]], refs: List[L
     warn = not (args.force or args.sentence_level)
     n_segments = len(refs[0])
     if n_segments == 0:
-        return None   # _statistics says what is wrong
-    blocks = [(start, min(start + STATS_BLOCK, n_segments))
-              for start in range(0, n_segments, STATS_BLOCK)]
+        return None  # _statistics says what is wrong
+    blocks = [
+        (start, min(start + STATS_BLOCK, n_segments)) for start in range(0, n_segments, STATS_BLOCK)
+    ]
     whole = len(blocks) == 1
     metric = _metric(args, None, force=not (warn and whole))
-    if type(metric.tokenizer) is not Tokenizer:   # library tokenizers rewrite lines first
+    if type(metric.tokenizer) is not Tokenizer:  # library tokenizers rewrite lines first
         return None
     width = 2 + 2 * metric.max_ngram_order
     rows: List[List[List[int]]] = [[] for _ in systems]
@@ -316,8 +443,9 @@ def _plain_rows(args: argparse.Namespace, systems: List[List[str]], refs: List[L
             block_refs = refs if whole else [r[start:end] for r in refs]
             for system, hyps in zip(rows, systems):
                 block = hyps if whole else hyps[start:end]
-                segment_rows = (_segment_rows_buffer(end - start, width)
-                                if args.sentence_level else None)
+                segment_rows = (
+                    _segment_rows_buffer(end - start, width) if args.sentence_level else None
+                )
                 total = metric._plain_corpus_row(block, block_refs, segment_rows)
                 if total is None:
                     return None
@@ -334,19 +462,19 @@ def _plain_rows(args: argparse.Namespace, systems: List[List[str]], refs: List[L
     return metric, rows
 
 
-def _sentence_level(args: argparse.Namespace, metric: BLEU, rows: List[List[int]],
-                    out: Output) -> None:
+def _sentence_level(
+    args: argparse.Namespace, metric: BLEU, rows: List[List[int]], out: Output
+) -> None:
     signature = metric.get_signature().format(args.short)
-    lines = [metric.score_row(row).format(args.width, args.score_only, signature)
-             for row in rows]
+    lines = [metric.score_row(row).format(args.width, args.score_only, signature) for row in rows]
     out.print("\n".join(lines))
 
 
-def _single_system(args: argparse.Namespace, metric: BLEU, stats: BLEUStats,
-                   out: Output) -> None:
+def _single_system(args: argparse.Namespace, metric: BLEU, stats: BLEUStats, out: Output) -> None:
     score: BLEUScore = metric.score_stats(stats)
     if args.confidence and args.confidence_n > 1:
         from turbobleu.significance import bootstrap_scores, resolve_seed
+
         seed = resolve_seed()
         with Progress("bootstrap", enabled=None if not args.quiet else False) as bar:
             samples = bootstrap_scores(stats, metric, args.confidence_n, seed.text, bar)
@@ -363,16 +491,23 @@ def _format_score(args: argparse.Namespace, metric: BLEU, score: BLEUScore, out:
     signature = metric.get_signature().format(args.short if not is_json else False)
     result = score.format(args.width, args.score_only, signature, is_json)
     if not is_json and "μ" in result:
-        result = re.sub(r"(\(μ = [0-9\.]+ ± [0-9\.]+\))", lambda m: out.color(m.group(), "cyan"),
-                        result)
+        result = re.sub(
+            r"(\(μ = [0-9\.]+ ± [0-9\.]+\))", lambda m: out.color(m.group(), "cyan"), result
+        )
     return result
 
 
-def _paired(args: argparse.Namespace, metric: BLEU, stats: List[BLEUStats]
-            ) -> Tuple[List[Result], str]:
-    from turbobleu.significance import (DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES,
-                                        paired_approximate_randomization, paired_bootstrap,
-                                        resolve_seed)
+def _paired(
+    args: argparse.Namespace, metric: BLEU, stats: List[BLEUStats]
+) -> Tuple[List[Result], str]:
+    from turbobleu.significance import (
+        DEFAULT_AR_TRIALS,
+        DEFAULT_BOOTSTRAP_SAMPLES,
+        paired_approximate_randomization,
+        paired_bootstrap,
+        resolve_seed,
+    )
+
     kind = "bs" if args.paired_bs else "ar"
     requested = args.paired_bs_n if args.paired_bs else args.paired_ar_n
     defaults = {"bs": DEFAULT_BOOTSTRAP_SAMPLES, "ar": DEFAULT_AR_TRIALS}
@@ -383,8 +518,9 @@ def _paired(args: argparse.Namespace, metric: BLEU, stats: List[BLEUStats]
         if kind == "bs":
             results = paired_bootstrap(stats[0], stats[1:], metric, n_samples, seed.text, bar)
         else:
-            results = paired_approximate_randomization(stats[0], stats[1:], metric, n_samples,
-                                                       -1, seed.text, bar)
+            results = paired_approximate_randomization(
+                stats[0], stats[1:], metric, n_samples, -1, seed.text, bar
+            )
     signature = metric.get_signature()
     signature.update("seed", seed.paired_text)
     signature.update(kind, n_samples)
@@ -409,12 +545,16 @@ def _score_cells(results: List[Any], width: int, out: Output) -> Tuple[List[str]
     return cells, bootstrap
 
 
-def _print_table(args: argparse.Namespace, names: List[str], results: List[Any],
-                 signature: str, out: Output) -> None:
+def _print_table(
+    args: argparse.Namespace, names: List[str], results: List[Any], signature: str, out: Output
+) -> None:
     if args.format == "json":
         import json
-        rows = [{"system": name, "BLEU": r if isinstance(r, str) else r.as_dict()}
-                for name, r in zip(names, results)]
+
+        rows = [
+            {"system": name, "BLEU": r if isinstance(r, str) else r.as_dict()}
+            for name, r in zip(names, results)
+        ]
         out.print(json.dumps(rows, indent=4))
         return
     cells, bootstrap = _score_cells(results, args.width, out)
@@ -441,10 +581,11 @@ def _print_table(args: argparse.Namespace, names: List[str], results: List[Any],
 
 def _print_paired_notes(args: argparse.Namespace, baseline_name: str, out: Output) -> None:
     if args.paired_bs:
-        title = (f"Paired bootstrap resampling test with {args.paired_bs_n} "
-                 "resampling trials")
-        shown = ("   Actual system score / bootstrap estimated true mean / 95% CI are "
-                 "provided for each metric.")
+        title = f"Paired bootstrap resampling test with {args.paired_bs_n} resampling trials"
+        shown = (
+            "   Actual system score / bootstrap estimated true mean / 95% CI are "
+            "provided for each metric."
+        )
     else:
         title = f"Paired approximate randomization test with {args.paired_ar_n} trials"
         shown = "   Actual system score is provided for each metric."
@@ -454,22 +595,28 @@ def _print_paired_notes(args: argparse.Namespace, baseline_name: str, out: Outpu
     red = out.color("highlighted in red", "red")
     rule = "-" * len(title)
     lines = [
-        rule, title, rule,
-        f" - Each system is pairwise compared to {bl_name}.", shown, "",
+        rule,
+        title,
+        rule,
+        f" - Each system is pairwise compared to {bl_name}.",
+        shown,
+        "",
         f" - {null}: the system and the {bl} translations are essentially",
         f"   generated by the same underlying process. For a given system and the {bl},",
         "   the p-value is roughly the probability of the absolute score difference (delta)",
         f"   or higher occurring due to chance, under the assumption that the {null.lower()} "
-        "is correct.", "",
+        "is correct.",
+        "",
         f" - Assuming a significance threshold of 0.05, the {null.lower()} can be rejected",
         '   for p-values < 0.05 (marked with "*"). This means that the delta is unlikely to be '
         "attributed",
         f'   to chance, hence the system is significantly "different" than the {bl}.',
-        f"   Otherwise, the p-values are {red}.", "",
+        f"   Otherwise, the p-values are {red}.",
+        "",
         f' - NOTE: Significance does not tell whether a system is "better" than the {bl} but '
         "rather",
-        '   emphasizes the "difference" of the systems in terms of the replicability of the '
-        "delta.", "",
+        '   emphasizes the "difference" of the systems in terms of the replicability of the delta.',
+        "",
     ]
     out.print("\n".join(lines))
 
@@ -482,7 +629,7 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
     systems, names, refs = _read_inputs(args, paired)
     _check_modes(args, len(systems), paired)
     plain = None if (paired or args.confidence) else _plain_rows(args, systems, refs)
-    if plain is not None:   # no significance test: rows as lists, no NumPy
+    if plain is not None:  # no significance test: rows as lists, no NumPy
         metric, rows = plain
         if args.sentence_level:
             _sentence_level(args, metric, rows[0], out)
@@ -533,6 +680,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if argv is None:
         try:  # like sacrebleu: a closed pipe (| head) ends the program quietly
             from signal import SIG_DFL, SIGPIPE, signal
+
             signal(SIGPIPE, SIG_DFL)
         except ImportError:  # Windows
             pass

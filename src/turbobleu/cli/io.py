@@ -5,11 +5,14 @@ Lines are read as sacrebleu's command line reads them: files are opened with ``n
 (``\\r\\n`` and ``\\r`` end lines too), and every line is ``rstrip()``-ed. ``.gz`` files are
 decompressed.
 """
+
 from __future__ import annotations
 
 import codecs
 import sys
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import BinaryIO, List, Optional, Tuple
 
@@ -49,8 +52,9 @@ def _read_bytes(path: str) -> bytes:
 
 
 def _read_gzip(path: str) -> bytes:
-    import gzip   # here: only .gz inputs need it (and zlib, lzma, bz2 with it)
+    import gzip  # here: only .gz inputs need it (and zlib, lzma, bz2 with it)
     import zlib
+
     try:
         with gzip.open(path, "rb") as handle:
             return handle.read()
@@ -62,14 +66,15 @@ def _decode(data: bytes, encoding: str, name: str) -> str:
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        before = data[:exc.start]
+        before = data[: exc.start]
         line = before.decode(encoding, errors="replace").count("\n") + 1
         column = exc.start - (before.rfind(b"\n") + 1) + 1
-        bad = data[exc.start:exc.end]
+        bad = data[exc.start : exc.end]
         raise InputError(
             f"{name}:{line}: not valid {encoding} (byte{'s' if len(bad) > 1 else ''} "
             f"{' '.join(f'0x{b:02x}' for b in bad)} at byte {column} of the line); "
-            "give the right encoding with -e/--encoding") from None
+            "give the right encoding with -e/--encoding"
+        ) from None
 
 
 def _split(text: str) -> List[str]:
@@ -90,8 +95,9 @@ def read_file(path: str, encoding: str) -> List[str]:
     return lines
 
 
-def read_references(paths: List[str], encoding: str, num_refs: int) -> Tuple[List[List[str]],
-                                                                            List[str]]:
+def read_references(
+    paths: List[str], encoding: str, num_refs: int
+) -> Tuple[List[List[str]], List[str]]:
     """Reference streams and a name for each (``FILE`` or ``FILE (field K)`` with -nr)."""
     if num_refs == 1:
         return [read_file(p, encoding) for p in paths], list(paths)
@@ -100,8 +106,11 @@ def read_references(paths: List[str], encoding: str, num_refs: int) -> Tuple[Lis
     for number, line in enumerate(read_file(path, encoding), 1):
         fields = line.split("\t", num_refs - 1)
         if len(fields) != num_refs:
-            raise InputError(f"{path}:{number}: expected {num_refs} tab-separated references "
-                             f"(-nr {num_refs}), found {len(fields)}", EXIT_FIELDS)
+            raise InputError(
+                f"{path}:{number}: expected {num_refs} tab-separated references "
+                f"(-nr {num_refs}), found {len(fields)}",
+                EXIT_FIELDS,
+            )
         for stream, field in zip(streams, fields):
             stream.append(field)
     return streams, [f"{path} (field {k + 1})" for k in range(num_refs)]
@@ -123,15 +132,22 @@ def read_stdin_systems(encoding: str, stream: Optional[BinaryIO] = None) -> List
     for number, line in enumerate(lines[1:], 2):
         fields = line.rstrip().split("\t")
         if len(fields) != len(systems):
-            raise InputError(f"<stdin>:{number}: found {len(fields)} tab-separated fields but "
-                             f"line 1 has {len(systems)} (one per system)", EXIT_FIELDS)
+            raise InputError(
+                f"<stdin>:{number}: found {len(fields)} tab-separated fields but "
+                f"line 1 has {len(systems)} (one per system)",
+                EXIT_FIELDS,
+            )
         for system, field in zip(systems, fields):
             system.append(field.rstrip())
     return systems
 
 
-def check_lengths(systems: List[List[str]], system_names: List[str],
-                  references: List[List[str]], reference_names: List[str]) -> None:
+def check_lengths(
+    systems: List[List[str]],
+    system_names: List[str],
+    references: List[List[str]],
+    reference_names: List[str],
+) -> None:
     """Every system and reference stream must have one line per segment."""
     expected = len(references[0])
     for stream, name in zip(references[1:], reference_names[1:]):
@@ -149,6 +165,8 @@ def _lines(n: int) -> str:
 def _mismatch(ref_name: str, ref_lines: int, name: str, lines: int) -> InputError:
     longer, shorter = (ref_name, name) if ref_lines > lines else (name, ref_name)
     first_extra = min(ref_lines, lines) + 1
-    return InputError(f"{name} has {_lines(lines)} but {ref_name} has {ref_lines}: line "
-                      f"{first_extra} of {longer} has no counterpart in {shorter} (system and "
-                      "reference streams must have the same number of lines)")
+    return InputError(
+        f"{name} has {_lines(lines)} but {ref_name} has {ref_lines}: line "
+        f"{first_extra} of {longer} has no counterpart in {shorter} (system and "
+        "reference streams must have the same number of lines)"
+    )

@@ -5,12 +5,15 @@ work has already taken ``delay`` seconds, so short runs and redirected output ne
 redraws at most every ``interval`` seconds and erases itself when closed, so stdout (the scores)
 and the terminal stay clean.
 """
+
 from __future__ import annotations
 
 import os
 import sys
 import time
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Callable, Optional, TextIO
 
@@ -41,10 +44,17 @@ class Progress:
     ``enabled=None`` means: on when ``stream`` is a terminal.
     """
 
-    def __init__(self, description: str, total: int = 0, enabled: Optional[bool] = None,
-                 stream: Optional[TextIO] = None, delay: Optional[float] = None,
-                 interval: float = 0.1, clock: Callable[[], float] = time.monotonic,
-                 width: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        description: str,
+        total: int = 0,
+        enabled: Optional[bool] = None,
+        stream: Optional[TextIO] = None,
+        delay: Optional[float] = None,
+        interval: float = 0.1,
+        clock: Callable[[], float] = time.monotonic,
+        width: Optional[int] = None,
+    ) -> None:
         self.description = description
         self.total = int(total)
         self.done = 0
@@ -72,8 +82,11 @@ class Progress:
         now = self._clock()
         if now - self._start < self.delay:
             return
-        if self._last_draw is not None and now - self._last_draw < self.interval \
-                and self.done < self.total:
+        if (
+            self._last_draw is not None
+            and now - self._last_draw < self.interval
+            and self.done < self.total
+        ):
             return
         self._draw(now)
 
@@ -85,7 +98,8 @@ class Progress:
         """The bar's text for the current state (without carriage return)."""
         now = self._clock() if now is None else now
         elapsed = now - self._start
-        import shutil   # here: a bar is drawn only on a terminal
+        import shutil  # here: a bar is drawn only on a terminal
+
         width = self._width or shutil.get_terminal_size((80, 24)).columns
         if self.total > 0:
             fraction = min(1.0, self.done / self.total)

@@ -6,11 +6,14 @@ layout for the tables sacrebleu builds (a name column and a score column), witho
 dependency: cell types and number re-formatting, whitespace stripping, minimum column widths,
 multi-line cells, ANSI colour codes that take no width, and LaTeX escaping.
 """
+
 from __future__ import annotations
 
 import re
 from functools import reduce
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import List, Optional, Sequence
 
@@ -23,8 +26,17 @@ _THOUSANDS = re.compile(r"^(([+-]?[0-9]{1,3})(?:,([0-9]{3}))*)?(?(1)\.[0-9]*|\.[
 _MIN_PADDING = 2
 
 _LATEX_ESCAPES = {
-    "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "^": r"\^{}", "{": r"\{",
-    "}": r"\}", "~": r"\textasciitilde{}", "\\": r"\textbackslash{}", "<": r"\ensuremath{<}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "^": r"\^{}",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "\\": r"\textbackslash{}",
+    "<": r"\ensuremath{<}",
     ">": r"\ensuremath{>}",
 }
 
@@ -48,8 +60,11 @@ def _is_number(text: str) -> bool:
     if not _converts(float, text):
         return False
     value = float(text)
-    return not (value != value or value in (float("inf"), float("-inf"))) \
-        or text.lower() in ("inf", "-inf", "nan")
+    return not (value != value or value in (float("inf"), float("-inf"))) or text.lower() in (
+        "inf",
+        "-inf",
+        "nan",
+    )
 
 
 def _cell_type(text: str) -> int:
@@ -124,8 +139,9 @@ def _align_column(cells: List[str], align: str, min_width: int, widths: _Widths)
 
 def _align_header(header: str, align: str, width: int, widths: _Widths) -> str:
     if widths.multiline:
-        return "\n".join(_align_header_line(h, align, width, widths)
-                         for h in _LINE_BREAK.split(header))
+        return "\n".join(
+            _align_header_line(h, align, width, widths) for h in _LINE_BREAK.split(header)
+        )
     return _align_header_line(header, align, width, widths)
 
 
@@ -133,8 +149,9 @@ def _align_header_line(header: str, align: str, width: int, widths: _Widths) -> 
     return _pad(header, width + len(header) - widths.line(header), align)
 
 
-def render(headers: Sequence[str], columns: Sequence[Sequence[str]], style: str,
-           floatfmt: str) -> str:
+def render(
+    headers: Sequence[str], columns: Sequence[Sequence[str]], style: str, floatfmt: str
+) -> str:
     """A table (``style`` "grid" for text, "booktabs" for LaTeX) of string columns."""
     plain = "\t".join(list(headers) + [c for col in columns for c in col])
     has_invisible = _ANSI.search(plain) is not None
@@ -147,10 +164,8 @@ def render(headers: Sequence[str], columns: Sequence[Sequence[str]], style: str,
         kind = reduce(max, (_cell_type(c) for c in col), _BOOL)
         formatted.append([_format_cell(c, kind, floatfmt, has_invisible) for c in col])
     min_widths = [widths.cell(h) + _MIN_PADDING for h in headers]
-    aligned = [_align_column(col, a, w, widths)
-               for col, a, w in zip(formatted, aligns, min_widths)]
-    col_widths = [max(w, max(widths.cell(c) for c in col))
-                  for w, col in zip(min_widths, aligned)]
+    aligned = [_align_column(col, a, w, widths) for col, a, w in zip(formatted, aligns, min_widths)]
+    col_widths = [max(w, max(widths.cell(c) for c in col)) for w, col in zip(min_widths, aligned)]
     head = [_align_header(h, a, w, widths) for h, a, w in zip(headers, aligns, col_widths)]
     rows = [list(r) for r in zip(*aligned)]
     if style == "grid":
@@ -158,8 +173,7 @@ def render(headers: Sequence[str], columns: Sequence[Sequence[str]], style: str,
     return _booktabs(head, rows, aligns)
 
 
-def _grid(head: List[str], rows: List[List[str]], col_widths: List[int], multiline: bool
-          ) -> str:
+def _grid(head: List[str], rows: List[List[str]], col_widths: List[int], multiline: bool) -> str:
     def line(begin: str, fill: str, sep: str, end: str) -> str:
         return begin + sep.join(fill * (w + 2) for w in col_widths) + end
 
@@ -169,8 +183,7 @@ def _grid(head: List[str], rows: List[List[str]], col_widths: List[int], multili
         split = [c.splitlines() for c in cells]
         height = max(len(s) for s in split)
         split = [s + [" " * w] * (height - len(s)) for s, w in zip(split, col_widths)]
-        return [("│" + "│".join(f" {s[i]} " for s in split) + "│").rstrip()
-                for i in range(height)]
+        return [("│" + "│".join(f" {s[i]} " for s in split) + "│").rstrip() for i in range(height)]
 
     lines = [line("╒", "═", "╤", "╕")]
     lines += row_lines(head)

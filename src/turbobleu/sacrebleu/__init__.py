@@ -10,15 +10,16 @@ streams of different lengths raise ValueError instead of being silently truncate
 arguments raise TypeError/ValueError messages that name the argument. chrF, TER, test-set
 downloads and the command line are not part of this module: import sacrebleu for those.
 """
+
 from __future__ import annotations
 
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 
 from turbobleu.result import SACREBLEU_VERSION
-from turbobleu.sacrebleu import compat
-from turbobleu.sacrebleu import metrics
+from turbobleu.sacrebleu import compat, metrics
 from turbobleu.sacrebleu.compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
 from turbobleu.sacrebleu.metrics import BLEU, BLEUScore
 
@@ -36,20 +37,47 @@ DIFFERENCES = (
     "Only BLEU: CHRF, TER, DATASETS, significance testing and the CLI stay in sacrebleu.",
 )
 
-__all__ = ["BLEU", "BLEUScore", "compat", "corpus_bleu", "metrics", "raw_corpus_bleu",
-           "sentence_bleu", "__version__"]
+__all__ = [
+    "BLEU",
+    "BLEUScore",
+    "compat",
+    "corpus_bleu",
+    "metrics",
+    "raw_corpus_bleu",
+    "sentence_bleu",
+    "__version__",
+]
 
-_NOT_HERE = {"CHRF", "TER", "corpus_chrf", "sentence_chrf", "corpus_ter", "sentence_ter",
-             "DATASETS", "download_test_set", "get_source_file", "get_reference_files",
-             "get_available_testsets", "get_langpairs_for_testset", "smart_open",
-             "SACREBLEU_DIR", "extract_word_ngrams", "extract_char_ngrams", "significance",
-             "utils", "dataset", "tokenizers"}
+_NOT_HERE = {
+    "CHRF",
+    "TER",
+    "corpus_chrf",
+    "sentence_chrf",
+    "corpus_ter",
+    "sentence_ter",
+    "DATASETS",
+    "download_test_set",
+    "get_source_file",
+    "get_reference_files",
+    "get_available_testsets",
+    "get_langpairs_for_testset",
+    "smart_open",
+    "SACREBLEU_DIR",
+    "extract_word_ngrams",
+    "extract_char_ngrams",
+    "significance",
+    "utils",
+    "dataset",
+    "tokenizers",
+}
 
 
 def __getattr__(name: str) -> Any:
     if name in _NOT_HERE:
         raise AttributeError(
             f"turbobleu.sacrebleu provides sacrebleu's BLEU API only; {name!r} is not part of "
-            f"it. Use the real sacrebleu for it (import sacrebleu), or turbobleu.patch('sacrebleu') "
-            f"to keep sacrebleu and make its BLEU fast.")
+            f"it. Use the real sacrebleu for it (import sacrebleu), or "
+            f"turbobleu.patch('sacrebleu') "
+            f"to keep sacrebleu and make its BLEU fast."
+        )
     raise AttributeError(f"module 'turbobleu.sacrebleu' has no attribute {name!r}")

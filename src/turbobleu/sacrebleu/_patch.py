@@ -24,18 +24,21 @@ one of sacrebleu's own classes, and of BLEU subclasses that override a step of t
 instead of being truncated. ``unpatch()`` restores everything; objects created while patched
 keep working after it.
 """
+
 from __future__ import annotations
 
 import importlib
 import inspect
 import logging
 import weakref
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any, Callable, List, Optional, Tuple
 
-from turbobleu._engine import impl as _impl
 from turbobleu import bleu as turbo_bleu
+from turbobleu._engine import impl as _impl
 from turbobleu._engine.count.references import PreparedReferences
 from turbobleu.tokenizers import LibraryTokenizer, SentencePieceTokenizer, Tokenizer, get_tokenizer
 
@@ -45,8 +48,11 @@ _SACRE_LOG = logging.getLogger("sacrebleu")
 _saved: List[Tuple[Any, str, Any]] = []
 _MISSING = object()
 
-_FUNCTIONS = {"corpus_bleu": turbo_bleu.corpus_bleu, "sentence_bleu": turbo_bleu.sentence_bleu,
-              "raw_corpus_bleu": turbo_bleu.raw_corpus_bleu}
+_FUNCTIONS = {
+    "corpus_bleu": turbo_bleu.corpus_bleu,
+    "sentence_bleu": turbo_bleu.sentence_bleu,
+    "raw_corpus_bleu": turbo_bleu.raw_corpus_bleu,
+}
 
 # sacrebleu's tokenizer classes (module, class name) -> turbobleu's tokenizer name.
 _TOKENIZER_CLASSES = {
@@ -67,8 +73,13 @@ _spm_wrappers: "weakref.WeakKeyDictionary[Any, Tokenizer]" = weakref.WeakKeyDict
 
 # The methods that define BLEU's statistics in sacrebleu; a subclass overriding any of them
 # (its own preprocessing, say) keeps sacrebleu's code.
-_ENGINE = ("_preprocess_segment", "_extract_reference_info", "_compute_segment_statistics",
-           "_get_closest_ref_len", "_cache_references")
+_ENGINE = (
+    "_preprocess_segment",
+    "_extract_reference_info",
+    "_compute_segment_statistics",
+    "_get_closest_ref_len",
+    "_cache_references",
+)
 
 
 def _standard(metric: Any, engine: dict) -> bool:
@@ -90,8 +101,9 @@ def _sacrebleu() -> Any:
     try:
         return importlib.import_module("sacrebleu")
     except ImportError as exc:
-        raise ImportError(f"patch('sacrebleu'): sacrebleu is not importable ({exc}); there is "
-                          "nothing to patch") from None
+        raise ImportError(
+            f"patch('sacrebleu'): sacrebleu is not importable ({exc}); there is nothing to patch"
+        ) from None
 
 
 def _set(owner: Any, name: str, value: Any) -> None:
@@ -163,8 +175,12 @@ class _RefCache(list):
     ``unpatch()``), it turns into sacrebleu's cache, built from the original references.
     """
 
-    def __init__(self, prepared: PreparedReferences, settings: Tuple[bool, int, int],
-                 build: Callable[[], List[Any]]) -> None:
+    def __init__(
+        self,
+        prepared: PreparedReferences,
+        settings: Tuple[bool, int, int],
+        build: Callable[[], List[Any]],
+    ) -> None:
         super().__init__()
         self.prepared = prepared
         self.settings = settings
@@ -179,7 +195,7 @@ class _RefCache(list):
     def __bool__(self) -> bool:
         return True
 
-    def __iter__(self):  # type: ignore[override]
+    def __iter__(self):
         self._materialize()
         return super().__iter__()
 
@@ -187,7 +203,7 @@ class _RefCache(list):
         self._materialize()
         return super().__len__()
 
-    def __getitem__(self, index: Any) -> Any:  # type: ignore[override]
+    def __getitem__(self, index: Any) -> Any:
         self._materialize()
         return super().__getitem__(index)
 
@@ -239,17 +255,21 @@ class _LoadedSentencePiece(SentencePieceTokenizer):
         self._processor = processor
 
 
-def _turbo_statistics(metric: Any, tokenizer: Tokenizer, hypotheses: Any,
-                      references: Any) -> List[List[int]]:
+def _turbo_statistics(
+    metric: Any, tokenizer: Tokenizer, hypotheses: Any, references: Any
+) -> List[List[int]]:
     """sacrebleu's ``_extract_corpus_statistics`` computed by turbobleu."""
     hyps = list(hypotheses)
     order = metric.max_ngram_order
     if not metric._force and sum(1 for h in hyps if h.endswith(" .")) >= 100:
         _SACRE_LOG.warning("That's 100 lines that end in a tokenized period ('.')")
-        _SACRE_LOG.warning("It looks like you forgot to detokenize your test data, which may "
-                           "hurt your score.")
-        _SACRE_LOG.warning("If you insist your data is detokenized, or don't care, you can "
-                           "suppress this message with the `force` parameter.")
+        _SACRE_LOG.warning(
+            "It looks like you forgot to detokenize your test data, which may hurt your score."
+        )
+        _SACRE_LOG.warning(
+            "If you insist your data is detokenized, or don't care, you can "
+            "suppress this message with the `force` parameter."
+        )
     if references:
         streams = list(references)
         if len(hyps) == 1 and all(len(stream) == 1 for stream in streams):
@@ -268,6 +288,7 @@ def _turbo_statistics(metric: Any, tokenizer: Tokenizer, hypotheses: Any,
 def _register() -> None:
     """Make ``turbobleu.patching.patch("sacrebleu")`` use this module."""
     from turbobleu import patching
+
     if "sacrebleu" not in patching.available_patches():
         patching.register_patch("sacrebleu", patch, unpatch, is_patched)
 

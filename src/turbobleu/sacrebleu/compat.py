@@ -1,4 +1,5 @@
 """sacrebleu's function API (``sacrebleu.compat``): each call builds a fresh metric, as there."""
+
 from __future__ import annotations
 
 from turbobleu.bleu import corpus_bleu, raw_corpus_bleu, sentence_bleu

@@ -4,6 +4,7 @@ Buffers are typed as the NumPy arrays the package passes; the compiled functions
 C-contiguous buffer of the same item type. tests/typing checks these against the compiled module
 (mypy.stubtest): a function added to _kernel.pyx needs its line here.
 """
+
 from typing import Sequence
 
 import numpy as np
@@ -145,8 +146,9 @@ def score_self_table(
 ) -> None:
     """Rows of texts ``seg_start..seg_end``, each against all the other texts."""
 
-def resample_counts(rng: np.random.Generator, n_segments: int,
-                    counts: npt.NDArray[np.float32]) -> None:
+def resample_counts(
+    rng: np.random.Generator, n_segments: int, counts: npt.NDArray[np.float32]
+) -> None:
     """``counts[b, i]``: how often segment i is in resample b of NumPy's
     ``rng.choice(n_segments, size=(len(counts), n_segments), replace=True)``."""
 

@@ -5,6 +5,7 @@ Every conversion is whole-array work (NumPy, or one pass in the compiled packer)
 CPU or CUDA, is copied to the host once. Token ids must be integers in 0..2**31-1: a negative id
 (other than the pad id, which is dropped) is an error that names the argument.
 """
+
 from __future__ import annotations
 
 import sys
@@ -45,8 +46,10 @@ def _check_range(ids: np.ndarray, what: str) -> None:
         return
     low, high = int(ids.min()), int(ids.max())
     if low < 0:
-        raise ValueError(f"{what} holds the negative id {low}: token ids must be integers in "
-                         "0..2**31-1 (negative ids are reserved; pass pad_id= to drop padding)")
+        raise ValueError(
+            f"{what} holds the negative id {low}: token ids must be integers in "
+            "0..2**31-1 (negative ids are reserved; pass pad_id= to drop padding)"
+        )
     if high > MAX_ID:
         raise ValueError(f"{what} holds the id {high}: token ids must be integers in 0..2**31-1")
 
@@ -149,8 +152,10 @@ class TextEncoder:
         else:
             tokenizer = get_tokenizer(tokenize if tokenize is not None else "13a")
             if not hasattr(tokenizer, "code") or tokenizer.code is None:
-                raise ValueError(f"tokenize={tokenizer.name!r} has no fast tokenizer for the "
-                                 "batch API; pass a callable tokenizer instead")
+                raise ValueError(
+                    f"tokenize={tokenizer.name!r} has no fast tokenizer for the "
+                    "batch API; pass a callable tokenizer instead"
+                )
             self.code = tokenizer.code
             self.name = tokenizer.name
         self.vocab = _impl.tokenize.Vocab()
@@ -161,12 +166,15 @@ class TextEncoder:
 
     def _use(self, kind: str, what: str) -> None:
         if self.used is not None and self.used != kind:
-            raise TypeError(f"{what} are {_FORMS[kind]} but the references are "
-                            f"{_FORMS[self.used]}: give both in the same form")
+            raise TypeError(
+                f"{what} are {_FORMS[kind]} but the references are "
+                f"{_FORMS[self.used]}: give both in the same form"
+            )
         self.used = kind
 
-    def _intern(self, tokens_per_line: List[Sequence[str]], frozen: bool, what: str,
-                lowered: bool = False) -> CSR:
+    def _intern(
+        self, tokens_per_line: List[Sequence[str]], frozen: bool, what: str, lowered: bool = False
+    ) -> CSR:
         """Ids of token strings (pre-tokenized rows are lowercased token by token)."""
         lower = self.lowercase and not lowered
         words = self.words
@@ -175,8 +183,9 @@ class TextEncoder:
         for i, tokens in enumerate(tokens_per_line):
             for j, tok in enumerate(tokens):
                 if not isinstance(tok, str):
-                    raise TypeError(f"{what}[{i}][{j}] must be a str token, got "
-                                    f"{type(tok).__name__}")
+                    raise TypeError(
+                        f"{what}[{i}][{j}] must be a str token, got {type(tok).__name__}"
+                    )
                 if lower:
                     tok = tok.lower()
                 tid = words.get(tok)
@@ -198,8 +207,11 @@ class TextEncoder:
         if self.callable is not None:
             # As sacrebleu does: lowercase the line, then tokenize it.
             fn = self.callable
-            tokens = [fn(line.lower()) for line in lines] if self.lowercase \
+            tokens = (
+                [fn(line.lower()) for line in lines]
+                if self.lowercase
                 else [fn(line) for line in lines]
+            )
             return self._intern(tokens, frozen, what, lowered=True)
         return _impl.tokenize.tokenize(lines, self.code, self.lowercase, self.vocab, frozen, what)
 
@@ -213,7 +225,7 @@ _FORMS = {"text": "strings", "tokens": "lists of token strings", None: "token id
 
 
 def looks_like_text(rows: Sequence) -> Optional[str]:
-    """"text" (rows are strings), "tokens" (rows are sequences of strings) or None (ids)."""
+    """ "text" (rows are strings), "tokens" (rows are sequences of strings) or None (ids)."""
     if isinstance(rows, np.ndarray) or is_tensor(rows) or not len(rows):
         return None
     first = _first_item(rows)
@@ -224,38 +236,61 @@ def looks_like_text(rows: Sequence) -> Optional[str]:
     return None
 
 
-def sequences(rows: Any, what: str, pad_id: Optional[int] = None, lengths: Any = None,
-              encoder: Optional[TextEncoder] = None, frozen: bool = False) -> CSR:
+def sequences(
+    rows: Any,
+    what: str,
+    pad_id: Optional[int] = None,
+    lengths: Any = None,
+    encoder: Optional[TextEncoder] = None,
+    frozen: bool = False,
+) -> CSR:
     """CSR of one sequence per row: a 2-D array or tensor (with ``pad_id`` or ``lengths``), a
     list of 1-D arrays/tensors, a list of id sequences, or text / token strings (``encoder``)."""
     if is_tensor(rows):
         rows = tensor_to_numpy(rows)
     if isinstance(rows, np.ndarray):
         if frozen and encoder is not None and encoder.used is not None:
-            raise TypeError(f"{what} are token ids but the references are "
-                            f"{_FORMS[encoder.used]}: give both in the same form")
+            raise TypeError(
+                f"{what} are token ids but the references are "
+                f"{_FORMS[encoder.used]}: give both in the same form"
+            )
         if rows.ndim != 2:
-            raise ValueError(f"{what} as an array must be 2-D (rows x positions), got shape "
-                             f"{rows.shape}")
+            raise ValueError(
+                f"{what} as an array must be 2-D (rows x positions), got shape {rows.shape}"
+            )
         return array_rows(rows, what, pad_id, lengths)
     if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
-        raise TypeError(f"{what} must be a list of sequences, a 2-D array or a tensor, got "
-                        f"{type(rows).__name__}")
+        raise TypeError(
+            f"{what} must be a list of sequences, a 2-D array or a tensor, got "
+            f"{type(rows).__name__}"
+        )
     if lengths is not None:
         raise ValueError(f"{what}: lengths= applies to arrays and tensors only")
     kind = looks_like_text(rows)
-    if frozen and encoder is not None and kind != encoder.used and kind is None \
-            and _first_item(rows) is not None:
-        raise TypeError(f"{what} are token ids but the references are "
-                        f"{_FORMS[encoder.used]}: give both in the same form")
+    if (
+        frozen
+        and encoder is not None
+        and kind != encoder.used
+        and kind is None
+        and _first_item(rows) is not None
+    ):
+        raise TypeError(
+            f"{what} are token ids but the references are "
+            f"{_FORMS[encoder.used]}: give both in the same form"
+        )
     if frozen and encoder is not None and kind is not None and encoder.used is None:
-        raise TypeError(f"{what} are {_FORMS[kind]} but the references are token ids: give "
-                        "both in the same form")
+        raise TypeError(
+            f"{what} are {_FORMS[kind]} but the references are token ids: give "
+            "both in the same form"
+        )
     if kind is not None:
         if encoder is None:
             raise TypeError(f"{what} holds text but no tokenizer is set")
-        return encoder.lines(list(rows), frozen, what) if kind == "text" \
+        return (
+            encoder.lines(list(rows), frozen, what)
+            if kind == "text"
             else encoder.tokens(list(rows), frozen, what)
+        )
     if rows and _is_vector(rows[0]):
         return _concat_vectors(list(rows), what, pad_id)
     return _impl.kernel.pack_sequences(rows, what, pad_id)
@@ -275,8 +310,13 @@ def _plain_id_groups(refs: Sequence) -> bool:
     return True
 
 
-def groups(refs: Any, what: str, pad_id: Optional[int] = None, lengths: Any = None,
-           encoder: Optional[TextEncoder] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def groups(
+    refs: Any,
+    what: str,
+    pad_id: Optional[int] = None,
+    lengths: Any = None,
+    encoder: Optional[TextEncoder] = None,
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """CSR of reference groups: ``(ids, offsets, group_offsets)``.
 
     Accepted: a 2-D array (one reference per group) or 3-D array (groups x k x positions), a list
@@ -287,17 +327,21 @@ def groups(refs: Any, what: str, pad_id: Optional[int] = None, lengths: Any = No
         refs = tensor_to_numpy(refs)
     if isinstance(refs, np.ndarray):
         if refs.ndim not in (2, 3):
-            raise ValueError(f"{what} as an array must be 2-D (one reference per row) or 3-D "
-                             f"(rows x references x positions), got shape {refs.shape}")
+            raise ValueError(
+                f"{what} as an array must be 2-D (one reference per row) or 3-D "
+                f"(rows x references x positions), got shape {refs.shape}"
+            )
         ids, offsets = array_rows(refs, what, pad_id, lengths)
         k = 1 if refs.ndim == 2 else refs.shape[1]
         return ids, offsets, np.arange(refs.shape[0] + 1, dtype=np.int64) * k
     if isinstance(refs, (str, bytes)) or not isinstance(refs, Sequence):
-        raise TypeError(f"{what} must be a list of reference lists, an array or a tensor, got "
-                        f"{type(refs).__name__}")
+        raise TypeError(
+            f"{what} must be a list of reference lists, an array or a tensor, got "
+            f"{type(refs).__name__}"
+        )
     if lengths is not None:
         raise ValueError(f"{what}: lengths= applies to arrays and tensors only")
-    if refs and isinstance(refs[0], str):            # one text reference per group
+    if refs and isinstance(refs[0], str):  # one text reference per group
         ids, offsets = sequences(list(refs), what, encoder=encoder)
         return ids, offsets, np.arange(len(refs) + 1, dtype=np.int64)
     if not refs:
@@ -310,8 +354,10 @@ def groups(refs: Any, what: str, pad_id: Optional[int] = None, lengths: Any = No
     for g, grp in enumerate(refs):
         if isinstance(grp, str) or is_tensor(grp) or isinstance(grp, np.ndarray):
             if isinstance(grp, str):
-                raise TypeError(f"{what}[{g}] is a str but {what}[0] is not: give every group "
-                                "as a list of references")
+                raise TypeError(
+                    f"{what}[{g}] is a str but {what}[0] is not: give every group "
+                    "as a list of references"
+                )
             arr = tensor_to_numpy(grp) if is_tensor(grp) else grp
             if arr.ndim != 2:
                 raise ValueError(f"{what}[{g}] as an array must be 2-D (references x positions)")

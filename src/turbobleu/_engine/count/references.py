@@ -1,8 +1,11 @@
 """Input checking and packing: strings -> CSR id buffers -> statistics rows (the kernel's input)."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any, List, Optional
 
@@ -14,8 +17,10 @@ from turbobleu.tokenizers import Tokenizer
 def check_hypotheses(hypotheses: Any, what: str = "hypotheses") -> list:
     """A list of the hypothesis strings, or a TypeError/ValueError that names the argument."""
     if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
-        raise TypeError(f"{what} must be a sequence of strings (one per segment), got "
-                        f"{type(hypotheses).__name__}")
+        raise TypeError(
+            f"{what} must be a sequence of strings (one per segment), got "
+            f"{type(hypotheses).__name__}"
+        )
     hyps = hypotheses if type(hypotheses) is list else list(hypotheses)
     if not hyps:
         raise ValueError(f"{what} is empty")
@@ -27,7 +32,8 @@ def _check_stream(k: int, stream: Any) -> None:
         raise TypeError(
             f"references[{k}] must be a sequence of strings (one reference stream, a string or "
             f"None per segment), got {type(stream).__name__}; references is a list of streams, "
-            f"e.g. [['ref for segment 1', 'ref for segment 2']]")
+            f"e.g. [['ref for segment 1', 'ref for segment 2']]"
+        )
 
 
 def _bad_item(streams: List[Sequence], what: str) -> Optional[str]:
@@ -45,11 +51,18 @@ class PreparedReferences:
     sacrebleu; ``None`` marks a missing reference, ``''`` is an empty one (of length 0).
     """
 
-    def __init__(self, references: Any, tokenizer: Tokenizer, lowercase: bool,
-                 expected_segments: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        references: Any,
+        tokenizer: Tokenizer,
+        lowercase: bool,
+        expected_segments: Optional[int] = None,
+    ) -> None:
         if isinstance(references, str) or not isinstance(references, Sequence):
-            raise TypeError("references must be a sequence of reference streams (lists of "
-                            f"strings), got {type(references).__name__}")
+            raise TypeError(
+                "references must be a sequence of reference streams (lists of "
+                f"strings), got {type(references).__name__}"
+            )
         streams = list(references)
         if not streams:
             raise ValueError("references is empty: give at least one reference stream")
@@ -62,14 +75,17 @@ class PreparedReferences:
                     raise ValueError(
                         f"references[{k}] has {n} segments but hypotheses has "
                         f"{expected_segments}; every reference stream needs one entry (a string "
-                        "or None) per hypothesis (sacrebleu would silently truncate)")
+                        "or None) per hypothesis (sacrebleu would silently truncate)"
+                    )
         elif len(set(lengths)) > 1:
-            raise ValueError(f"reference streams have different lengths {lengths}; each needs "
-                             "one entry (a string or None) per segment")
+            raise ValueError(
+                f"reference streams have different lengths {lengths}; each needs "
+                "one entry (a string or None) per segment"
+            )
         self.segments = lengths[0]
         if self.segments == 0:
             raise ValueError("references has no segments")
-        import numpy as np   # here, not at the top: the plain corpus path never comes here
+        import numpy as np  # here, not at the top: the plain corpus path never comes here
 
         if len(streams) == 1 and None not in streams[0]:
             flat = list(streams[0])
@@ -84,40 +100,55 @@ class PreparedReferences:
             seg_ref_off = np.array(offsets, dtype=np.int64)
             per_segment = np.diff(seg_ref_off)
             fewest, most = int(per_segment.min()), int(per_segment.max())
-            self.num_refs = fewest if fewest == most else -1   # -1: it varies (None somewhere)
+            self.num_refs = fewest if fewest == most else -1  # -1: it varies (None somewhere)
         self.tokenizer = tokenizer
         self.lowercase = lowercase
         self.vocab = _impl.tokenize.Vocab()
         try:
             lines, code, lower = tokenizer.prepare(flat, lowercase, "references")
             self.ids, self.offsets = _impl.tokenize.tokenize(
-                lines, code, lower, self.vocab, False, "references")
+                lines, code, lower, self.vocab, False, "references"
+            )
         except TypeError:
             bad = _bad_item(streams, "references")
             if bad is None:
-                raise   # not a bad item (e.g. a str subclass whose lower() returns no str)
+                raise  # not a bad item (e.g. a str subclass whose lower() returns no str)
             raise TypeError(bad) from None
         self.seg_ref_off = seg_ref_off
 
     def stats(self, hypotheses: list, max_order: int) -> BLEUStats:
         """Statistics rows of ``hypotheses`` (already checked) against these references."""
         if len(hypotheses) != self.segments:
-            raise ValueError(f"hypotheses has {len(hypotheses)} segments but the references have "
-                             f"{self.segments} (sacrebleu would silently truncate)")
+            raise ValueError(
+                f"hypotheses has {len(hypotheses)} segments but the references have "
+                f"{self.segments} (sacrebleu would silently truncate)"
+            )
         if not isinstance(max_order, int) or isinstance(max_order, bool) or max_order < 1:
             raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order!r}")
         import numpy as np
+
         lines, code, lower = self.tokenizer.prepare(hypotheses, self.lowercase, "hypotheses")
         hyp_ids, hyp_off = _impl.tokenize.tokenize(
-            lines, code, lower, self.vocab, True, "hypotheses")
+            lines, code, lower, self.vocab, True, "hypotheses"
+        )
         rows = np.zeros((len(hypotheses), 2 + 2 * max_order), dtype=np.int64)
         # The ids are dense (the references' vocabulary; -1 for hypothesis tokens outside it).
-        _impl.kernel.count_stats(hyp_ids, hyp_off, self.ids, self.offsets, self.seg_ref_off,
-                                 max_order, rows, n_ids=max(len(self.vocab), 1))
+        _impl.kernel.count_stats(
+            hyp_ids,
+            hyp_off,
+            self.ids,
+            self.offsets,
+            self.seg_ref_off,
+            max_order,
+            rows,
+            n_ids=max(len(self.vocab), 1),
+        )
         orphans = np.flatnonzero((rows[:, 1] < 0) & (rows[:, 0] > 0))
         if len(orphans):
-            raise ValueError(f"segment {int(orphans[0])} has a non-empty hypothesis but no "
-                             "reference (every reference stream is None there)")
+            raise ValueError(
+                f"segment {int(orphans[0])} has a non-empty hypothesis but no "
+                "reference (every reference stream is None there)"
+            )
         return BLEUStats(rows, max_order)
 
 
@@ -125,8 +156,10 @@ def sentence_references(references: Any) -> list:
     """sentence_bleu's references (a sequence of strings or None) as a list; checks the argument."""
     if type(references) is not list:
         if isinstance(references, str) or not isinstance(references, Sequence):
-            raise TypeError("references must be a sequence of reference strings, got "
-                            f"{type(references).__name__}")
+            raise TypeError(
+                "references must be a sequence of reference strings, got "
+                f"{type(references).__name__}"
+            )
         references = list(references)
     if not references:
         raise ValueError("references is empty: give at least one reference string")

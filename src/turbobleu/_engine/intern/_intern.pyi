@@ -2,6 +2,7 @@
 
 Every function returns None instead of raising for input they leave to the caller's own loop.
 """
+
 from typing import Any, List, Optional, Tuple, final
 
 import numpy as np
@@ -9,16 +10,18 @@ import numpy.typing as npt
 
 def sentence_table_bytes() -> int: ...
 def sentence_row(references: Any, hypothesis: Any, orders: int) -> Optional[List[int]]: ...
-def corpus_rows(reference_lists: Any, hypotheses: Any,
-                orders: int) -> Optional[npt.NDArray[np.int64]]: ...
-def corpus_totals(reference_lists: Any, hypotheses: Any,
-                  orders: int) -> Optional[Tuple[List[int], List[int], List[int]]]: ...
-def unsmoothed_sentence_score(references: Any, hypothesis: Any,
-                              weights: Tuple[Any, ...]) -> Optional[float]: ...
+def corpus_rows(
+    reference_lists: Any, hypotheses: Any, orders: int
+) -> Optional[npt.NDArray[np.int64]]: ...
+def corpus_totals(
+    reference_lists: Any, hypotheses: Any, orders: int
+) -> Optional[Tuple[List[int], List[int], List[int]]]: ...
+def unsmoothed_sentence_score(
+    references: Any, hypothesis: Any, weights: Tuple[Any, ...]
+) -> Optional[float]: ...
 def set_str_hash_mask(mask: int) -> int:
     """Test hook: keep only these bits of each str token's hash (-1: all) in the tables made
     from now on; returns the old mask."""
-
 
 @final
 class Interner:

@@ -18,10 +18,13 @@ This module is the readable twin of the compiled ``_intern`` module beside it, w
 interning in C (no Python-level loop per token) and counts with the kernel's ``count_segment``;
 ``turbobleu._engine.impl.intern`` is whichever of the two is in use.
 """
+
 from __future__ import annotations
 
 from itertools import accumulate, chain, count, repeat
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any, Dict, List, Optional, Tuple
 
@@ -33,10 +36,13 @@ from turbobleu._engine.recipes.nltk import unsmoothed_sentence
 # The functions the compiled module beside it has, with the same parameters
 # (tests/test_layout.py); the rest here is the specification's own helpers.
 __all__ = [
-    "corpus_rows", "corpus_totals", "sentence_row", "unsmoothed_sentence_score",
+    "corpus_rows",
+    "corpus_totals",
+    "sentence_row",
+    "unsmoothed_sentence_score",
 ]
 
-_MAX_TOKENS = 2 ** 31 - 2  # ids are int32 positions
+_MAX_TOKENS = 2**31 - 2  # ids are int32 positions
 _SPANS: Dict[int, np.ndarray] = {}
 
 
@@ -70,16 +76,22 @@ def sentence_row(references: Any, hypothesis: Any, orders: int) -> Optional[List
         buffer = np.array(ids, dtype=np.int32)
         offsets = np.array(list(accumulate(ref_lens, initial=hyp_len)), dtype=np.int64)
         row = np.zeros((1, 2 + 2 * orders), dtype=np.int64)
-        _kernel_py.count_stats(buffer, np.array([0, hyp_len], dtype=np.int64), buffer, offsets,
-                                 _one_segment(len(ref_lens)), orders, row)
+        _kernel_py.count_stats(
+            buffer,
+            np.array([0, hyp_len], dtype=np.int64),
+            buffer,
+            offsets,
+            _one_segment(len(ref_lens)),
+            orders,
+            row,
+        )
         result: List[int] = row[0].tolist()
         return result
     except Exception:
         return None
 
 
-def corpus_rows(reference_lists: Any, hypotheses: Any,
-                       orders: int) -> Optional[np.ndarray]:
+def corpus_rows(reference_lists: Any, hypotheses: Any, orders: int) -> Optional[np.ndarray]:
     """One kernel row per segment (an int64 array), or None. Segments pair up in order."""
     try:
         hyp_lens = list(map(len, hypotheses))
@@ -96,32 +108,40 @@ def corpus_rows(reference_lists: Any, hypotheses: Any,
         vocab: Dict[Any, int] = {}
         hyp_ids = np.array(list(map(vocab.setdefault, hyp_tokens, count())), dtype=np.int32)
         del hyp_tokens
-        ref_ids = np.array(list(map(vocab.get, chain.from_iterable(refs), repeat(-1))),
-                           dtype=np.int32)
+        ref_ids = np.array(
+            list(map(vocab.get, chain.from_iterable(refs), repeat(-1))), dtype=np.int32
+        )
         del vocab, refs
         if len(ref_ids) != sum(ref_lens):
             return None
         rows = np.zeros((len(hyp_lens), 2 + 2 * orders), dtype=np.int64)
-        _kernel_py.count_stats(hyp_ids, _offsets(hyp_lens), ref_ids, _offsets(ref_lens),
-                                 _offsets(ref_counts), orders, rows)
+        _kernel_py.count_stats(
+            hyp_ids,
+            _offsets(hyp_lens),
+            ref_ids,
+            _offsets(ref_lens),
+            _offsets(ref_counts),
+            orders,
+            rows,
+        )
         return rows
     except Exception:
         return None
 
 
-def corpus_totals(reference_lists: Any, hypotheses: Any,
-                         orders: int) -> Optional[Tuple[List[int], List[int], List[int]]]:
+def corpus_totals(
+    reference_lists: Any, hypotheses: Any, orders: int
+) -> Optional[Tuple[List[int], List[int], List[int]]]:
     """``(sums, dens, last)`` of corpus_rows' rows: the column sums, the sums of
     ``max(1, totals_n)`` for n = 1..orders (NLTK's denominators) and the last row; or None."""
     rows = corpus_rows(reference_lists, hypotheses, orders)
     if rows is None:
         return None
-    dens = np.maximum(rows[:, 2 + orders:], 1).sum(axis=0)
+    dens = np.maximum(rows[:, 2 + orders :], 1).sum(axis=0)
     return rows.sum(axis=0).tolist(), dens.tolist(), rows[-1].tolist()
 
 
-def unsmoothed_sentence_score(references: Any, hypothesis: Any,
-                                     weights: Tuple[Any, ...]) -> Any:
+def unsmoothed_sentence_score(references: Any, hypothesis: Any, weights: Tuple[Any, ...]) -> Any:
     """NLTK's sentence_bleu without smoothing or auto_reweigh, for a tuple of float weights
     (its warnings included); or None where NLTK's own path must decide (a declined input, a
     weight that is not a float, a non-finite intermediate, more than 16 weights), having warned

@@ -7,10 +7,13 @@ already normalised to sum to one (``turbobleu.matlab`` checks the inputs):
   ``0 * log(0) = NaN``), and any other zero precision makes the score 0.0;
 - the weighted log-precisions are summed with ``math.fsum``.
 """
+
 from __future__ import annotations
 
 import math
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Sequence
 
@@ -20,7 +23,7 @@ def matlab_score(row: Sequence[int], weights: Sequence[float]) -> float:
     ``weights``, and ``cand_len >= len(weights)``)."""
     max_order = len(weights)
     c, r = row[0], row[1]
-    matches, totals = row[2:2 + max_order], row[2 + max_order:2 + 2 * max_order]
+    matches, totals = row[2 : 2 + max_order], row[2 + max_order : 2 + 2 * max_order]
     terms = []
     for w, m, t in zip(weights, matches, totals):
         if w == 0:

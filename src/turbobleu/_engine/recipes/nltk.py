@@ -29,6 +29,7 @@ would compare with ``== 0``, where the answer depends on the Python version's Fr
 raises :class:`NeedsExactPath`; the caller then runs the real smoothing function on ``Fraction``
 objects, which raises or returns exactly what NLTK would.
 """
+
 from __future__ import annotations
 
 import fractions
@@ -80,8 +81,9 @@ class Fraction(fractions.Fraction):
     _given_numerator: Any
     _given_denominator: Any
 
-    def __new__(cls, numerator: Any = 0, denominator: Any = None,
-                _normalize: bool = False) -> "Fraction":
+    def __new__(
+        cls, numerator: Any = 0, denominator: Any = None, _normalize: bool = False
+    ) -> "Fraction":
         new: Any = super().__new__
         self: Fraction
         if sys.version_info >= (3, 12):  # the _normalize argument is gone from Fraction there
@@ -118,8 +120,9 @@ def brevity_penalty(closest_ref_len: Any, hyp_len: Any) -> Any:
     return math.exp(1 - closest_ref_len / hyp_len)
 
 
-def final_scores(weights: Sequence[Any], p_n: Sequence[Any], bp: Any, hyp_lengths: int,
-                 auto_reweigh: Any) -> Any:
+def final_scores(
+    weights: Sequence[Any], p_n: Sequence[Any], bp: Any, hyp_lengths: int, auto_reweigh: Any
+) -> Any:
     """The last step of ``corpus_bleu``: one score per weight vector, in NLTK's operation order.
 
     ``p_n`` holds what the smoothing produced (floats on the fast path, any numbers otherwise);
@@ -137,6 +140,7 @@ def final_scores(weights: Sequence[Any], p_n: Sequence[Any], bp: Any, hyp_length
 
 
 # -- exact rationals as integer pairs ----------------------------------------------------------
+
 
 def _add(a: Value, b: Value) -> Value:
     if type(a) is tuple:
@@ -191,7 +195,7 @@ def _div(a: Value, b: Value) -> Value:
 def _square(a: Value) -> Value:
     if type(a) is tuple:
         return (a[0] * a[0], a[1] * a[1])
-    return a ** 2
+    return a**2
 
 
 def _equals_zero(a: Value) -> Any:
@@ -245,7 +249,7 @@ class FractionArithmetic:
 
     @staticmethod
     def square(a: Any) -> Any:
-        return a ** 2
+        return a**2
 
     @staticmethod
     def equals_zero(a: Any) -> Any:
@@ -258,8 +262,8 @@ class FractionArithmetic:
 # These are the specification: ``SmoothingFunction`` calls them, and so does the fast path below
 # where it cannot promise the same result. Like NLTK's, methods 3 to 6 rewrite ``p_n`` in place.
 
-def fraction_method0(p_n: List[Any], on_zero: Callable[[int], None] = warn_zero_order
-                     ) -> List[Any]:
+
+def fraction_method0(p_n: List[Any], on_zero: Callable[[int], None] = warn_zero_order) -> List[Any]:
     """No smoothing: a zero precision is reported (NLTK warns) and becomes ``TINY``."""
     smoothed = []
     for i, p_i in enumerate(p_n):
@@ -273,14 +277,17 @@ def fraction_method0(p_n: List[Any], on_zero: Callable[[int], None] = warn_zero_
 
 def fraction_method1(p_n: List[Any], epsilon: Any) -> List[Any]:
     """Add ``epsilon`` to the numerator of zero precisions."""
-    return [(p_i.numerator + epsilon) / p_i.denominator if p_i.numerator == 0 else p_i
-            for p_i in p_n]
+    return [
+        (p_i.numerator + epsilon) / p_i.denominator if p_i.numerator == 0 else p_i for p_i in p_n
+    ]
 
 
 def fraction_method2(p_n: List[Any]) -> List[Any]:
     """Add one to numerator and denominator of every order but the first (Lin and Och)."""
-    return [p_i if i == 0 else Fraction(p_i.numerator + 1, p_i.denominator + 1, _normalize=False)
-            for i, p_i in enumerate(p_n)]
+    return [
+        p_i if i == 0 else Fraction(p_i.numerator + 1, p_i.denominator + 1, _normalize=False)
+        for i, p_i in enumerate(p_n)
+    ]
 
 
 def fraction_method3(p_n: List[Any]) -> List[Any]:
@@ -288,7 +295,7 @@ def fraction_method3(p_n: List[Any]) -> List[Any]:
     halvings = 1
     for i, p_i in enumerate(p_n):
         if p_i.numerator == 0:
-            p_n[i] = 1 / (2 ** halvings * p_i.denominator)
+            p_n[i] = 1 / (2**halvings * p_i.denominator)
             halvings += 1
     return p_n
 
@@ -298,7 +305,7 @@ def fraction_method4(p_n: List[Any], hyp_len: Any, k: Any) -> List[Any]:
     step = 1
     for i, p_i in enumerate(p_n):
         if p_i.numerator == 0 and hyp_len > 1:
-            numerator = 1 / (2 ** step * k / math.log(hyp_len))
+            numerator = 1 / (2**step * k / math.log(hyp_len))
             p_n[i] = numerator / p_i.denominator
             step += 1
     return p_n
@@ -317,8 +324,9 @@ def fraction_method5(p_n: List[Any], fifth: Any, ops: Any = FractionArithmetic) 
     return p_n
 
 
-def fraction_method6(p_n: List[Any], grams_of_order: Callable[[int], int], alpha: Any,
-                     ops: Any = FractionArithmetic) -> List[Any]:
+def fraction_method6(
+    p_n: List[Any], grams_of_order: Callable[[int], int], alpha: Any, ops: Any = FractionArithmetic
+) -> List[Any]:
     """Interpolate orders >= 3 with the prior p_{n-1}**2 / p_{n-2} (Gao and He);
     ``grams_of_order(n)`` is the number of n-grams in the last hypothesis. With
     ``ops=PairArithmetic`` the same on int pairs (the fast path)."""
@@ -332,9 +340,15 @@ def fraction_method6(p_n: List[Any], grams_of_order: Callable[[int], int], alpha
     return p_n
 
 
-def fraction_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequence[int],
-                        hyp_len: int, fifth: Optional[Tuple[int, int]],
-                        on_zero: Callable[[int], None] = warn_zero_order) -> List[Any]:
+def fraction_precisions(
+    method: int,
+    owner: Any,
+    nums: Sequence[int],
+    dens: Sequence[int],
+    hyp_len: int,
+    fifth: Optional[Tuple[int, int]],
+    on_zero: Callable[[int], None] = warn_zero_order,
+) -> List[Any]:
     """What ``SmoothingFunction().method<method>`` gives for one sentence of ``hyp_len`` tokens
     (its precisions ``nums[i] / dens[i]``, ``fifth`` its 5-gram pair for methods 5 and 7),
     raising what NLTK raises."""
@@ -364,8 +378,10 @@ def _plain(x: Any) -> bool:
 
 # -- the fast path: methods 0 to 4 on ints, 5 and 6 above on int pairs ------------------------
 
-def _method0(nums: Sequence[int], dens: Sequence[int],
-             on_zero: Callable[[int], None]) -> List[float]:
+
+def _method0(
+    nums: Sequence[int], dens: Sequence[int], on_zero: Callable[[int], None]
+) -> List[float]:
     out = []
     for i, (n, d) in enumerate(zip(nums, dens)):
         if n != 0:
@@ -389,22 +405,21 @@ def _method3(nums: Sequence[int], dens: Sequence[int]) -> List[float]:
     halvings = 1
     for n, d in zip(nums, dens):
         if n == 0:
-            out.append(1 / (2 ** halvings * d))
+            out.append(1 / (2**halvings * d))
             halvings += 1
         else:
             out.append(n / d)
     return out
 
 
-def _method4_values(nums: Sequence[int], dens: Sequence[int], hyp_len: int,
-                    k: Any) -> List[Value]:
+def _method4_values(nums: Sequence[int], dens: Sequence[int], hyp_len: int, k: Any) -> List[Value]:
     """method4 with the untouched precisions kept exact (method7 goes on from here)."""
     out: List[Value] = []
     step = 1
     for n, d in zip(nums, dens):
         if n == 0 and hyp_len > 1:
             # NLTK's expression, evaluated left to right as written there.
-            numerator = 1 / (2 ** step * k / math.log(hyp_len))
+            numerator = 1 / (2**step * k / math.log(hyp_len))
             out.append(numerator / d)
             step += 1
         else:
@@ -412,10 +427,16 @@ def _method4_values(nums: Sequence[int], dens: Sequence[int], hyp_len: int,
     return out
 
 
-def smoothed_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequence[int],
-                        hyp_lengths: int, last_hyp_len: int,
-                        fifth: Optional[Tuple[int, int]],
-                        on_zero: Callable[[int], None] = warn_zero_order) -> List[Any]:
+def smoothed_precisions(
+    method: int,
+    owner: Any,
+    nums: Sequence[int],
+    dens: Sequence[int],
+    hyp_lengths: int,
+    last_hyp_len: int,
+    fifth: Optional[Tuple[int, int]],
+    on_zero: Callable[[int], None] = warn_zero_order,
+) -> List[Any]:
     """The precisions ``SmoothingFunction().method<method>`` would give, as the floats NLTK's final
     step reads from them (tested equal to ``fraction_precisions``).
 
@@ -454,9 +475,9 @@ def smoothed_precisions(method: int, owner: Any, nums: Sequence[int], dens: Sequ
         if not _plain(alpha) or len(nums) < 3 or nums[2] == 0:
             raise NeedsExactPath  # or IndexError, or NLTK's assertion: the exact path raises it
         try:
-            values = fraction_method6(list(zip(nums, dens)),
-                                      lambda n: max(0, last_hyp_len - n + 1), alpha,
-                                      PairArithmetic)
+            values = fraction_method6(
+                list(zip(nums, dens)), lambda n: max(0, last_hyp_len - n + 1), alpha, PairArithmetic
+            )
         except (ArithmeticError, ValueError):
             raise NeedsExactPath from None
         return [_as_float(v) for v in values]
@@ -502,23 +523,28 @@ class Parameters:
         self.k = k
 
 
-def row_score(row: Sequence[int], row_order: int, weights: Sequence[Any], method: int,
-              parameters: Any, reweigh: bool,
-              on_zero: Callable[[int], None] = warn_zero_order) -> Any:
+def row_score(
+    row: Sequence[int],
+    row_order: int,
+    weights: Sequence[Any],
+    method: int,
+    parameters: Any,
+    reweigh: bool,
+    on_zero: Callable[[int], None] = warn_zero_order,
+) -> Any:
     """NLTK's ``sentence_bleu`` of one statistics row with ``row_order`` orders, for one weight
     vector (``reweigh``: NLTK's ``auto_reweigh`` applies to it), built-in smoothing ``method``
     with ``parameters`` (epsilon, alpha, k). Raises what NLTK raises. The compiled
     ``nltk_sentence_scores`` does the same in C."""
     hyp_len, ref_len = int(row[0]), int(row[1])
     orders = len(weights)
-    nums = [int(x) for x in row[2:2 + orders]]
-    dens = [max(1, int(x)) for x in row[2 + row_order:2 + row_order + orders]]
+    nums = [int(x) for x in row[2 : 2 + orders]]
+    dens = [max(1, int(x)) for x in row[2 + row_order : 2 + row_order + orders]]
     if nums[0] == 0:
         return 0.0
     fifth = (int(row[6]), max(1, int(row[6 + row_order]))) if method in (5, 7) else None
     try:
-        p_n = smoothed_precisions(method, parameters, nums, dens, hyp_len, hyp_len, fifth,
-                                  on_zero)
+        p_n = smoothed_precisions(method, parameters, nums, dens, hyp_len, hyp_len, fifth, on_zero)
     except NeedsExactPath:
         p_n = fraction_precisions(method, parameters, nums, dens, hyp_len, fifth, on_zero)
     if reweigh and hyp_len < 4:

@@ -1,9 +1,13 @@
-"""Float recipes: integer statistics -> score, in the exact operation order of each mirrored tool."""
+"""Float recipes: integer statistics -> score, in the exact operation order of each mirrored
+tool."""
+
 from __future__ import annotations
 
 import math
 import sys
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any, Dict, List, Optional, Tuple
 
@@ -24,10 +28,12 @@ LOG_ZERO = -9999999999
 def check_smoothing(smooth_method: Any, smooth_value: Any) -> None:
     """ValueError for an unknown method, TypeError for a smoothing value that is not a number."""
     if smooth_method not in SMOOTH_DEFAULTS:
-        raise ValueError(f"unknown smooth_method={smooth_method!r}; "
-                         f"choose one of {list(SMOOTH_DEFAULTS)}")
-    if smooth_value is not None and (isinstance(smooth_value, bool)
-                                     or not isinstance(smooth_value, (int, float))):
+        raise ValueError(
+            f"unknown smooth_method={smooth_method!r}; choose one of {list(SMOOTH_DEFAULTS)}"
+        )
+    if smooth_value is not None and (
+        isinstance(smooth_value, bool) or not isinstance(smooth_value, (int, float))
+    ):
         raise TypeError(f"smooth_value must be a number or None, got {type(smooth_value).__name__}")
 
 
@@ -51,12 +57,19 @@ class SacreBLEUOptions:
     smooth_value: Optional[float]
     effective_order: bool
 
-    def __init__(self, max_order: int = 4, smooth_method: str = "exp",
-                 smooth_value: Optional[float] = None, effective_order: bool = False) -> None:
+    def __init__(
+        self,
+        max_order: int = 4,
+        smooth_method: str = "exp",
+        smooth_value: Optional[float] = None,
+        effective_order: bool = False,
+    ) -> None:
         check_smoothing(smooth_method, smooth_value)
         check_max_order(max_order)
-        for name, value in zip(SacreBLEUOptions.__slots__,
-                               (max_order, smooth_method, smooth_value, bool(effective_order))):
+        for name, value in zip(
+            SacreBLEUOptions.__slots__,
+            (max_order, smooth_method, smooth_value, bool(effective_order)),
+        ):
             object.__setattr__(self, name, value)
 
     def _values(self) -> Tuple[int, str, Optional[float], bool]:
@@ -71,7 +84,7 @@ class SacreBLEUOptions:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
+        return self._values() == other._values()
 
     def __hash__(self) -> int:
         return hash((self.__class__, self._values()))
@@ -80,8 +93,7 @@ class SacreBLEUOptions:
         return (self.__class__, self._values())
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{n}={v!r}" for n, v in zip(SacreBLEUOptions.__slots__,
-                                                         self._values()))
+        fields = ", ".join(f"{n}={v!r}" for n, v in zip(SacreBLEUOptions.__slots__, self._values()))
         return f"{type(self).__name__}({fields})"
 
 
@@ -89,9 +101,16 @@ def _log(p: float) -> Any:
     return LOG_ZERO if p == 0.0 else math.log(p)
 
 
-def sacrebleu_score(correct: List[Any], total: List[Any], sys_len: int, ref_len: int,
-                    smooth_method: str = "none", smooth_value: Optional[float] = None,
-                    effective_order: bool = False, max_order: int = 4) -> BLEUScore:
+def sacrebleu_score(
+    correct: List[Any],
+    total: List[Any],
+    sys_len: int,
+    ref_len: int,
+    smooth_method: str = "none",
+    smooth_value: Optional[float] = None,
+    effective_order: bool = False,
+    max_order: int = 4,
+) -> BLEUScore:
     """sacrebleu's ``BLEU.compute_bleu``, operation for operation.
 
     Precisions are percentages before the log; add-k adds k to orders >= 2 of ``correct`` and
@@ -121,17 +140,30 @@ def sacrebleu_score(correct: List[Any], total: List[Any], sys_len: int, ref_len:
         if correct[n - 1] == 0:
             if smooth_method == "exp":
                 halvings *= 2
-                precisions[n - 1] = 100. / (halvings * total[n - 1])
+                precisions[n - 1] = 100.0 / (halvings * total[n - 1])
             elif smooth_method == "floor":
-                precisions[n - 1] = 100. * smooth_value / total[n - 1]
+                precisions[n - 1] = 100.0 * smooth_value / total[n - 1]  # type: ignore[operator]
         else:
-            precisions[n - 1] = 100. * correct[n - 1] / total[n - 1]
+            precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
     score = bp * math.exp(sum([_log(p) for p in precisions[:used_orders]]) / used_orders)
     return BLEUScore(score, correct, total, precisions, bp, sys_len, ref_len)
 
 
-def sacrebleu_score_of_row(row: List[Any], max_order: int, smooth_method: str,
-                           smooth_value: Optional[float], effective_order: bool) -> BLEUScore:
+def sacrebleu_score_of_row(
+    row: List[Any],
+    max_order: int,
+    smooth_method: str,
+    smooth_value: Optional[float],
+    effective_order: bool,
+) -> BLEUScore:
     """sacrebleu_score of one statistics row ``[sys_len, ref_len, correct..., total...]``."""
-    return sacrebleu_score(row[2:2 + max_order], row[2 + max_order:], int(row[0]), int(row[1]),
-                           smooth_method, smooth_value, effective_order, max_order)
+    return sacrebleu_score(
+        row[2 : 2 + max_order],
+        row[2 + max_order :],
+        int(row[0]),
+        int(row[1]),
+        smooth_method,
+        smooth_value,
+        effective_order,
+        max_order,
+    )

@@ -20,18 +20,25 @@ C via the kernel's ``libm_map``, or mapped through ``math`` in the pure-Python b
 The sum of the logs reproduces the built-in ``sum()`` of the running interpreter: left to right
 before Python 3.12, Neumaier-compensated from 3.12 on.
 """
+
 from __future__ import annotations
 
 import math
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Optional
 
 import numpy as np
 
 from turbobleu._engine import impl as _impl
-from turbobleu._engine.recipes.sacrebleu import (LOG_ZERO, NEUMAIER_SUM, SMOOTH_DEFAULTS,
-                                                  check_smoothing)
+from turbobleu._engine.recipes.sacrebleu import (
+    LOG_ZERO,
+    NEUMAIER_SUM,
+    SMOOTH_DEFAULTS,
+    check_smoothing,
+)
 
 ARITHMETICS = ("float32", "int64", "float32-numpy1")
 
@@ -50,8 +57,9 @@ def _mapped(name: str, values: np.ndarray) -> np.ndarray:
     out = np.empty(values.size, dtype=np.float64)
     if not _impl.kernel.libm_map(name, values.ravel(), out):
         # a value where math raises (or has its own special case): let math decide
-        out = np.fromiter(map(getattr(math, name), values.tolist()), dtype=np.float64,
-                          count=values.size)
+        out = np.fromiter(
+            map(getattr(math, name), values.tolist()), dtype=np.float64, count=values.size
+        )
     return out.reshape(values.shape)
 
 
@@ -92,9 +100,15 @@ def brevity_penalties(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
     return bp
 
 
-def bleu_scores(rows: np.ndarray, max_order: int, smooth_method: str,
-                smooth_value: Optional[float], effective_order: bool,
-                arithmetic: str, neumaier: bool = NEUMAIER_SUM) -> np.ndarray:
+def bleu_scores(
+    rows: np.ndarray,
+    max_order: int,
+    smooth_method: str,
+    smooth_value: Optional[float],
+    effective_order: bool,
+    arithmetic: str,
+    neumaier: bool = NEUMAIER_SUM,
+) -> np.ndarray:
     """sacrebleu's score of every aggregated row, with ``arithmetic`` as its NumPy dtype.
 
     ``rows`` is (R, 2 + 2N): ``[sys_len, ref_len, correct_1..N, total_1..N]``. For
@@ -111,8 +125,8 @@ def bleu_scores(rows: np.ndarray, max_order: int, smooth_method: str,
     value: float = 0.0 if smooth_value is None else smooth_value
     if smooth_value is None:
         value = SMOOTH_DEFAULTS[smooth_method] or 0.0  # (none and exp never use it)
-    as32 = arithmetic != "int64"          # the row itself is float32
-    nep50 = arithmetic == "float32"       # ... and so is the arithmetic on it
+    as32 = arithmetic != "int64"  # the row itself is float32
+    nep50 = arithmetic == "float32"  # ... and so is the arithmetic on it
     work = np.float32 if nep50 else np.float64
 
     # int(stats[0]), int(stats[1]): exact for the integral values these rows hold.
@@ -120,9 +134,10 @@ def bleu_scores(rows: np.ndarray, max_order: int, smooth_method: str,
     ref_len = rows[:, 1].astype(np.int64)
     bp = brevity_penalties(sys_len, ref_len)
 
-    correct: np.ndarray = np.array(rows[:, 2:2 + max_order],
-                                   dtype=np.float32 if as32 else np.int64)
-    total: np.ndarray = np.array(rows[:, 2 + max_order:], dtype=np.float32 if as32 else np.int64)
+    correct: np.ndarray = np.array(
+        rows[:, 2 : 2 + max_order], dtype=np.float32 if as32 else np.int64
+    )
+    total: np.ndarray = np.array(rows[:, 2 + max_order :], dtype=np.float32 if as32 else np.int64)
     # `if not any(correct)` runs before add-k touches the counts.
     scored = (correct != 0).any(axis=1)
 

@@ -3,6 +3,7 @@
 tests/typing checks these against the compiled module (mypy.stubtest): a function added to
 _tokenize.pyx needs its line here.
 """
+
 from typing import final
 
 import numpy as np

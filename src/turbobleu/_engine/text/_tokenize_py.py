@@ -3,12 +3,15 @@
 Same interface as the compiled module: ``tokenize(lines, kind, lowercase, vocab, frozen, what)``
 returns ``(ids int32 array, offsets int64 array)``.
 """
+
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
 from functools import lru_cache
+
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -21,8 +24,16 @@ from turbobleu._engine.text.unicode_classes import intl_classes, ranges_pattern
 # The functions the compiled module beside it has, with the same parameters
 # (tests/test_layout.py); the rest here is the specification's own helpers.
 __all__ = [
-    "Vocab", "corpus_row", "count_tokenized_periods", "intl_class_of", "is_python_space",
-    "is_zh_char_of", "sentence_row", "sentence_score_parts", "tokenize", "tokenize_strings",
+    "Vocab",
+    "corpus_row",
+    "count_tokenized_periods",
+    "intl_class_of",
+    "is_python_space",
+    "is_zh_char_of",
+    "sentence_row",
+    "sentence_score_parts",
+    "tokenize",
+    "tokenize_strings",
 ]
 
 TOK_NONE = 0
@@ -32,6 +43,7 @@ TOK_ZH = 3
 TOK_CHAR = 4
 
 UNKNOWN = -1
+
 
 def rewrite_13a(line: str) -> str:
     """mteval-v13a as sacrebleu runs it, on an rstripped line; the caller splits the result."""
@@ -48,6 +60,7 @@ def _intl_rules(bmp_only: bool) -> Tuple[Tuple["re.Pattern[str]", str], ...]:
     ``bmp_only`` drops the ranges above U+FFFF: ``re`` then matches the classes with a bitmap
     (6x faster); only valid on lines without such characters.
     """
+
     def spell(ranges: Tuple[Tuple[int, int], ...]) -> str:
         if bmp_only:
             ranges = tuple((a, min(b, _BMP_END)) for a, b in ranges if a <= _BMP_END)
@@ -58,7 +71,7 @@ def _intl_rules(bmp_only: bool) -> Tuple[Tuple["re.Pattern[str]", str], ...]:
     return (
         (re.compile(f"([^{num}])([{punct}])"), r"\1 \2 "),  # punctuation after a non-number
         (re.compile(f"([{punct}])([^{num}])"), r" \1 \2"),  # punctuation before a non-number
-        (re.compile(f"([{sym}])"), r" \1 "),                # every symbol
+        (re.compile(f"([{sym}])"), r" \1 "),  # every symbol
     )
 
 
@@ -84,9 +97,19 @@ def intl_class_of(c: int) -> int:
 # set is therefore U+2001..U+2A6D (quotes, dashes, currency, arrows, maths, ...) and none of
 # Extension B; these are the resulting ranges, checked against sacrebleu for every code point.
 ZH_RANGES: Tuple[Tuple[int, int], ...] = (
-    (0x2001, 0x2A6D), (0x2E80, 0x2FDF), (0x2FF0, 0x303F), (0x3100, 0x312F), (0x31A0, 0x31EF),
-    (0x3200, 0x4DB5), (0x4E00, 0x9FBB), (0xF900, 0xFA2D), (0xFA30, 0xFA6A), (0xFA70, 0xFAD9),
-    (0xFE10, 0xFE1F), (0xFE30, 0xFE4F), (0xFF00, 0xFFEF),
+    (0x2001, 0x2A6D),
+    (0x2E80, 0x2FDF),
+    (0x2FF0, 0x303F),
+    (0x3100, 0x312F),
+    (0x31A0, 0x31EF),
+    (0x3200, 0x4DB5),
+    (0x4E00, 0x9FBB),
+    (0xF900, 0xFA2D),
+    (0xFA30, 0xFA6A),
+    (0xFA70, 0xFAD9),
+    (0xFE10, 0xFE1F),
+    (0xFE30, 0xFE4F),
+    (0xFF00, 0xFFEF),
 )
 _ZH_FIRSTS = [first for first, _ in ZH_RANGES]
 
@@ -146,13 +169,14 @@ class Vocab(dict):
 def split_tokens(line: str, kind: int, lowercase: bool) -> List[str]:
     if lowercase:
         line = line.lower()
-        if not isinstance(line, str):   # a str subclass may override lower()
+        if not isinstance(line, str):  # a str subclass may override lower()
             raise TypeError(f"lower() must return a str, got {type(line).__name__}")
     return _REWRITERS[kind](line.rstrip()).split()
 
 
-def tokenize(lines: list, kind: int, lowercase: bool, vocab: Vocab, frozen: bool = False,
-             what: str = "lines") -> Tuple[np.ndarray, np.ndarray]:
+def tokenize(
+    lines: list, kind: int, lowercase: bool, vocab: Vocab, frozen: bool = False, what: str = "lines"
+) -> Tuple[np.ndarray, np.ndarray]:
     _check_kind(kind)
     if vocab is None:
         raise TypeError("vocab must be a Vocab, not None")
@@ -183,14 +207,21 @@ def _plain_corpus(hypotheses: Any, references: Any) -> Optional[Tuple[list, List
         return None
     streams = [list(stream) for stream in streams]
     if not all(isinstance(line, str) for line in hyps) or not all(
-            isinstance(line, str) for stream in streams for line in stream):
+        isinstance(line, str) for stream in streams for line in stream
+    ):
         return None
     return hyps, streams
 
 
-def corpus_row(hypotheses: Any, references: Any, kind: int, lowercase: bool, max_order: int,
-               rows: Optional[np.ndarray] = None,
-               hash_mask: int = 2**64 - 1) -> Optional[Tuple[List[int], int]]:
+def corpus_row(
+    hypotheses: Any,
+    references: Any,
+    kind: int,
+    lowercase: bool,
+    max_order: int,
+    rows: Optional[np.ndarray] = None,
+    hash_mask: int = 2**64 - 1,
+) -> Optional[Tuple[List[int], int]]:
     """``(summed statistics row, lines ending in ' .')`` of a plain-shaped corpus, else None
     (the caller's general path handles other shapes and bad input); the per-segment rows go to
     ``rows`` when it is given. ``hash_mask`` is the compiled kernel's collision hook; n-grams
@@ -231,8 +262,9 @@ def tokenize_strings(lines: list, kind: int, lowercase: bool) -> List[List[str]]
     return [split_tokens(line, kind, lowercase) for line in lines]
 
 
-def sentence_row(hypothesis: object, references: list, kind: int, lowercase: bool,
-                 max_order: int) -> List[int]:
+def sentence_row(
+    hypothesis: object, references: list, kind: int, lowercase: bool, max_order: int
+) -> List[int]:
     """Statistics row of one hypothesis against its references (None entries are skipped)."""
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
@@ -249,19 +281,30 @@ def sentence_row(hypothesis: object, references: list, kind: int, lowercase: boo
         refs.append([vocab.setdefault(t, len(vocab)) for t in split_tokens(ref, kind, lowercase)])
     hyp = [vocab.get(t, UNKNOWN) for t in split_tokens(hypothesis, kind, lowercase)]
     if not refs and hyp:
-        raise ValueError("references: every reference is None, so there is nothing to score "
-                         "the hypothesis against")
+        raise ValueError(
+            "references: every reference is None, so there is nothing to score "
+            "the hypothesis against"
+        )
     return segment_row(hyp, refs, max_order)
 
 
-def sentence_score_parts(hypothesis: object, references: list, kind: int, lowercase: bool,
-                         max_order: int, smooth_method: str, smooth_value: Any,
-                         effective_order: bool, neumaier: bool) -> Tuple[Any, ...]:
+def sentence_score_parts(
+    hypothesis: object,
+    references: list,
+    kind: int,
+    lowercase: bool,
+    max_order: int,
+    smooth_method: str,
+    smooth_value: Any,
+    effective_order: bool,
+    neumaier: bool,
+) -> Tuple[Any, ...]:
     """``BLEUScore``'s arguments (score, counts, totals, precisions, bp, sys_len, ref_len) for one
     hypothesis: ``sentence_row`` and ``sacrebleu_score_parts`` in one call. Not for add-k."""
     if smooth_method == "add-k":
         raise ValueError("sentence_score_parts: add-k takes the Python recipe")
     row = sentence_row(hypothesis, references, kind, lowercase, max_order)
-    score, precisions, bp = sacrebleu_score_parts(row, max_order, smooth_method, smooth_value,
-                                                  effective_order, neumaier)
-    return (score, row[2:2 + max_order], row[2 + max_order:], precisions, bp, row[0], row[1])
+    score, precisions, bp = sacrebleu_score_parts(
+        row, max_order, smooth_method, smooth_value, effective_order, neumaier
+    )
+    return (score, row[2 : 2 + max_order], row[2 + max_order :], precisions, bp, row[0], row[1])

@@ -1,6 +1,7 @@
 """mteval-v13a's rules, the readable specification shared by sacrebleu's 13a tokenizer (the twin
 ``_tokenize_py``; the compiled ``_tokenize`` follows it and is tested against it) and Hugging Face
 evaluate's copy of it (``turbobleu.evaluate``), which differ only in what they do around them."""
+
 from __future__ import annotations
 
 import re
@@ -13,7 +14,7 @@ _SYMBOL = re.compile(r"([{-~\[-` -&(-+:-@/])")
 _PAIR_RULES = (
     (re.compile(r"([^0-9])([.,])"), r"\1 \2 "),  # . or , not preceded by a digit
     (re.compile(r"([.,])([^0-9])"), r" \1 \2"),  # . or , not followed by a digit
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),      # - preceded by a digit
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # - preceded by a digit
 )
 
 

@@ -8,6 +8,7 @@ read from it instead, once per process (~50 ms), so that turbobleu's intl tokens
 of the sacrebleu next to it. Without ``regex`` (sacrebleu cannot be installed then) the shipped
 tables are used.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -18,9 +19,9 @@ import numpy as np
 from turbobleu._engine.text import unicode_tables as _unicode_tables
 
 # Class codes, as bits so that a chunk's classes can be or-ed together.
-NUMBER = 1       # \p{N}
+NUMBER = 1  # \p{N}
 PUNCTUATION = 2  # \p{P}
-SYMBOL = 4       # \p{S}
+SYMBOL = 4  # \p{S}
 
 _PROPERTIES = {NUMBER: r"\p{N}", PUNCTUATION: r"\p{P}", SYMBOL: r"\p{S}"}
 _CODE_POINTS = 0x110000
@@ -28,8 +29,13 @@ BLOCK_BITS = 7  # the two-level table's block size is 2**7 code points
 
 # A code point first assigned in each Unicode version: the newest one that regex knows names the
 # version of its tables (regex has no attribute for it).
-_VERSION_SENTINELS = (("17.0", 0x20C1), ("16.0", 0x1C89), ("15.1", 0x2FFC), ("15.0", 0x1F6DC),
-                      ("14.0", 0x061D))
+_VERSION_SENTINELS = (
+    ("17.0", 0x20C1),
+    ("16.0", 0x1C89),
+    ("15.1", 0x2FFC),
+    ("15.0", 0x1F6DC),
+    ("14.0", 0x061D),
+)
 
 Ranges = Tuple[Tuple[int, int], ...]
 
@@ -73,16 +79,29 @@ def classes_from_regex() -> IntlClasses:
         hits = np.fromiter((m.start() for m in regex.finditer(prop, text)), dtype=np.int64)
         ranges[code] = _runs(hits)
     assigned = regex.compile(r"\P{Cn}")
-    unicode_version = next((v for v, cp in _VERSION_SENTINELS if assigned.match(chr(cp))),
-                           "older than 14.0")
-    return IntlClasses(ranges[NUMBER], ranges[PUNCTUATION], ranges[SYMBOL], regex.__version__,
-                       unicode_version, "regex")
+    unicode_version = next(
+        (v for v, cp in _VERSION_SENTINELS if assigned.match(chr(cp))), "older than 14.0"
+    )
+    return IntlClasses(
+        ranges[NUMBER],
+        ranges[PUNCTUATION],
+        ranges[SYMBOL],
+        regex.__version__,
+        unicode_version,
+        "regex",
+    )
 
 
 def shipped_classes() -> IntlClasses:
     t = _unicode_tables
-    return IntlClasses(_pairs(t.NUMBER), _pairs(t.PUNCTUATION), _pairs(t.SYMBOL),
-                       t.REGEX_VERSION, t.UNICODE_VERSION, "shipped")
+    return IntlClasses(
+        _pairs(t.NUMBER),
+        _pairs(t.PUNCTUATION),
+        _pairs(t.SYMBOL),
+        t.REGEX_VERSION,
+        t.UNICODE_VERSION,
+        "shipped",
+    )
 
 
 def _pairs(flat: Tuple[int, ...]) -> Ranges:
@@ -106,9 +125,9 @@ def class_array(classes: IntlClasses) -> np.ndarray:
     table = np.zeros(_CODE_POINTS, dtype=np.uint8)
     for code, ranges in classes.by_code().items():
         for first, last in ranges:
-            if table[first:last + 1].any():
+            if table[first : last + 1].any():
                 raise ValueError(f"intl classes overlap at U+{first:04X}..U+{last:04X}")
-            table[first:last + 1] = code
+            table[first : last + 1] = code
     return table
 
 
@@ -135,6 +154,8 @@ def two_level_table() -> Tuple[np.ndarray, np.ndarray]:
 
 def ranges_pattern(ranges: List[Tuple[int, int]] | Ranges) -> str:
     """A ``re`` character-class body (no brackets) for the ranges, with escaped code points."""
+
     def esc(cp: int) -> str:
         return f"\\U{cp:08x}"
+
     return "".join(esc(a) if a == b else f"{esc(a)}-{esc(b)}" for a, b in ranges)

@@ -1,7 +1,9 @@
 """``sacrebleu.metrics.bleu``: ``BLEU`` with the class constants and helpers of sacrebleu's."""
+
 from __future__ import annotations
 
 from turbobleu._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any, Dict, List, Optional
 
@@ -22,18 +24,32 @@ class BLEU(_bleu.BLEU):
     _TOKENIZER_MAP: Dict[str, str] = dict(_bleu._TOKENIZER_FOR_LANG)
 
     @staticmethod
-    def compute_bleu(correct: List[Any], total: List[Any], sys_len: int, ref_len: int,
-                     smooth_method: str = "none", smooth_value: Optional[float] = None,
-                     effective_order: bool = False,
-                     max_ngram_order: int = MAX_NGRAM_ORDER) -> BLEUScore:
+    def compute_bleu(
+        correct: List[Any],
+        total: List[Any],
+        sys_len: int,
+        ref_len: int,
+        smooth_method: str = "none",
+        smooth_value: Optional[float] = None,
+        effective_order: bool = False,
+        max_ngram_order: int = MAX_NGRAM_ORDER,
+    ) -> BLEUScore:
         """sacrebleu's ``BLEU.compute_bleu``: the score of aggregated statistics.
 
         As in sacrebleu, add-k smoothing adds k to ``correct`` and ``total`` (orders >= 2) in
         place, and the returned score holds these same lists.
         """
         check_smoothing(smooth_method, smooth_value)
-        return sacrebleu_score(correct, total, sys_len, ref_len, smooth_method, smooth_value,
-                               effective_order, max_ngram_order)
+        return sacrebleu_score(
+            correct,
+            total,
+            sys_len,
+            ref_len,
+            smooth_method,
+            smooth_value,
+            effective_order,
+            max_ngram_order,
+        )
 
     def _preprocess_segment(self, sent: str) -> str:
         """One segment lowercased (if asked) and tokenized, tokens joined by spaces."""
