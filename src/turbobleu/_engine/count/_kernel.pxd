@@ -49,4 +49,4 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
                         int64_t ref_first, int64_t ref_last, int64_t n_ids) noexcept nogil
 cdef double exact_sum(const double* x, int n, double* partials) noexcept nogil
 cdef tuple score_parts_of_row(const int64_t* row, int max_order, str smooth_method,
-                             smooth_value, bint effective_order, bint neumaier)
+                              smooth_value, bint effective_order, bint neumaier)

@@ -3,7 +3,8 @@
 """N-gram counting and clipping over int32 id spans (see _kernel_py.py for the readable spec).
 
 Input is CSR-packed: segment i's hypothesis is ``hyp_ids[hyp_off[i]:hyp_off[i+1]]``; its references
-are the spans ``r`` in ``seg_ref_off[i]..seg_ref_off[i+1]``, each ``ref_ids[ref_off[r]:ref_off[r+1]]``.
+are the spans ``r`` in ``seg_ref_off[i]..seg_ref_off[i+1]``, each
+``ref_ids[ref_off[r]:ref_off[r+1]]``.
 Output row i is ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (int64), sacrebleu's layout.
 
 Every segment's hypothesis n-grams go into an open-addressing table. An n-gram's key is the pair
@@ -15,7 +16,8 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
-from turbobleu._engine.scratch cimport tb_scratch_give, tb_scratch_peek, tb_scratch_take, warm_memory
+from turbobleu._engine.scratch cimport (tb_scratch_give, tb_scratch_peek, tb_scratch_take,
+                                        warm_memory)
 
 cdef inline uint64_t ngram_key(int64_t prefix_slot, int32_t token) noexcept nogil:
     """prefix_slot is -1 for unigrams. The high half is below 0xC0000000 (a slot index is below
@@ -32,7 +34,8 @@ cdef enum:
 cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL   # the key of an unused slot
 
 
-cdef inline int64_t probe(Table* t, uint64_t start_mask, uint64_t wrap, uint64_t key) noexcept nogil:
+cdef inline int64_t probe(Table* t, uint64_t start_mask, uint64_t wrap,
+                          uint64_t key) noexcept nogil:
     """Index of the slot with this key, or of the empty slot where it belongs. The start is
     taken from the product's high half, which depends on every bit of the key (its low bits see
     only the last id, so n-grams ending in the same id would crowd together there)."""
@@ -376,8 +379,9 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
                              single, hpos, hact, rpos, ract, rcnt, &n_live, &h_n)
         n_uni = n_live
     else:
-        # Unigrams: every position of the hypothesis and of each reference. (Written apart from the
-        # loop over orders below: folding it in, with a prefix test per lookup, measured 10% slower.)
+        # Unigrams: every position of the hypothesis and of each reference. (Written apart from
+        # the loop over orders below: folding it in, with a prefix test per lookup, measured 10%
+        # slower.)
         for i in range(hyp_len):
             hpos[i] = add_hyp_ngram(t, start_mask, wrap, ngram_key(-1, hyp[i]), 1, &n_live, single)
         base = 0
@@ -417,8 +421,8 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
                 j = ract[m]
                 if j > rlen - n:        # ascending: the rest cannot hold an n-gram either
                     break
-                idx = count_ref_ngram(t, start_mask, wrap, ngram_key(rpos[base + j], ref[j + n - 1]),
-                                      single)
+                idx = count_ref_ngram(t, start_mask, wrap,
+                                      ngram_key(rpos[base + j], ref[j + n - 1]), single)
                 rpos[base + j] = idx
                 ract[k] = j
                 k += t.slots[idx].key != EMPTY
@@ -497,7 +501,8 @@ def count_stats(const int32_t[::1] hyp_ids, const int64_t[::1] hyp_off,
     check_monotone(seg_ref_off, "seg_ref_off")
     if n_seg > 0 and (hyp_off[n_seg] > hyp_ids.shape[0]
                       or seg_ref_off[n_seg] > ref_off.shape[0] - 1
-                      or (ref_off.shape[0] > 0 and ref_off[ref_off.shape[0] - 1] > ref_ids.shape[0])):
+                      or (ref_off.shape[0] > 0
+                          and ref_off[ref_off.shape[0] - 1] > ref_ids.shape[0])):
         raise ValueError("count_stats: offsets point past the id buffers")
     if n_ids > 0:
         # Only as many entries as the ids use: an overstated n_ids costs no memory.
@@ -641,7 +646,7 @@ def sacrebleu_sentence_scores(const int64_t[:, ::1] rows, int max_order, str smo
 
 
 cdef tuple score_parts_of_row(const int64_t* row, int max_order, str smooth_method,
-                             smooth_value, bint effective_order, bint neumaier):
+                              smooth_value, bint effective_order, bint neumaier):
     """sacrebleu_score_parts of a row in C memory (max_order <= 16 values checked by the caller
     or here)."""
     cdef int method = SMOOTH_CODES[smooth_method]
@@ -723,7 +728,6 @@ cdef extern from *:
     double tb_libm_pow(double x, double y) nogil
 
 
-
 # -- packing -----------------------------------------------------------------------------------
 cdef str _describe(object item):
     return f"{type(item).__name__} {item!r}" if not isinstance(item, (list, tuple)) else \
@@ -763,14 +767,15 @@ def pack_sequences(rows, str what, pad=None, Py_ssize_t first=0):
     cdef PyObject* item
     cdef object token
     if isinstance(rows, (str, bytes)):
-        raise TypeError(f"{what} must be a sequence of token-id sequences, got {type(rows).__name__}")
+        raise TypeError(f"{what} must be a sequence of token-id sequences, "
+                        f"got {type(rows).__name__}")
     rows = snapshot_fast(rows)
     n = PySequence_Fast_GET_SIZE(rows)
     for i in range(n):
         row = <object>PySequence_Fast_GET_ITEM(rows, i)
         if isinstance(row, (str, bytes)):
-            raise TypeError(f"{what}[{i + first}] is a {type(row).__name__}: give token ids, or pass "
-                            "text with a tokenizer (tokenize=...)")
+            raise TypeError(f"{what}[{i + first}] is a {type(row).__name__}: give token ids, "
+                            "or pass text with a tokenizer (tokenize=...)")
         try:
             seq = PySequence_Fast(row, b"not a sequence")
         except TypeError:
@@ -818,7 +823,8 @@ def pack_groups(groups, str what, pad=None, Py_ssize_t first=0):
     cdef list flat = []
     cdef object grp, seq
     if isinstance(groups, (str, bytes)):
-        raise TypeError(f"{what} must be a sequence of reference lists, got {type(groups).__name__}")
+        raise TypeError(f"{what} must be a sequence of reference lists, "
+                        f"got {type(groups).__name__}")
     groups = snapshot_fast(groups)
     n = PySequence_Fast_GET_SIZE(groups)
     import numpy as _np
@@ -828,13 +834,13 @@ def pack_groups(groups, str what, pad=None, Py_ssize_t first=0):
     for g in range(n):
         grp = <object>PySequence_Fast_GET_ITEM(groups, g)
         if isinstance(grp, (str, bytes)):
-            raise TypeError(f"{what}[{g + first}] is a {type(grp).__name__}: give a list of token-id "
-                            "references, or pass text with a tokenizer (tokenize=...)")
+            raise TypeError(f"{what}[{g + first}] is a {type(grp).__name__}: give a list of "
+                            "token-id references, or pass text with a tokenizer (tokenize=...)")
         try:
             seq = PySequence_Fast(grp, b"not a sequence")
         except TypeError:
-            raise TypeError(f"{what}[{g + first}] must be a list of references (token-id sequences), "
-                            f"got {type(grp).__name__}") from None
+            raise TypeError(f"{what}[{g + first}] must be a list of references "
+                            f"(token-id sequences), got {type(grp).__name__}") from None
         for k in range(PySequence_Fast_GET_SIZE(seq)):
             item = <object>PySequence_Fast_GET_ITEM(seq, k)
             if PyLong_Check(<PyObject*>item) or PyIndex_Check(<PyObject*>item):
@@ -1130,7 +1136,6 @@ def build_ref_tables(const int32_t[::1] ref_ids, const int64_t[::1] ref_off,
 
 
 cdef void _copy_u64(uint64_t[::1] dst, const uint64_t* src, int64_t n):
-    cdef int64_t i
     with nogil:
         memcpy(&dst[0], src, n * sizeof(uint64_t))
 
@@ -1741,7 +1746,7 @@ def build_self_table(const int32_t[::1] ids, const int64_t[::1] off, int max_ord
                      uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
     """The self-BLEU table of texts ``ids[off[i]:off[i+1]]``: ``(table uint64, capacity)``."""
     cdef Py_ssize_t n_txt = off.shape[0] - 1
-    cdef int64_t occ = 0, i, j, tlen, pos, prefix, cap
+    cdef int64_t occ = 0, i, j, tlen, prefix, cap
     cdef int n, top
     if max_order < 1:
         raise ValueError(f"max_order must be >= 1, got {max_order}")
@@ -1943,7 +1948,7 @@ def resample_counts(rng, Py_ssize_t n_segments, float[:, ::1] counts):
     cdef tb_bitgen_t* g = bitgen_of(bit_generator, n_segments)
     cdef uint32_t n = <uint32_t>n_segments
     cdef uint32_t threshold = (<uint32_t>(0xFFFFFFFF - (n - 1))) % n
-    cdef Py_ssize_t b, i
+    cdef Py_ssize_t b, _i
     cdef float* row
     with bit_generator.lock, nogil:
         for b in range(counts.shape[0]):
@@ -1952,7 +1957,7 @@ def resample_counts(rng, Py_ssize_t n_segments, float[:, ::1] counts):
             if n == 1:              # NumPy draws nothing for a range of one value
                 row[0] = 1
                 continue
-            for i in range(n_segments):
+            for _i in range(n_segments):
                 row[bounded_draw(g, n, threshold)] += 1
 
 

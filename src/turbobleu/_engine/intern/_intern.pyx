@@ -20,11 +20,12 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.float cimport DBL_MIN
 from libc.math cimport exp, isfinite, isinf, log
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memcmp, memset
 
 from turbobleu._engine.count._kernel cimport (TABLE_FOR_CORPUS, TABLE_FOR_SENTENCE, Table,
-                                count_segment, exact_sum, kept_table_bytes, table_give,
-                                table_reserve, table_reserve_ids, table_take, table_warm)
+                                              count_segment, exact_sum, kept_table_bytes,
+                                              table_give, table_reserve, table_reserve_ids,
+                                              table_take, table_warm)
 from turbobleu._engine.scratch cimport tb_scratch_give, tb_scratch_take, warm_memory
 
 cdef extern from "Python.h":
@@ -450,7 +451,8 @@ cdef int fill_sentence_row(references, hypothesis, int orders, int64_t* row) exc
             hyp_fast = fast_of(hypothesis)
             if hyp_fast is None:
                 return 0
-            refs_snapshot = items_of(references, &held, &refs_items, &refs_size)
+            # Unread on purpose: keeps the snapshot tuple that refs_items points into alive.
+            _refs_snapshot = items_of(references, &held, &refs_items, &refs_size)
             if refs_size != n_refs:
                 return 0
             hyp_len = PySequence_Fast_GET_SIZE(hyp_fast)
@@ -630,8 +632,9 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
             seg_ref[0] = 0
             for i in range(n):
                 # (Held in C when short: a tuple per segment costs more than the rest of one.)
-                refs_snapshot = items_of(<object>PySequence_Fast_GET_ITEM(lists_fast, i), &held,
-                                         &items, &m)
+                # (_refs_snapshot, unread, keeps alive the snapshot tuple that items points into.)
+                _refs_snapshot = items_of(<object>PySequence_Fast_GET_ITEM(lists_fast, i), &held,
+                                          &items, &m)
                 if m == -1:
                     return None
                 if m == 0:
@@ -676,7 +679,8 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
                     for k in range(width):
                         totals[k] += seg_row[k]
                     for k in range(orders):
-                        totals[width + k] += seg_row[2 + orders + k] if seg_row[2 + orders + k] > 1 else 1
+                        totals[width + k] += (seg_row[2 + orders + k]
+                                              if seg_row[2 + orders + k] > 1 else 1)
         else:
             import numpy as _np     # here only: corpus_totals (NLTK's corpus_bleu) needs none
             rows = _np.zeros((n, width), dtype=_np.int64)

@@ -1,6 +1,7 @@
 # cython: language_level=3
 # cython: freethreading_compatible=True
-"""Exact sacrebleu tokenizers (none, 13a, intl, zh, char) that go straight from ``str`` to int32 ids.
+"""Exact sacrebleu tokenizers (none, 13a, intl, zh, char) that go straight from ``str`` to int32
+ids.
 
 Each line is read as code points, rewritten by the tokenizer's rules into a code-point buffer, split
 on Python's whitespace set and every token interned in a ``Vocab`` (a C hash table over code-point
@@ -9,13 +10,14 @@ spans). No Python object is made per token; the GIL is released while lines are 
 """
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free, calloc
-from libc.string cimport memchr, memcmp, memcpy, memmove, memset
+from libc.string cimport memchr, memcpy, memset
 from cpython.unicode cimport PyUnicode_Check
 cimport cython
 
 from turbobleu._engine.count._kernel cimport (TABLE_FOR_CORPUS, Table, count_segment,
-                                score_parts_of_row, table_bytes, table_give, table_release,
-                                table_reserve, table_reserve_ids, table_take, table_warm)
+                                              score_parts_of_row, table_bytes, table_give,
+                                              table_release, table_reserve, table_reserve_ids,
+                                              table_take, table_warm)
 from turbobleu._engine.scratch cimport (tb_load_acquire, tb_scratch_give, tb_scratch_peek,
                                         tb_scratch_take, tb_store_release, warm_memory)
 import threading
@@ -56,6 +58,7 @@ def _init_space_bits():
     for c in range(LAST_SPACE + 1):
         if py_space_slow(c):
             SPACE_BITS[c >> 6] |= (<uint64_t>1) << (c & 63)
+
 
 _init_space_bits()
 
@@ -281,7 +284,8 @@ cdef int vocab_grow(VocabMem* v) noexcept nogil:
     return 0
 
 
-cdef inline int32_t vocab_intern(VocabMem* v, const uint32_t* s, Py_ssize_t n, bint frozen) noexcept nogil:
+cdef inline int32_t vocab_intern(VocabMem* v, const uint32_t* s, Py_ssize_t n,
+                                 bint frozen) noexcept nogil:
     """Id of the token s[:n]; new tokens get the next id, or -1 when frozen; -2 on no memory."""
     return vocab_intern_hashed(v, s, n, span_hash(s, n), frozen)
 
@@ -581,6 +585,7 @@ def _init_classes():
             ASCII_CLASS[c] = SPECIAL
         elif c == 0x2D:
             ASCII_CLASS[c] = HYPHEN
+
 
 _init_classes()
 
@@ -1126,7 +1131,8 @@ cdef int tokenize_buffers(int kind, Py_ssize_t n_lines, const int* kinds, void**
     pipe.tok = <uint32_t*>malloc(pipe.tok_cap * sizeof(uint32_t))
     pipe.vocab = vocab.m
     if not vocab.m.char_cache:   # (a shared, frozen vocabulary is only read)
-        vocab.m.char_cache = True   # a corpus vocabulary: worth the 256 KiB table (not sentence_row's)
+        # A corpus vocabulary: worth the 256 KiB table (not sentence_row's).
+        vocab.m.char_cache = True
     pipe.frozen = frozen
     pipe.ids = ids
     pipe.failed = 0
