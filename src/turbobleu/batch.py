@@ -723,6 +723,28 @@ class ReferenceSets:
         kernel = _impl.kernel
         table, bases, caps = self._table, self._bases, self._caps
         group_off, ref_lens, mask = self._group_off, self._ref_lens, self._hash_mask
+
+        def score_against_tables(
+            ids: Any, off: Any, groups: Any, rows: np.ndarray, start: int, end: int
+        ) -> None:
+            """Rows ``start..end`` of ``(ids, off)``, each against its group's reference table."""
+            kernel.score_ref_tables(
+                table,
+                bases,
+                caps,
+                group_off,
+                ref_lens,
+                self.max_order,
+                ids,
+                off,
+                groups,
+                rec.orders,
+                rows,
+                start,
+                end,
+                mask,
+            )
+
         if (
             self._encoder.used is None
             and lengths is None
@@ -739,22 +761,7 @@ class ReferenceSets:
                 return kernel.pack_sequences(hypotheses[start:end], "hypotheses", pad_id, start)
 
             def count_chunk(rows: np.ndarray, start: int, end: int, ctx: Any) -> None:
-                kernel.score_ref_tables(
-                    table,
-                    bases,
-                    caps,
-                    group_off,
-                    ref_lens,
-                    self.max_order,
-                    ctx[0],
-                    ctx[1],
-                    hyp_group[start:end],
-                    rec.orders,
-                    rows[start:end],
-                    0,
-                    -1,
-                    mask,
-                )
+                score_against_tables(ctx[0], ctx[1], hyp_group[start:end], rows[start:end], 0, -1)
 
             return _score_rows(n, rec, n_threads, count_chunk, "hypotheses", return_stats, prepare)
         hyp_ids, hyp_off = self._hypotheses(hypotheses, pad_id, lengths)
@@ -762,22 +769,7 @@ class ReferenceSets:
         hyp_group = self._groups_of(n, group, group_size)
 
         def count(rows: np.ndarray, start: int, end: int) -> None:
-            kernel.score_ref_tables(
-                table,
-                bases,
-                caps,
-                group_off,
-                ref_lens,
-                self.max_order,
-                hyp_ids,
-                hyp_off,
-                hyp_group,
-                rec.orders,
-                rows,
-                start,
-                end,
-                mask,
-            )
+            score_against_tables(hyp_ids, hyp_off, hyp_group, rows, start, end)
 
         return _score_rows(n, rec, n_threads, count, "hypotheses", return_stats)
 
