@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 import numpy as _np
 
 from turbobleu._engine.recipes import nltk as nltk_recipe
-from turbobleu._engine.recipes.sacrebleu import sacrebleu_score, sacrebleu_score_of_row
+from turbobleu._engine.recipes.sacrebleu import sacrebleu_score_of_row
 
 # The functions the compiled module beside it has, with the same parameters
 # (tests/test_layout.py); the rest here is the specification's own helpers.
@@ -179,16 +179,8 @@ def sacrebleu_score_parts(
     """(score, precisions, bp) of one statistics row (``neumaier`` is implied by Python here)."""
     if smooth_method == "add-k" or max_order > 16:
         raise ValueError("sacrebleu_score_parts: add-k and max_order > 16 take the Python recipe")
-    row = list(row)
-    result = sacrebleu_score(
-        row[2 : 2 + max_order],
-        row[2 + max_order :],
-        int(row[0]),
-        int(row[1]),
-        smooth_method,
-        smooth_value,
-        effective_order,
-        max_order,
+    result = sacrebleu_score_of_row(
+        list(row), max_order, smooth_method, smooth_value, effective_order
     )
     return result.score, result.precisions, result.bp
 
