@@ -505,6 +505,7 @@ def sentence_bleu_batch(
     and with ``return_stats`` also the int64 rows ``[hyp_len, ref_len, matches_1..N,
     totals_1..N]``. ``threads``: worker threads (default: every core).
     """
+    pad_id = _ids.check_pad_id(pad_id)
     if isinstance(references, ReferenceSets):
         return references.score(
             hypotheses,
@@ -570,6 +571,7 @@ class ReferenceSets:
     ) -> None:
         if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
             raise ValueError(f"max_order must be an integer >= 1, got {max_order!r}")
+        pad_id = _ids.check_pad_id(pad_id)
         n_threads = _resolve_threads(threads)
         self.max_order = max_order
         self._encoder = _ids.TextEncoder(tokenize, lowercase)
@@ -714,6 +716,7 @@ class ReferenceSets:
         ``max_order >= 5`` for them). Returns scores, and the rows with ``return_stats``.
         """
         rec = _recipe(recipe)
+        pad_id = _ids.check_pad_id(pad_id)
         if rec.orders > self.max_order:
             raise ValueError(
                 f"the recipe needs n-grams up to order {rec.orders} but these "

@@ -8,6 +8,7 @@ CPU or CUDA, is copied to the host once. Token ids must be integers in 0..2**31-
 
 from __future__ import annotations
 
+import operator
 import sys
 from collections.abc import Sequence
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
@@ -65,12 +66,26 @@ def _lengths_array(lengths: Any, shape: Tuple[int, ...], what: str) -> np.ndarra
     return lens.astype(np.int64, copy=False)
 
 
+def check_pad_id(pad_id: Any) -> Optional[int]:
+    """``pad_id`` as a Python int (or None): an integer (any integer type, not bool) that can be
+    compared with int32 ids. A float pad id was once truncated on one path and compared as a
+    float on another, which scored an identical pair 59.46."""
+    if pad_id is None:
+        return None
+    if isinstance(pad_id, bool) or not hasattr(pad_id, "__index__"):
+        raise TypeError(f"pad_id must be an integer or None, got {type(pad_id).__name__}")
+    value = operator.index(pad_id)
+    if not -(2**31) <= value <= MAX_ID:
+        raise ValueError(f"pad_id must be an integer in -2**31..2**31-1, got {value}")
+    return value
+
+
 def array_rows(arr: np.ndarray, what: str, pad_id: Optional[int], lengths: Any) -> CSR:
     """CSR of the last axis of an integer array: each row keeps its first ``lengths`` ids, or
     every id that is not ``pad_id``, or all of them."""
     arr = _int_array(np.asarray(arr), what)
     width = arr.shape[-1]
-    flat = arr.reshape(-1, width)
+    flat = arr.reshape(int(np.prod(arr.shape[:-1])), width)  # (-1, 0) is ambiguous for width 0
     if lengths is not None:
         if pad_id is not None:
             raise ValueError(f"{what}: give pad_id or lengths, not both")
@@ -246,6 +261,7 @@ def sequences(
 ) -> CSR:
     """CSR of one sequence per row: a 2-D array or tensor (with ``pad_id`` or ``lengths``), a
     list of 1-D arrays/tensors, a list of id sequences, or text / token strings (``encoder``)."""
+    pad_id = check_pad_id(pad_id)
     if is_tensor(rows):
         rows = tensor_to_numpy(rows)
     if isinstance(rows, np.ndarray):
@@ -323,6 +339,7 @@ def groups(
     whose items are each a list of references (id sequences, 1-D arrays/tensors, or strings), or
     a list of strings (one text reference per group).
     """
+    pad_id = check_pad_id(pad_id)
     if is_tensor(refs):
         refs = tensor_to_numpy(refs)
     if isinstance(refs, np.ndarray):
