@@ -7,6 +7,7 @@ test run from the sdist has no src/ tree) or where a tool is not installed (``pi
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -23,7 +24,11 @@ pytestmark = pytest.mark.skipif(not SRC.is_dir(), reason="no src/ tree next to t
 
 
 def _run(args: List[str]) -> subprocess.CompletedProcess:
-    return subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    # The tools' own helpers (cython-lint runs pycodestyle) are found beside this interpreter,
+    # also when its virtualenv is not activated.
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    env = dict(os.environ, PATH=path)
+    return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
 
 
 def _tool(module: str) -> List[str]:
