@@ -51,16 +51,7 @@ COMPARISONS = [
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
-    )
-    p.add_argument(
-        "--data",
-        type=Path,
-        default=benchlib.DEFAULT_DATA,
-        help="WMT23 directory: <pair>/hyp.<system>.<lang> and <pair>/ref.<name>.<lang>",
-    )
-    p.add_argument("--pairs", nargs="+", metavar="PAIR", help="language pairs (default: all)")
+    p = benchlib.wmt23_parser(__doc__)
     p.add_argument(
         "--workloads", nargs="+", choices=("sentence", "corpus"), default=["sentence", "corpus"]
     )

@@ -7,6 +7,7 @@ thread-count environment variables (``pin_threads``) before those libraries load
 
 from __future__ import annotations
 
+import argparse
 import gc
 import json
 import math
@@ -78,6 +79,22 @@ class System:
     def refs_per_segment(self) -> List[List[str]]:
         """The references regrouped per segment (``[[ref_a_0, ref_b_0], ...]``)."""
         return [list(group) for group in zip(*self.refs)]
+
+
+def wmt23_parser(doc: str) -> argparse.ArgumentParser:
+    """A benchmark's argument parser (described by the first paragraph of ``doc``) with the
+    options every WMT23 benchmark takes: ``--data`` and ``--pairs``."""
+    p = argparse.ArgumentParser(
+        description=doc.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
+        help="WMT23 directory: <pair>/hyp.<system>.<lang> and <pair>/ref.<name>.<lang>",
+    )
+    p.add_argument("--pairs", nargs="+", metavar="PAIR", help="language pairs (default: all)")
+    return p
 
 
 def read_lines(path: Path) -> List[str]:
