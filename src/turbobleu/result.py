@@ -5,7 +5,7 @@ from __future__ import annotations
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Dict, List, Optional, Sequence
+    from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 # The sacrebleu release whose BLEU numbers, output and signatures turbobleu reproduces.
 SACREBLEU_VERSION = "2.6.0"
@@ -106,18 +106,23 @@ class BLEUScore:
 
     def estimate_ci(self, scores: Sequence["BLEUScore"]) -> None:
         """Store the bootstrap mean and 95% half-width as sacrebleu computes them."""
-        raw = sorted(s.score for s in scores)
-        lo = len(raw) // 40
-        hi = len(raw) - lo - 1
-        self._ci = 0.5 * (raw[hi] - raw[lo])
-        import statistics  # here: only the bootstrap needs it (a lighter `import turbobleu`)
-
-        self._mean = statistics.mean(raw)
+        self._mean, self._ci = mean_ci([s.score for s in scores])
 
     def __repr__(self) -> str:
         return self.format()
 
     __str__ = __repr__
+
+
+def mean_ci(scores: Sequence[float]) -> Tuple[float, float]:
+    """(mean, 95% CI half-width) of bootstrap scores as sacrebleu's ``Score.estimate_ci``
+    computes them: ``statistics.mean`` of the sorted scores, half the 2.5%-97.5% range."""
+    import statistics  # here: only the bootstrap needs it (a lighter `import turbobleu`)
+
+    ordered = sorted(float(s) for s in scores)
+    lo = len(ordered) // 40
+    hi = len(ordered) - lo - 1
+    return statistics.mean(ordered), 0.5 * (ordered[hi] - ordered[lo])
 
 
 class BLEUSignature:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import os
-import statistics
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -32,6 +31,7 @@ from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM, SacreBLEUOptions
 from turbobleu._engine.recipes.sacrebleu_batch import bleu_scores, bootstrap_arithmetic
 from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_from_row
+from turbobleu.result import mean_ci
 from turbobleu.stats import BLEUStats
 
 SEED_ENV = "SACREBLEU_SEED"
@@ -237,12 +237,8 @@ def numpy_mean_ci(scores: np.ndarray) -> Tuple[float, float]:
     return float(ordered.mean()), float(0.5 * (ordered[hi] - ordered[lo]))
 
 
-def exact_mean_ci(scores: Sequence[float]) -> Tuple[float, float]:
-    """(mean, CI) as sacrebleu's ``Score.estimate_ci`` computes them (``statistics.mean``)."""
-    ordered = sorted(float(s) for s in scores)
-    lo = len(ordered) // 40
-    hi = len(ordered) - lo - 1
-    return statistics.mean(ordered), 0.5 * (ordered[hi] - ordered[lo])
+# (mean, CI) as sacrebleu's ``Score.estimate_ci`` computes them (``statistics.mean``).
+exact_mean_ci = mean_ci
 
 
 def _p_value(statistic: np.ndarray, observed: float) -> float:

@@ -34,7 +34,7 @@ from turbobleu.cli.io import (
 )
 from turbobleu.cli.progress import Progress
 from turbobleu.cli.tables import colorize, render
-from turbobleu.result import SACREBLEU_VERSION, BLEUScore
+from turbobleu.result import SACREBLEU_VERSION, BLEUScore, mean_ci
 from turbobleu.stats import BLEUStats
 from turbobleu.tokenizers import TOKENIZER_NAMES, Tokenizer, fast_tokenizers
 
@@ -478,8 +478,7 @@ def _single_system(args: argparse.Namespace, metric: BLEU, stats: BLEUStats, out
         seed = resolve_seed()
         with Progress("bootstrap", enabled=None if not args.quiet else False) as bar:
             samples = bootstrap_scores(stats, metric, args.confidence_n, seed.text, bar)
-        # estimate_ci reads each resample's .score (sacrebleu's Score.estimate_ci)
-        score.estimate_ci([BLEUScore(s, [], [], [], 1.0, 0, 0) for s in samples.tolist()])
+        score._mean, score._ci = mean_ci(samples.tolist())
         metric.n_bootstrap = args.confidence_n
         metric.seed = seed.text
     out.print(_format_score(args, metric, score, out))
