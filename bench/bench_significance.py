@@ -247,16 +247,7 @@ def summary_rows(records: List[Dict[str, Any]]) -> List[List[str]]:
 
 
 def markdown(records: List[Dict[str, Any]], info: Dict[str, Any], args: argparse.Namespace) -> str:
-    head = [
-        "workload",
-        "timed",
-        "pairs",
-        "geomean sb/tb",
-        "min (pair)",
-        "max",
-        "target",
-        "met (every pair)",
-    ]
+    head = benchlib.PAIR_SUMMARY_HEADER
     per = [
         "workload",
         "pair",

@@ -294,16 +294,7 @@ def markdown(
     if rows:
         lines += [
             benchlib.md_table(
-                [
-                    "workload",
-                    "timed",
-                    "pairs",
-                    "geomean sb/tb",
-                    "min (pair)",
-                    "max",
-                    "target",
-                    "met (every pair)",
-                ],
+                benchlib.PAIR_SUMMARY_HEADER,
                 rows,
             ),
             "",

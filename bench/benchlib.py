@@ -81,6 +81,19 @@ class System:
         return [list(group) for group in zip(*self.refs)]
 
 
+# The header of the per-workload summary tables of the benchmarks that compare by language pair.
+PAIR_SUMMARY_HEADER = [
+    "workload",
+    "timed",
+    "pairs",
+    "geomean sb/tb",
+    "min (pair)",
+    "max",
+    "target",
+    "met (every pair)",
+]
+
+
 def wmt23_parser(doc: str) -> argparse.ArgumentParser:
     """A benchmark's argument parser (described by the first paragraph of ``doc``) with the
     options every WMT23 benchmark takes: ``--data`` and ``--pairs``."""
