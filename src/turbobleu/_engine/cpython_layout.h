@@ -29,6 +29,14 @@
 #define tb_cached_str_hash(o) (((PyASCIIObject *)(o))->hash)
 #endif
 
+/* 1 where another thread may change a list while this one reads its items: free-threaded
+ * builds, whose lists have no GIL to keep them still. Readers copy lists into tuples there. */
+#ifdef Py_GIL_DISABLED
+#define TB_LISTS_SHARED 1
+#else
+#define TB_LISTS_SHARED 0
+#endif
+
 /* A token's head: its first min(nbytes, 8) bytes copied into a zeroed 64-bit number (the rest
    is compared with memcmp). Every token of a table must get the same value for the same bytes,
    whichever way it is computed below: _intern's str_find tells equal tokens by it. */

@@ -51,6 +51,7 @@ cdef extern from "cpython_layout.h":
     Py_hash_t tb_cached_str_hash(PyObject* o)
     uint64_t tb_str_head(PyObject* o, const unsigned char* d, Py_ssize_t nbytes)
     int tb_unicode_ready(PyObject* o) except -1
+    bint TB_LISTS_SHARED
 
 cdef Py_ssize_t MAX_TOKENS = 2147483646
 
@@ -80,8 +81,12 @@ cdef int ids_reserve(Ids* b, Py_ssize_t extra) except -1:
 cdef object fast_of(object seq):
     """A list/tuple view of ``seq`` whose size agrees with ``len(seq)``, or None (for token
     sequences: their items are read while no Python code runs)."""
-    if PyList_CheckExact(<PyObject*>seq) or PyTuple_CheckExact(<PyObject*>seq):
-        return seq      # (the usual case) its length is its size, without the calls below
+    if PyTuple_CheckExact(<PyObject*>seq):
+        return seq
+    if PyList_CheckExact(<PyObject*>seq):
+        # (the usual case) its length is its size, without the calls below; copied where
+        # another thread could resize it while its items are read (free-threaded builds)
+        return tuple(seq) if TB_LISTS_SHARED else seq
     cdef Py_ssize_t n = len(seq)
     fast = PySequence_Fast(seq, b"not iterable")
     if PySequence_Fast_GET_SIZE(fast) != n:
@@ -112,7 +117,9 @@ cdef struct Held:
 
 
 cdef inline bint can_hold(object seq) noexcept:
-    return ((PyList_CheckExact(<PyObject*>seq) or PyTuple_CheckExact(<PyObject*>seq))
+    # (Not a list on free-threaded builds: another thread could resize it during the copy.)
+    return ((PyTuple_CheckExact(<PyObject*>seq)
+             or (PyList_CheckExact(<PyObject*>seq) and not TB_LISTS_SHARED))
             and PySequence_Fast_GET_SIZE(seq) <= MAX_HELD)
 
 
