@@ -8,8 +8,11 @@
  *
  *   tb_scratch_take(slot)                    the box, or NULL (then allocate a fresh one)
  *   tb_scratch_give(slot, box, bytes, free)  keep it for the next call; or, when the slot is full
- *                                            again or the box holds more than TB_SCRATCH_MAX_BYTES
- *                                            (trim: one long input must not pin its memory), free
+ *                                            again, the box holds more than TB_SCRATCH_MAX_BYTES
+ *                                            (trim: one long input must not pin its memory) or
+ *                                            keeping it would take the boxes kept by all threads
+ *                                            over TB_SCRATCH_PROCESS_BYTES (many threads must
+ *                                            not pin 16 MiB each), free
  *   tb_scratch_peek(slot)                    the kept box, still kept (test hooks)
  *   tb_scratch_warm(block, bytes)            read a reused block in order before random accesses
  *   tb_load_acquire / tb_store_release       publish a table built once (see the end)
@@ -33,13 +36,24 @@
 
 #define TB_SCRATCH_SLOTS 4
 #define TB_SCRATCH_MAX_BYTES ((int64_t)16 << 20)
+#define TB_SCRATCH_PROCESS_BYTES ((int64_t)128 << 20)
 
 typedef void (*tb_scratch_release)(void *box);
 
 typedef struct {
     void *box[TB_SCRATCH_SLOTS];
     tb_scratch_release release[TB_SCRATCH_SLOTS];
+    int64_t bytes[TB_SCRATCH_SLOTS];
 } tb_scratch_slots;
+
+/* Bytes in the boxes kept by all threads (of this module): kept below TB_SCRATCH_PROCESS_BYTES. */
+static int64_t tb_scratch_kept_bytes = 0;
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#define tb_scratch_count(delta) InterlockedExchangeAdd64(&tb_scratch_kept_bytes, (delta))
+#else
+#define tb_scratch_count(delta) __atomic_fetch_add(&tb_scratch_kept_bytes, (delta), __ATOMIC_RELAXED)
+#endif
 
 static void tb_scratch_free_slots(void *p) {
     tb_scratch_slots *s = (tb_scratch_slots *)p;
@@ -47,8 +61,10 @@ static void tb_scratch_free_slots(void *p) {
     if (s == NULL)
         return;
     for (i = 0; i < TB_SCRATCH_SLOTS; i++)
-        if (s->box[i] != NULL)
+        if (s->box[i] != NULL) {
+            tb_scratch_count(-s->bytes[i]);
             s->release[i](s->box[i]);
+        }
     free(s);
 }
 
@@ -105,19 +121,27 @@ static tb_scratch_slots *tb_scratch_mine(int create) {
 }
 #endif
 
+/* A slot number is a module's constant; one out of range keeps nothing (never a stray write). */
+#define tb_scratch_slot_ok(slot) ((unsigned)(slot) < TB_SCRATCH_SLOTS)
+
 static inline void *tb_scratch_take(int slot) {
-    tb_scratch_slots *s = tb_scratch_mine(0);
+    tb_scratch_slots *s;
     void *box;
-    if (s == NULL)
+    if (!tb_scratch_slot_ok(slot) || (s = tb_scratch_mine(0)) == NULL)
         return NULL;
     box = s->box[slot];
-    s->box[slot] = NULL;
+    if (box != NULL) {
+        s->box[slot] = NULL;
+        tb_scratch_count(-s->bytes[slot]);
+    }
     return box;
 }
 
 static inline void *tb_scratch_peek(int slot) {
-    tb_scratch_slots *s = tb_scratch_mine(0);
-    return s == NULL ? NULL : s->box[slot];
+    tb_scratch_slots *s;
+    if (!tb_scratch_slot_ok(slot) || (s = tb_scratch_mine(0)) == NULL)
+        return NULL;
+    return s->box[slot];
 }
 
 /* Returns 1 when the box was kept, 0 when it was released. */
@@ -125,12 +149,17 @@ static inline int tb_scratch_give(int slot, void *box, int64_t bytes, tb_scratch
     tb_scratch_slots *s;
     if (box == NULL)
         return 0;
-    if (bytes <= TB_SCRATCH_MAX_BYTES) {
+    if (tb_scratch_slot_ok(slot) && bytes >= 0 && bytes <= TB_SCRATCH_MAX_BYTES) {
         s = tb_scratch_mine(1);
         if (s != NULL && s->box[slot] == NULL) {
-            s->box[slot] = box;
-            s->release[slot] = release;
-            return 1;
+            /* counted first, so that two threads cannot both pass the budget's test */
+            if (tb_scratch_count(bytes) + bytes <= TB_SCRATCH_PROCESS_BYTES) {
+                s->box[slot] = box;
+                s->release[slot] = release;
+                s->bytes[slot] = bytes;
+                return 1;
+            }
+            tb_scratch_count(-bytes);
         }
     }
     release(box);
