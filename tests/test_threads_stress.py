@@ -230,3 +230,40 @@ def current_rss_kib() -> Any:
     import os
 
     return pages * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+INTL_FIRST_USE_REENTERED = """
+import gc, sys, turbobleu
+seen = []
+def building_the_table():
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_name != "two_level_table":
+        frame = frame.f_back
+    return frame is not None
+def score_in_gc(phase, info):
+    if phase == "start" and not seen and building_the_table():
+        seen.append(turbobleu.sentence_bleu("a\u00e9 b.", ["a\u00e9 b ."], tokenize="intl").score)
+gc.callbacks.append(score_in_gc)
+gc.set_threshold(1)
+outer = turbobleu.sentence_bleu("x, y!", ["x , y !"], tokenize="intl").score
+gc.callbacks.remove(score_in_gc)
+gc.set_threshold(700)
+print(bool(seen), outer == turbobleu.sentence_bleu("x, y!", ["x , y !"], tokenize="intl").score)
+"""
+
+
+@pytest.mark.skipif(not COMPILED, reason="the compiled tokenizer's intl table (built on first use)")
+def test_intl_table_first_build_reentered_from_a_gc_callback() -> None:
+    """The intl table's first build runs Python code (an import, NumPy); a gc callback there that
+    tokenizes with intl on the same thread builds it itself instead of waiting for its own lock."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", INTL_FIRST_USE_REENTERED],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"], done.stdout

@@ -746,7 +746,9 @@ cdef tuple with_spaces_marked(index, blocks):
     return index, np.concatenate([blocks] + list(marked.values()))
 
 
-INTL_LOCK = threading.Lock()    # one thread builds the table; the others wait for it
+# One thread builds the table; the others wait for it. Re-entrant: building runs Python code (an
+# import, NumPy), and a gc callback or a finalizer there may tokenize with intl on this thread.
+INTL_LOCK = threading.RLock()
 
 
 cdef int ensure_intl_table() except -1:
@@ -768,6 +770,8 @@ cdef int ensure_intl_table() except -1:
         index, blocks = with_spaces_marked(index, blocks)
         if index.shape[0] != (0x110000 >> 7) or blocks.shape[0] != 128 * (int(index.max()) + 1):
             raise ValueError("intl class table has the wrong shape")
+        if tb_load_acquire(<void**>&INTL_INDEX) != NULL:
+            return 0    # a re-entrant call on this thread built it meanwhile: leave it as is
         blocks_data = <const uint8_t*><Py_ssize_t>blocks.ctypes.data
         index_data = <const uint16_t*><Py_ssize_t>index.ctypes.data
         INTL_ARRAYS = (index, blocks)   # keeps them alive for good
