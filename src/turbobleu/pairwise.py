@@ -96,8 +96,10 @@ class PairwiseBLEU:
             ref_ids, ref_off = _ids.sequences(
                 references, "references", pad_id, ref_lengths, encoder
             )
+            # frozen: the hypotheses must come in the references' form (no form to match
+            # when there is no reference).
             hyp_ids, hyp_off = _ids.sequences(
-                hypotheses, "hypotheses", pad_id, hyp_lengths, encoder, frozen=True
+                hypotheses, "hypotheses", pad_id, hyp_lengths, encoder, frozen=len(ref_off) > 1
             )
             self.num_hypotheses = len(hyp_off) - 1
             self.num_references = len(ref_off) - 1
