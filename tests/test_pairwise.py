@@ -324,3 +324,26 @@ def test_repr_and_shape():
     prepared = PairwiseBLEU(["a b", "c"], ["a"], "nltk")
     assert prepared.shape == (2, 1)
     assert "PairwiseBLEU(shape=(2, 1)" in repr(prepared) and "NLTKRecipe" in repr(prepared)
+
+
+def test_public_names_are_lazy_exports_of_turbobleu():
+    import subprocess
+    import sys
+
+    import turbobleu
+    from turbobleu import mbr
+
+    assert turbobleu.pairwise_bleu is pairwise_bleu and turbobleu.PairwiseBLEU is PairwiseBLEU
+    for name in ("MBRChoice", "mbr_select", "mbr_select_batch", "mbrs_bleu_metric"):
+        assert getattr(turbobleu, name) is getattr(mbr, name)
+        assert name in turbobleu.__all__
+    code = (
+        "import sys, turbobleu\n"
+        "print(sorted(m for m in ('turbobleu.pairwise', 'turbobleu.mbr', "
+        "'turbobleu._engine.count._pairwise') if m in sys.modules))"
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "[]"
