@@ -232,6 +232,21 @@ def test_nltk_method5_reads_five_gram_rows():
     assert got.tolist() == nltk_matrix(hyps, refs, smoothing=fn)
 
 
+def test_nltk_method6_error_names_the_cell():
+    hyps, refs = ["a b c d", "a b"], ["a b c d", "a b"]
+    fn = SmoothingFunction().method6
+    failing = []  # the cells where NLTK itself raises (it needs a trigram match)
+    for k, (h, r) in enumerate((h, r) for h in hyps for r in refs):
+        try:
+            nltk_sentence_bleu([r.split()], h.split(), smoothing_function=fn)
+        except AssertionError:
+            failing.append(k)
+    assert failing and failing[0] > 0
+    pattern = rf"cell\[{failing[0]}\]: .*method6.*hypothesis 0 \+ k // 2 against"
+    with pytest.raises(ValueError, match=pattern):
+        pairwise_bleu(hyps, refs, NLTKRecipe(smoothing_function=fn), threads=1)
+
+
 def test_nltk_method0_warns_like_nltk():
     with pytest.warns(UserWarning, match="0 counts of"):
         pairwise_bleu(["a b c d"], ["a b x y"], "nltk", threads=1)

@@ -250,7 +250,12 @@ class PairwiseBLEU:
             pool = _executor(threads)
             futures = [pool.submit(work, bounds[k], bounds[k + 1]) for k in range(chunks)]
             states = [f.result() for f in futures]
-        recipe.finish(rows, out, states, f"cells (row-major, {nc} columns) of rows {r0}..")
+        try:
+            recipe.finish(rows, out, states, "cell")
+        except ValueError as exc:  # NLTK's errors (method6), which name the cell's number
+            raise ValueError(
+                f"{exc}; cell k is hypothesis {r0} + k // {nc} against reference {c0} + k % {nc}"
+            ) from exc
 
 
 def pairwise_bleu(
