@@ -181,7 +181,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             f"Pairwise BLEU matrix, {benchlib.utc_now():%Y-%m-%d}: "
             f"{benchlib.machine_line(info)}\n\n{benchlib.md_table(headers, rows)}\n"
         )
-        payload = {"machine": info, "args": vars(args) | {"out_dir": str(args.out_dir)}}
+        options = {k: str(v) if isinstance(v, benchlib.Path) else v for k, v in vars(args).items()}
+        payload = {"machine": info, "args": options}
         payload |= {"threads_env": pinned, "results": results, "mismatches": problems}
         for path in benchlib.write_results(args.name, payload, markdown, args.out_dir):
             print(f"wrote {path}")
