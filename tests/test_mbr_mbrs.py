@@ -93,3 +93,11 @@ def test_metric_refuses_mismatched_lists_and_cfg_with_options():
         ours.scores(["a", "b"], ["a"])
     with pytest.raises(ValueError, match="cfg"):
         mbrs_bleu_metric(MetricBLEU.Config(), lowercase=True)
+
+
+def test_a_tokenizer_turbobleu_lacks_falls_back_to_sacrebleus_own():
+    ours, theirs = pair({"tokenize": "intl"})
+    ours.scorer.tokenizer_signature = "no-such-tokenizer"  # as for ja-mecab's versioned name
+    assert callable(ours._tokenize())
+    hyps, refs = candidates(2, 9)
+    assert torch.equal(ours.pairwise_scores(hyps, refs), theirs.pairwise_scores(hyps, refs))
