@@ -31,6 +31,8 @@ if TYPE_CHECKING:
         self_bleu,
         sentence_bleu_batch,
     )
+    from turbobleu.mbr import MBRChoice, mbr_select, mbr_select_batch, mbrs_bleu_metric
+    from turbobleu.pairwise import PairwiseBLEU, pairwise_bleu
     from turbobleu.patching import patch, patched, unpatch
 
 __version__ = "0.1.0"
@@ -42,6 +44,12 @@ _LAZY = {
     "SacreBLEURecipe": "turbobleu.batch",
     "self_bleu": "turbobleu.batch",
     "sentence_bleu_batch": "turbobleu.batch",
+    "PairwiseBLEU": "turbobleu.pairwise",
+    "pairwise_bleu": "turbobleu.pairwise",
+    "MBRChoice": "turbobleu.mbr",
+    "mbr_select": "turbobleu.mbr",
+    "mbr_select_batch": "turbobleu.mbr",
+    "mbrs_bleu_metric": "turbobleu.mbr",
     "patch": "turbobleu.patching",
     "patched": "turbobleu.patching",
     "unpatch": "turbobleu.patching",
@@ -61,6 +69,8 @@ __all__ = [
     "__version__",
 ]
 __all__ += ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "self_bleu", "sentence_bleu_batch"]
+__all__ += ["PairwiseBLEU", "pairwise_bleu"]
+__all__ += ["MBRChoice", "mbr_select", "mbr_select_batch", "mbrs_bleu_metric"]
 __all__ += ["patch", "patched", "unpatch", "significance"]
 
 

@@ -43,3 +43,20 @@ def _load() -> Tuple[str, ModuleType, ModuleType, ModuleType]:
 
 # All three compiled modules or none: they share the kernel's tables through cimports.
 implementation, kernel, tokenize, intern = _load()
+
+
+def pairwise_kernel() -> ModuleType:
+    """The pairwise-BLEU kernel of the chosen implementation, imported on first use (it needs
+    NumPy, which ``import turbobleu`` does not load)."""
+    if implementation == "cython":
+        try:
+            from turbobleu._engine.count import _pairwise
+        except ImportError as exc:
+            raise ImportError(
+                f"the compiled pairwise kernel is missing ({exc}); rebuild turbobleu "
+                "(python setup.py build_ext --inplace) or set TURBOBLEU_IMPL=python"
+            ) from exc
+        return _pairwise
+    from turbobleu._engine.count import _pairwise_py
+
+    return _pairwise_py
