@@ -31,7 +31,7 @@ import numpy as np
 
 from turbobleu.batch import NLTKRecipe, ReferenceSets, SacreBLEURecipe
 
-__all__ = ["BLEUReward", "RewardBatch", "print_path_command"]
+__all__ = ["BLEUReward", "RewardBatch", "first_kind", "print_path_command"]
 
 # Scales a reward may be given in: 0-1 or 0-100.
 SCALES = (1, 100)
@@ -101,6 +101,15 @@ def _reference_kind(value: Any, where: str) -> Tuple[str, Optional[Tuple[Any, ..
     raise TypeError(
         f"{where}: references must be strings or token ids, got a list of {type(first).__name__}"
     )
+
+
+def first_kind(references: Sequence[Any], what: str) -> Optional[str]:
+    """The kind ("text" or "ids") of the first row that has a reference; None if none has."""
+    for i, value in enumerate(references):
+        kind, key = _reference_kind(value, f"{what}[{i}]")
+        if key is not None:
+            return kind
+    return None
 
 
 def _id_tuple(value: Any, where: str) -> Tuple[int, ...]:
@@ -217,16 +226,14 @@ class BLEUReward:
         references: Sequence[Any],
         *,
         what: str = "references",
-        token_ids: Optional[Sequence[Any]] = None,
     ) -> RewardBatch:
         """Scores on this reward's scale, one per hypothesis.
 
         ``references[i]``: a string, a list of strings, a list of token ids or a list of
         token-id lists; None (or an empty list) for a row with no reference, whose score is NaN
-        and ``valid`` False. Text references score the text ``hypotheses``; token-id references
-        score ``token_ids`` (the hypotheses' ids) when given, else ``hypotheses`` must be ids.
-        All rows of a call must have the same kind of reference. ``what`` names the references
-        in error messages.
+        and ``valid`` False. Text references need text ``hypotheses``, token-id references
+        token-id hypotheses (lists or arrays of ints). All rows of a call must have the same kind
+        of reference. ``what`` names the references in error messages.
         """
         n = len(hypotheses)
         if len(references) != n:
@@ -266,7 +273,7 @@ class BLEUReward:
         rows = np.zeros((n, 2 + 2 * order), dtype=np.int64)
         if kind is None:  # no row has a reference
             return RewardBatch(scores, rows, valid)
-        hyps = self._hypotheses(hypotheses, kind, token_ids, valid)
+        hyps = self._hypotheses(hypotheses, kind, valid)
         refs = self._prepared(tuple(keys), keys, kind)
         idx = np.flatnonzero(valid)
         got, got_rows = refs.score(
@@ -285,22 +292,9 @@ class BLEUReward:
         rows[idx] = got_rows
         return RewardBatch(scores, rows, valid)
 
-    def _hypotheses(
-        self,
-        hypotheses: Sequence[Any],
-        kind: str,
-        token_ids: Optional[Sequence[Any]],
-        valid: np.ndarray,
-    ) -> List[Any]:
+    def _hypotheses(self, hypotheses: Sequence[Any], kind: str, valid: np.ndarray) -> List[Any]:
         """The hypotheses of the valid rows, checked against the references' kind."""
         source = hypotheses
-        if kind == "ids" and token_ids is not None:
-            if len(token_ids) != len(hypotheses):
-                raise ValueError(
-                    f"token ids has {len(token_ids)} rows but there are {len(hypotheses)} "
-                    "hypotheses"
-                )
-            source = token_ids
         rows = list(source) if valid.all() else [source[int(i)] for i in np.flatnonzero(valid)]
         if kind == "text":
             for i, h in zip(np.flatnonzero(valid), rows):

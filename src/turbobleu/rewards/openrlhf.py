@@ -65,11 +65,10 @@ class OpenRLHFBLEUReward(BLEUReward):
                     text, cut = stripped[: -len(marker)], True
         return text
 
-    def __call__(
-        self, queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], **kwargs: Any
-    ) -> Dict[str, Any]:
-        import torch  # OpenRLHF runs on torch; only this return needs it
-
+    def scores(
+        self, queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any]
+    ) -> List[float]:
+        """The rewards as Python floats (``__call__`` wraps them in OpenRLHF's dict)."""
         if not len(queries) == len(prompts) == len(labels):
             raise ValueError(
                 f"queries, prompts and labels must have one entry per sample, got "
@@ -83,13 +82,17 @@ class OpenRLHFBLEUReward(BLEUReward):
                 f"labels[{row}] has no reference (None or empty): give every sample a "
                 "reference in the --label_key column"
             )
-        scores = batch.scores.tolist()
-        rewards = torch.tensor(scores, dtype=torch.float32)
-        return {
-            "rewards": rewards,
-            "scores": rewards,
-            "extra_logs": {"bleu": torch.tensor(scores, dtype=torch.float32)},
-        }
+        return batch.scores.tolist()
+
+    def __call__(
+        self, queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], **kwargs: Any
+    ) -> Dict[str, Any]:
+        """OpenRLHF's call: ``{"rewards": tensor, "scores": tensor, "extra_logs": {"bleu":
+        tensor}}``, one float32 entry per sample."""
+        import torch  # OpenRLHF runs on torch; only this return needs it
+
+        rewards = torch.tensor(self.scores(queries, prompts, labels), dtype=torch.float32)
+        return {"rewards": rewards, "scores": rewards, "extra_logs": {"bleu": rewards}}
 
 
 def make_reward_func(recipe: Any = "sacrebleu", **options: Any) -> OpenRLHFBLEUReward:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence
 
-from turbobleu.rewards import BLEUReward
+from turbobleu.rewards import BLEUReward, first_kind
 
 __all__ = ["TRLBLEUReward", "completion_text", "trl_reward"]
 
@@ -85,9 +85,12 @@ class TRLBLEUReward(BLEUReward):
                 f"{self.__name__}: the dataset has no column {self.column!r} (its columns "
                 f"here: {given}); name the reference column in trl_reward(...)"
             )
-        texts = [completion_text(c, i) for i, c in enumerate(completions)]
-        ids = None if completion_ids is None else self._strip_eos(completion_ids)
-        return self.score(texts, columns[self.column], what=self.column, token_ids=ids).rewards()
+        references = columns[self.column]
+        if completion_ids is not None and first_kind(references, self.column) == "ids":
+            hyps: Sequence[Any] = self._strip_eos(completion_ids)
+        else:
+            hyps = [completion_text(c, i) for i, c in enumerate(completions)]
+        return self.score(hyps, references, what=self.column).rewards()
 
     def _strip_eos(self, completion_ids: Sequence[Sequence[int]]) -> Sequence[Sequence[int]]:
         """TRL keeps the end-of-sequence token in ``completion_ids``: drop it from the end."""
