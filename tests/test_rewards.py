@@ -378,3 +378,14 @@ def test_openrlhf_file_and_threaded_single_sample_calls():
         assert got["rewards"].dtype == torch.float32 and got["rewards"].shape == (1,)
         assert got["rewards"].item() == np.float32(w / 100)
         assert got["extra_logs"]["bleu"].flatten()[0].item() == np.float32(w / 100)
+
+
+def test_turbobleu_rewards_is_imported_on_first_use():
+    code = (
+        "import sys, turbobleu\n"
+        "print('turbobleu.rewards' in sys.modules, 'rewards' in dir(turbobleu))\n"
+        "from turbobleu import rewards\n"
+        "print(rewards.BLEUReward.__module__, turbobleu.rewards is rewards)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["False True", "turbobleu.rewards True"]

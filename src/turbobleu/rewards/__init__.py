@@ -33,6 +33,10 @@ from turbobleu.batch import NLTKRecipe, ReferenceSets, SacreBLEURecipe
 
 __all__ = ["BLEUReward", "RewardBatch", "first_kind", "print_path_command"]
 
+# Reference types compared with == to find rows that repeat the previous row's references
+# (NumPy arrays are not: their == is elementwise).
+_PLAIN = (str, list, tuple)
+
 # Scales a reward may be given in: 0-1 or 0-100.
 SCALES = (1, 100)
 
@@ -101,6 +105,19 @@ def _reference_kind(value: Any, where: str) -> Tuple[str, Optional[Tuple[Any, ..
     raise TypeError(
         f"{where}: references must be strings or token ids, got a list of {type(first).__name__}"
     )
+
+
+def _same(value: Any, previous: Any) -> bool:
+    """``value`` is, or plainly equals, the previous row's references (NumPy arrays inside a
+    list make ``==`` elementwise: those rows are compared by their keys instead)."""
+    if value is previous:
+        return True
+    if type(value) is not type(previous) or type(value) not in _PLAIN:
+        return False
+    try:
+        return bool(value == previous)
+    except ValueError:
+        return False
 
 
 def first_kind(references: Sequence[Any], what: str) -> Optional[str]:
@@ -243,18 +260,16 @@ class BLEUReward:
             )
         kind = None
         keys: List[Any] = []  # the distinct group of each run of rows
-        group = np.empty(n, dtype=np.int64)
-        valid = np.ones(n, dtype=bool)
+        row_group = [-1] * n  # each row's index in keys; -1: no reference
         previous: Any = object()
         previous_key: Any = None
         for i, value in enumerate(references):
-            if value is previous and previous_key is not None:  # the same object: same group
-                group[i] = len(keys) - 1
+            if previous_key is not None and _same(value, previous):
+                row_group[i] = len(keys) - 1  # the previous row's references (a GRPO group)
                 continue
             row_kind, key = _reference_kind(value, f"{what}[{i}]")
             previous = value
             if key is None:
-                valid[i], group[i] = False, -1
                 previous_key = None
                 continue
             if kind is None:
@@ -267,7 +282,9 @@ class BLEUReward:
             if key != previous_key:
                 keys.append(key)
                 previous_key = key
-            group[i] = len(keys) - 1
+            row_group[i] = len(keys) - 1
+        group = np.array(row_group, dtype=np.int64)
+        valid = group >= 0
         order = self.recipe.orders
         scores = np.full(n, np.nan)
         rows = np.zeros((n, 2 + 2 * order), dtype=np.int64)
@@ -294,25 +311,21 @@ class BLEUReward:
 
     def _hypotheses(self, hypotheses: Sequence[Any], kind: str, valid: np.ndarray) -> List[Any]:
         """The hypotheses of the valid rows, checked against the references' kind."""
-        source = hypotheses
-        rows = list(source) if valid.all() else [source[int(i)] for i in np.flatnonzero(valid)]
+        rows = (
+            list(hypotheses) if valid.all() else [hypotheses[int(i)] for i in np.flatnonzero(valid)]
+        )
         if kind == "text":
-            for i, h in zip(np.flatnonzero(valid), rows):
-                if not isinstance(h, str):
-                    raise TypeError(
-                        f"hypothesis {int(i)} is {type(h).__name__}: text references need "
-                        "text hypotheses"
-                    )
-            return rows
-        rows = [
-            r.tolist() if isinstance(r, np.ndarray) or hasattr(r, "tolist") else r for r in rows
-        ]
-        for i, h in zip(np.flatnonzero(valid), rows):
-            if not isinstance(h, (list, tuple)):
-                raise TypeError(
-                    f"hypothesis {int(i)} is {type(h).__name__}: token-id references need "
-                    "token-id hypotheses (pass the completions' token ids)"
-                )
+            wrong = [i for i, h in enumerate(rows) if not isinstance(h, str)]
+            need = "text hypotheses"
+        else:
+            rows = [r.tolist() if hasattr(r, "tolist") else r for r in rows]
+            wrong = [i for i, h in enumerate(rows) if not isinstance(h, (list, tuple))]
+            need = "token-id hypotheses (pass the completions' token ids)"
+        if wrong:
+            raise TypeError(
+                f"hypothesis {int(np.flatnonzero(valid)[wrong[0]])} is "
+                f"{type(rows[wrong[0]]).__name__}: {kind} references need {need}"
+            )
         return rows
 
     def rewards(

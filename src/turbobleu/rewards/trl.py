@@ -89,7 +89,9 @@ class TRLBLEUReward(BLEUReward):
         if completion_ids is not None and first_kind(references, self.column) == "ids":
             hyps: Sequence[Any] = self._strip_eos(completion_ids)
         else:
-            hyps = [completion_text(c, i) for i, c in enumerate(completions)]
+            hyps = list(completions)
+            if not all(type(c) is str for c in hyps):
+                hyps = [completion_text(c, i) for i, c in enumerate(hyps)]
         return self.score(hyps, references, what=self.column).rewards()
 
     def _strip_eos(self, completion_ids: Sequence[Sequence[int]]) -> Sequence[Sequence[int]]:
