@@ -26,6 +26,13 @@ per sample. Exactness on those rows: the adapter == ``sacrebleu.sentence_bleu(..
 and the adapter with ``SacreBLEURecipe(effective_order=False)`` == the ``corpus_bleu`` peer (the
 same statistics, without effective order), with ``==``; a mismatch exits 1.
 
+Wall times on a shared machine are noisy; ``--once adapter|hand|setup`` runs one call (after
+the same setup and warm-up) and exits, for a deterministic instruction-count A/B under callgrind:
+
+    valgrind --tool=callgrind python bench/bench_rewards.py --once setup    # then adapter, hand
+
+(the adapter's own share is 1 - (hand - setup) / (adapter - setup)).
+
 Run ``python bench/bench_rewards.py --help``.
 """
 
@@ -54,6 +61,11 @@ def parse_args(argv: Optional[List[str]] = None) -> Any:
     p.add_argument("--name", default=None, help="results file stem (default: rewards)")
     p.add_argument("--out-dir", type=Path, default=benchlib.RESULTS_DIR)
     p.add_argument("--no-write", action="store_true")
+    p.add_argument(
+        "--once",
+        choices=["setup", "adapter", "hand"],
+        help="no timing: build the batch, warm up, make one call of this kind (or none) and exit",
+    )
     args = p.parse_args(argv)
     if args.quick:
         args.repeats, args.peer_rows = min(args.repeats, 2), min(args.peer_rows, 64)
@@ -115,6 +127,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     lengths = [len(tokenize_13a(c).split()) for c in completions]
     print(f"{n} completions, {sum(lengths) / n:.0f} 13a tokens each on average")
     kwargs = {"prompts": ["p"] * n, "completion_ids": [[0]] * n, "trainer_state": None}
+    if args.once:
+        return run_once(args.once, tb, trl_reward, completions, column, per_prompt, kwargs)
 
     evaluate_note = "evaluate is not installed"
     bleu_metric = None
@@ -261,6 +275,27 @@ def main(argv: Optional[List[str]] = None) -> int:
     if failed:
         print("\n" + "!" * 72 + "\nEXACTNESS FAILURE: see the FAIL lines above\n" + "!" * 72)
     return 1 if failed else 0
+
+
+def run_once(
+    mode: str,
+    tb: Any,
+    trl_reward: Any,
+    completions: List[str],
+    column: List[Any],
+    per_prompt: List[List[str]],
+    kwargs: Dict[str, Any],
+) -> int:
+    """One adapter call or one hand-written batch call (``setup``: neither), after a small warm
+    call of each so that both pay the same first-use costs."""
+    reward = trl_reward("reference", threads=1, cache_bytes=0)
+    reward(completions=completions[:GROUP], reference=column[:GROUP], **kwargs)
+    tb.ReferenceSets(per_prompt[:1], threads=1).score(completions[:GROUP], group_size=GROUP)
+    if mode == "adapter":
+        reward(completions=completions, reference=column, **kwargs)
+    elif mode == "hand":
+        tb.ReferenceSets(per_prompt, threads=1).score(completions, group_size=GROUP, threads=1)
+    return 0
 
 
 if __name__ == "__main__":
