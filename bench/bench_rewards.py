@@ -114,10 +114,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     import sacrebleu
 
     import turbobleu as tb
-    from turbobleu.batch import SacreBLEURecipe
+    from turbobleu.batch import SacreBLEURecipe, default_threads
     from turbobleu.rewards.trl import trl_reward
 
-    threads = tb.batch.default_threads()
+    threads = default_threads()
     info = benchlib.machine_info(["turbobleu", "sacrebleu", "evaluate", "trl", "numpy"])
     info["env"] = pinned
     print(benchlib.machine_line(info))
@@ -269,12 +269,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         + "\n".join(f"- {'OK' if c['ok'] else 'FAIL'}: {c['what']}" for c in checks)
         + "\n"
     )
-    if not args.no_write:
-        for path in benchlib.write_results(args.name, payload, markdown, args.out_dir):
-            print(f"wrote {path}")
-    if failed:
-        print("\n" + "!" * 72 + "\nEXACTNESS FAILURE: see the FAIL lines above\n" + "!" * 72)
-    return 1 if failed else 0
+    return benchlib.finish(args, payload, markdown, failed)
 
 
 def run_once(
