@@ -342,8 +342,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     # turbobleu gets an explicit threads= on every call: 1, and "all" (every usable core).
     os.environ.pop("TURBOBLEU_NUM_THREADS", None)
     import turbobleu as tb
+    from turbobleu.batch import default_threads
 
-    threads = args.threads or tb.batch.default_threads()
+    threads = args.threads or default_threads()
     warnings.simplefilter("ignore")  # NLTK's zero-overlap warnings, once per order
     peers = load_peers()
     info = benchlib.machine_info(
@@ -444,12 +445,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         f"{benchlib.machine_line(info)}; turbobleu all-threads = {threads}; load average "
         f"at start {info['loadavg_start']}.\n\n" + "\n\n".join(md_sections) + "\n"
     )
-    if not args.no_write:
-        for path in benchlib.write_results(args.name, payload, markdown, args.out_dir):
-            print(f"wrote {path}")
-    if failed:
-        print("\n" + "!" * 72 + "\nEXACTNESS FAILURE: see the FAIL lines above\n" + "!" * 72)
-    return 1 if failed else 0
+    return benchlib.finish(args, payload, markdown, failed)
 
 
 def summary_ratios(per: Dict[str, float], threads: int) -> Dict[str, float]:

@@ -310,6 +310,17 @@ def write_results(
     return [json_path, md_path]
 
 
+def finish(args: argparse.Namespace, payload: Dict[str, Any], markdown: str, failed: bool) -> int:
+    """Writes the results (unless ``--no-write``) and returns the exit status: 1, with a banner,
+    when an exactness check failed."""
+    if not args.no_write:
+        for path in write_results(args.name, payload, markdown, args.out_dir):
+            print(f"wrote {path}")
+    if failed:
+        print("\n" + "!" * 72 + "\nEXACTNESS FAILURE: see the FAIL lines above\n" + "!" * 72)
+    return 1 if failed else 0
+
+
 def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A plain-text table with right-aligned columns (left-aligned first two)."""
     widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)]

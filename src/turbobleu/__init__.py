@@ -3,8 +3,9 @@
 Scores are identical to sacrebleu's (and, in ``turbobleu.nltk``, NLTK's) under the same Python
 version; the n-gram work runs in a compiled kernel over integer token ids.
 
-``import turbobleu`` is light: the batch API, the significance tests and patching (which need
-NumPy) are imported on first use of their names (PEP 562). With the compiled build, the plain
+``import turbobleu`` is light: the batch API, the significance tests, the RL reward adapters
+(``turbobleu.rewards``) and patching (which need NumPy) are imported on first use of their names
+(PEP 562). With the compiled build, the plain
 scoring calls (``corpus_bleu``, ``sentence_bleu``, ``BLEU.corpus_score`` with references given)
 import no NumPy either, under the none, 13a, zh and char tokenizers (intl's tables need it).
 """
@@ -23,7 +24,7 @@ from turbobleu.tokenizers import available_tokenizers, get_tokenizer
 if TYPE_CHECKING:
     from typing import Any, List
 
-    from turbobleu import significance
+    from turbobleu import rewards, significance
     from turbobleu.batch import (
         NLTKRecipe,
         ReferenceSets,
@@ -72,11 +73,14 @@ __all__ += ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "self_bleu", "sent
 __all__ += ["PairwiseBLEU", "pairwise_bleu"]
 __all__ += ["MBRChoice", "mbr_select", "mbr_select_batch", "mbrs_bleu_metric"]
 __all__ += ["patch", "patched", "unpatch", "significance"]
+__all__ += ["rewards"]
+# Submodules imported on first use of their names.
+_LAZY_MODULES = ("significance", "rewards")
 
 
 def __getattr__(name: str) -> Any:
-    if name == "significance":
-        value: Any = importlib.import_module("turbobleu.significance")
+    if name in _LAZY_MODULES:
+        value: Any = importlib.import_module(f"turbobleu.{name}")
     elif name in _LAZY:
         value = getattr(importlib.import_module(_LAZY[name]), name)
     else:

@@ -1,0 +1,348 @@
+"""BLEU rewards in the shapes RL trainers call them.
+
+One module per trainer, each built on the shared ``BLEUReward`` defined here:
+
+* ``turbobleu.rewards.trl`` - ``trl_reward(column)``: a reward function for TRL's trainers
+  (``GRPOTrainer(reward_funcs=...)``), a list of floats with None where a row has no reference.
+* ``turbobleu.rewards.verl`` - ``compute_score`` (per sample) and ``compute_score_batch`` for
+  verl's ``custom_reward_function.path`` / ``name``; ``python -m turbobleu.rewards.verl --path``
+  prints the file to give it.
+* ``turbobleu.rewards.openrlhf`` - ``reward_func(queries, prompts, labels)`` for OpenRLHF's
+  ``--reward.remote_url`` (``python -m turbobleu.rewards.openrlhf --path``).
+
+Every score is the mirrored library's single call, bit for bit: ``sacrebleu.sentence_bleu(hyp,
+refs).score`` (the sacrebleu recipe) or NLTK's ``sentence_bleu(refs, hyp)`` (the NLTK recipe),
+divided by 100 or multiplied by 100 when ``scale`` asks for the other range. References are
+prepared once per run of consecutive rows that share them (a GRPO group) and kept between calls
+in a small cache, so the per-sample forms (verl, OpenRLHF) do not rebuild them for every sample.
+
+The adapters pickle (their cache and lock are rebuilt on load) and may be called from many
+threads at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+from collections import OrderedDict
+from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from turbobleu.batch import NLTKRecipe, ReferenceSets, SacreBLEURecipe
+
+__all__ = ["BLEUReward", "RewardBatch", "first_kind", "print_path_command"]
+
+# Reference types compared with == to find rows that repeat the previous row's references
+# (NumPy arrays are not: their == is elementwise).
+_PLAIN = (str, list, tuple)
+
+# Scales a reward may be given in: 0-1 or 0-100.
+SCALES = (1, 100)
+
+# Prepared references kept between calls, in bytes of their tables (the LRU drops the oldest).
+DEFAULT_CACHE_BYTES = 64 * 2**20
+
+
+class RewardBatch:
+    """Scores of one call: ``scores`` (float64, NaN where ``valid`` is False), the statistics
+    ``rows`` ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (zeros where not valid) and
+    ``valid`` (the rows that had references)."""
+
+    def __init__(self, scores: np.ndarray, rows: np.ndarray, valid: np.ndarray) -> None:
+        self.scores = scores
+        self.rows = rows
+        self.valid = valid
+
+    def rewards(self) -> List[Optional[float]]:
+        """Python floats, None where a row had no reference."""
+        out: List[Optional[float]] = self.scores.tolist()
+        if not self.valid.all():
+            for i in np.flatnonzero(~self.valid):
+                out[int(i)] = None
+        return out
+
+    def statistics(self, i: int) -> Dict[str, int]:
+        """Row ``i``'s statistics by name (``hyp_len``, ``ref_len``, ``matches_n``,
+        ``totals_n``)."""
+        row = self.rows[i].tolist()
+        order = (len(row) - 2) // 2
+        stats = {"hyp_len": row[0], "ref_len": row[1]}
+        for n in range(order):
+            stats[f"matches_{n + 1}"] = row[2 + n]
+            stats[f"totals_{n + 1}"] = row[2 + order + n]
+        return stats
+
+
+def _reference_kind(value: Any, where: str) -> Tuple[str, Optional[Tuple[Any, ...]]]:
+    """("text" | "ids", the group as a hashable tuple of references), or (kind, None) for a
+    row with no reference (None or an empty list). Anything else is a TypeError naming the row."""
+    if value is None:
+        return "none", None
+    if isinstance(value, str):
+        return "text", (value,)
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(
+            f"{where}: a reference must be a string, a list of strings, a list of token ids "
+            f"or a list of token-id lists, got {type(value).__name__}"
+        )
+    if not value:
+        return "none", None
+    first = value[0]
+    if isinstance(first, np.ndarray):
+        value = [v.tolist() if isinstance(v, np.ndarray) else v for v in value]
+        first = value[0]
+    if isinstance(first, str):
+        if not all(isinstance(v, str) for v in value):
+            raise TypeError(f"{where}: a list of references mixes strings with other values")
+        return "text", tuple(value)
+    if isinstance(first, (int, np.integer)) and not isinstance(first, bool):
+        return "ids", (_id_tuple(value, where),)
+    if isinstance(first, (list, tuple)):
+        return "ids", tuple(_id_tuple(v, where) for v in value)
+    raise TypeError(
+        f"{where}: references must be strings or token ids, got a list of {type(first).__name__}"
+    )
+
+
+def _same(value: Any, previous: Any) -> bool:
+    """``value`` is, or plainly equals, the previous row's references (NumPy arrays inside a
+    list make ``==`` elementwise: those rows are compared by their keys instead)."""
+    if value is previous:
+        return True
+    if type(value) is not type(previous) or type(value) not in _PLAIN:
+        return False
+    try:
+        return bool(value == previous)
+    except ValueError:
+        return False
+
+
+def first_kind(references: Sequence[Any], what: str) -> Optional[str]:
+    """The kind ("text" or "ids") of the first row that has a reference; None if none has."""
+    for i, value in enumerate(references):
+        kind, key = _reference_kind(value, f"{what}[{i}]")
+        if key is not None:
+            return kind
+    return None
+
+
+def _id_tuple(value: Any, where: str) -> Tuple[int, ...]:
+    if not isinstance(value, (list, tuple)) or not all(
+        isinstance(t, (int, np.integer)) and not isinstance(t, bool) for t in value
+    ):
+        raise TypeError(f"{where}: a token-id reference must be a list of integers")
+    return tuple(int(t) for t in value)
+
+
+class BLEUReward:
+    """Sentence BLEU of hypotheses against per-row references, for reward functions.
+
+    ``recipe``: ``"sacrebleu"`` (``sacrebleu.sentence_bleu``: exp smoothing, effective order),
+    ``"nltk"`` (NLTK's ``sentence_bleu``, no smoothing), or a ``SacreBLEURecipe`` /
+    ``NLTKRecipe`` with other options. ``scale``: 1 for rewards in 0-1, 100 for 0-100.
+    ``tokenize``/``lowercase``: how text is split (default: 13a for sacrebleu, whitespace for
+    NLTK, as each library's sentence call does). ``threads``: worker threads for large batches
+    (default: every core). ``pad_id``: a token id dropped from token-id hypotheses and
+    references. ``cache_bytes``: memory for prepared references kept between calls.
+    """
+
+    def __init__(
+        self,
+        recipe: Any = "sacrebleu",
+        *,
+        scale: int = 1,
+        tokenize: Any = None,
+        lowercase: bool = False,
+        threads: Optional[int] = None,
+        pad_id: Optional[int] = None,
+        cache_bytes: int = DEFAULT_CACHE_BYTES,
+    ) -> None:
+        if recipe == "sacrebleu":
+            recipe = SacreBLEURecipe()
+        elif recipe == "nltk":
+            recipe = NLTKRecipe()
+        if not isinstance(recipe, (SacreBLEURecipe, NLTKRecipe)):
+            raise ValueError(
+                "recipe must be 'sacrebleu', 'nltk', a SacreBLEURecipe or an NLTKRecipe, "
+                f"got {recipe!r}"
+            )
+        if isinstance(scale, bool) or scale not in SCALES:
+            raise ValueError(f"scale must be 1 (rewards in 0-1) or 100 (0-100), got {scale!r}")
+        if isinstance(cache_bytes, bool) or not isinstance(cache_bytes, int) or cache_bytes < 0:
+            raise ValueError(f"cache_bytes must be an integer >= 0, got {cache_bytes!r}")
+        self.recipe = recipe
+        self.scale = int(scale)
+        if tokenize is None:
+            tokenize = "13a" if isinstance(recipe, SacreBLEURecipe) else "none"
+        self.tokenize = tokenize
+        self.lowercase = bool(lowercase)
+        self.threads = threads
+        self.pad_id = pad_id
+        self.cache_bytes = cache_bytes
+        # The recipe's own range: sacrebleu scores 0-100, NLTK 0-1.
+        native = 100 if isinstance(recipe, SacreBLEURecipe) else 1
+        self._divide = native // self.scale if native > self.scale else 1
+        self._multiply = self.scale // native if self.scale > native else 1
+        self._init_cache()
+
+    def _init_cache(self) -> None:
+        self._lock = threading.Lock()
+        self._cache: "OrderedDict[Hashable, ReferenceSets]" = OrderedDict()
+        self._cached_bytes = 0
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = self.__dict__.copy()
+        for key in ("_lock", "_cache", "_cached_bytes"):
+            del state[key]
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._init_cache()
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(recipe={self.recipe!r}, scale={self.scale}, "
+            f"tokenize={self.tokenize!r}, lowercase={self.lowercase})"
+        )
+
+    # -- prepared references ----------------------------------------------------------------------
+    def _prepared(self, key: Tuple[Any, ...], groups: List[Any], kind: str) -> ReferenceSets:
+        """The ReferenceSets of ``groups`` (one per distinct run of rows), from the cache when
+        the same groups were prepared before."""
+        with self._lock:
+            refs = self._cache.get(key)
+            if refs is not None:
+                self._cache.move_to_end(key)
+                return refs
+        refs = ReferenceSets(
+            [list(g) for g in groups] if kind == "text" else [[list(r) for r in g] for g in groups],
+            max_order=self.recipe.orders,
+            pad_id=self.pad_id,
+            tokenize=self.tokenize,
+            lowercase=self.lowercase,
+            threads=self.threads,
+        )
+        if refs.nbytes <= self.cache_bytes:
+            with self._lock:
+                if key not in self._cache:
+                    self._cache[key] = refs
+                    self._cached_bytes += refs.nbytes
+                    while self._cached_bytes > self.cache_bytes:
+                        _, old = self._cache.popitem(last=False)
+                        self._cached_bytes -= old.nbytes
+        return refs
+
+    # -- scoring ----------------------------------------------------------------------------------
+    def score(
+        self,
+        hypotheses: Sequence[Any],
+        references: Sequence[Any],
+        *,
+        what: str = "references",
+    ) -> RewardBatch:
+        """Scores on this reward's scale, one per hypothesis.
+
+        ``references[i]``: a string, a list of strings, a list of token ids or a list of
+        token-id lists; None (or an empty list) for a row with no reference, whose score is NaN
+        and ``valid`` False. Text references need text ``hypotheses``, token-id references
+        token-id hypotheses (lists or arrays of ints). All rows of a call must have the same kind
+        of reference. ``what`` names the references in error messages.
+        """
+        n = len(hypotheses)
+        if len(references) != n:
+            raise ValueError(
+                f"{what} has {len(references)} rows but there are {n} hypotheses: give one "
+                "entry (a reference, a list of references or None) per hypothesis"
+            )
+        kind = None
+        keys: List[Any] = []  # the distinct group of each run of rows
+        row_group = [-1] * n  # each row's index in keys; -1: no reference
+        previous: Any = object()
+        previous_key: Any = None
+        for i, value in enumerate(references):
+            if previous_key is not None and _same(value, previous):
+                row_group[i] = len(keys) - 1  # the previous row's references (a GRPO group)
+                continue
+            row_kind, key = _reference_kind(value, f"{what}[{i}]")
+            previous = value
+            if key is None:
+                previous_key = None
+                continue
+            if kind is None:
+                kind = row_kind
+            elif row_kind != kind:
+                raise TypeError(
+                    f"{what}[{i}] holds {row_kind} references but earlier rows hold {kind}: "
+                    "give every row the same kind (text or token ids)"
+                )
+            if key != previous_key:
+                keys.append(key)
+                previous_key = key
+            row_group[i] = len(keys) - 1
+        group = np.array(row_group, dtype=np.int64)
+        valid = group >= 0
+        order = self.recipe.orders
+        scores = np.full(n, np.nan)
+        rows = np.zeros((n, 2 + 2 * order), dtype=np.int64)
+        if kind is None:  # no row has a reference
+            return RewardBatch(scores, rows, valid)
+        hyps = self._hypotheses(hypotheses, kind, valid)
+        refs = self._prepared(tuple(keys), keys, kind)
+        idx = np.flatnonzero(valid)
+        got, got_rows = refs.score(
+            hyps,
+            self.recipe,
+            group=group[idx],
+            pad_id=self.pad_id,
+            threads=self.threads,
+            return_stats=True,
+        )
+        if self._divide != 1:
+            got = got / self._divide
+        elif self._multiply != 1:
+            got = got * self._multiply
+        scores[idx] = got
+        rows[idx] = got_rows
+        return RewardBatch(scores, rows, valid)
+
+    def _hypotheses(self, hypotheses: Sequence[Any], kind: str, valid: np.ndarray) -> List[Any]:
+        """The hypotheses of the valid rows, checked against the references' kind."""
+        rows = (
+            list(hypotheses) if valid.all() else [hypotheses[int(i)] for i in np.flatnonzero(valid)]
+        )
+        if kind == "text":
+            wrong = [i for i, h in enumerate(rows) if not isinstance(h, str)]
+            need = "text hypotheses"
+        else:
+            rows = [r.tolist() if hasattr(r, "tolist") else r for r in rows]
+            wrong = [i for i, h in enumerate(rows) if not isinstance(h, (list, tuple))]
+            need = "token-id hypotheses (pass the completions' token ids)"
+        if wrong:
+            raise TypeError(
+                f"hypothesis {int(np.flatnonzero(valid)[wrong[0]])} is "
+                f"{type(rows[wrong[0]]).__name__}: {kind} references need {need}"
+            )
+        return rows
+
+    def rewards(
+        self, hypotheses: Sequence[Any], references: Sequence[Any]
+    ) -> List[Optional[float]]:
+        """Scores as Python floats, None where a row has no reference."""
+        return self.score(hypotheses, references).rewards()
+
+
+def print_path_command(argv: Optional[List[str]], module: str, setting: str, path: str) -> None:
+    """``python -m <module> --path``: prints the adapter's file, to give the trainer's
+    ``setting``."""
+    parser = argparse.ArgumentParser(
+        prog=f"python -m {module}", description=f"print the file to give {setting}"
+    )
+    parser.add_argument("--path", action="store_true", help="print this module's file path")
+    if parser.parse_args(argv).path:
+        print(path)
+    else:
+        parser.print_help()

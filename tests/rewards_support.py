@@ -1,0 +1,27 @@
+"""Helpers shared by the trainer tests of the reward adapters (tests/test_rewards_*.py)."""
+
+from __future__ import annotations
+
+from typing import Any, List
+
+
+def word_tokenizer(texts: List[str]) -> Any:
+    """A word-level ``PreTrainedTokenizerFast`` trained on ``texts`` (no downloads): decoding
+    joins words with spaces, so decoded completions are text that BLEU can score."""
+    import tokenizers
+    import transformers
+
+    tok = tokenizers.Tokenizer(tokenizers.models.WordLevel(unk_token="<unk>"))
+    tok.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    tok.decoder = tokenizers.decoders.WordPiece(prefix="##")  # joins words with spaces
+    trainer = tokenizers.trainers.WordLevelTrainer(
+        vocab_size=2000, special_tokens=["<pad>", "<unk>", "<s>", "</s>"]
+    )
+    tok.train_from_iterator(texts, trainer)
+    return transformers.PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        bos_token="<s>",
+        eos_token="</s>",
+        pad_token="<pad>",
+        unk_token="<unk>",
+    )
