@@ -22,12 +22,14 @@ PAIRS = [
     ("turbobleu._engine.count._kernel", "turbobleu._engine.count._kernel_py"),
     ("turbobleu._engine.text._tokenize", "turbobleu._engine.text._tokenize_py"),
     ("turbobleu._engine.intern._intern", "turbobleu._engine.intern._intern_py"),
+    ("turbobleu._engine.count._chrf", "turbobleu._engine.count._chrf_py"),
 ]
 # Compiled-only diagnostics, which report on C memory the twin does not have.
 COMPILED_ONLY = {
     "turbobleu._engine.count._kernel": {"table_slots_of"},
     "turbobleu._engine.text._tokenize": {"sentence_table_bytes", "intl_char_of"},
     "turbobleu._engine.intern._intern": {"Interner", "sentence_table_bytes", "set_str_hash_mask"},
+    "turbobleu._engine.count._chrf": set(),
 }
 
 

@@ -25,7 +25,12 @@ HERE = Path(__file__).resolve().parent
 USAGE = HERE / "public_api_usage.py"
 ALLOWLIST = HERE / "stubtest_allowlist.txt"
 PACKAGE = Path(turbobleu.__file__).resolve().parent
-COMPILED = ("_engine.count._kernel", "_engine.text._tokenize", "_engine.intern._intern")
+COMPILED = (
+    "_engine.count._kernel",
+    "_engine.text._tokenize",
+    "_engine.intern._intern",
+    "_engine.count._chrf",
+)
 
 # Misuses, each with the error mypy must report for it (a line of this text = a line of the file).
 MISUSE = """\
