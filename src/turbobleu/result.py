@@ -23,6 +23,7 @@ _ABBREVIATIONS = {
     "eff": "e",
     "tok": "tok",
     "smooth": "s",
+    "space": "s",
     "version": "v",
 }
 
