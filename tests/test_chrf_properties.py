@@ -25,7 +25,12 @@ SPACES = (
 )
 NOT_SPACE = "\u200b\ufeff"  # zero-width characters that Python does not split on
 
-word = st.text(alphabet=LETTERS + PUNCT + NOT_SPACE, min_size=1, max_size=6)
+# Words from a small vocabulary (so that hypotheses and references share some, in new company)
+# or made up.
+COMMON = ["a", "b", "ab", '"', "-", "—", '"a', 'a"', "(b)", "a.", "σ", "Σς"]
+word = st.sampled_from(COMMON) | st.text(
+    alphabet=LETTERS + PUNCT + NOT_SPACE, min_size=1, max_size=6
+)
 text = st.builds(
     lambda words, gaps: "".join(w + g for w, g in zip(words, gaps)),
     st.lists(word, max_size=8),
@@ -44,6 +49,16 @@ options = st.fixed_dictionaries(
 ).filter(lambda o: o["char_order"] + o["word_order"] > 0)
 
 
+def shuffled(sentence: str) -> Any:
+    """The sentence's words in another order, some dropped or doubled."""
+    words = sentence.split()
+    return (
+        st.lists(st.sampled_from(words), max_size=len(words) + 2).map(" ".join)
+        if words
+        else st.just("")
+    )
+
+
 @st.composite
 def corpora(draw: Any) -> Tuple[List[str], List[List[Optional[str]]]]:
     segments = draw(st.integers(1, 4))
@@ -53,7 +68,11 @@ def corpora(draw: Any) -> Tuple[List[str], List[List[Optional[str]]]]:
     for i in range(segments):
         # References copy and edit the hypothesis often, so that n-grams match.
         entries = [
-            draw(st.one_of(text, st.just(hyps[i]), st.just(hyps[i][::-1]), st.none()))
+            draw(
+                st.one_of(
+                    text, st.just(hyps[i]), st.just(hyps[i][::-1]), st.none(), shuffled(hyps[i])
+                )
+            )
             for _ in range(n_refs)
         ]
         if all(e is None for e in entries):

@@ -9,8 +9,8 @@ point). An n-gram is a span of one of those buffers with a rolling 64-bit hash; 
 addressing over (hash, span) and every hash hit is verified on the code points, so no Python object
 is made per n-gram or per word.
 """
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, realloc
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
 from cpython.unicode cimport PyUnicode_Check
 import threading
@@ -19,7 +19,6 @@ cdef extern from "Python.h":
     int PyUnicode_KIND(object)
     void* PyUnicode_DATA(object)
     Py_ssize_t PyUnicode_GET_LENGTH(object)
-    uint32_t PyUnicode_READ(int kind, void* data, Py_ssize_t i) nogil
     bint Py_UNICODE_ISSPACE(uint32_t ch) nogil
 
 cdef extern from "cpython_layout.h":
@@ -111,20 +110,40 @@ cdef void enc_free(Enc* e) noexcept nogil:
     memset(e, 0, sizeof(Enc))
 
 
-cdef int read_text(Enc* e, object s) except -1:
-    """The code points of ``s`` into ``e.raw``."""
+cdef int read_units(Enc* e, object s) except -1:
+    """Reads text ``s`` (already lowercased if asked): its code points into ``e.raw``, the ones
+    chrF counts appended to ``e.chars`` and, for chrF++, its words appended to ``e.words`` (the
+    text's word spans and hashes in ``e.tok`` / ``e.unit``)."""
     tb_unicode_ready(s)
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(s), i
     cdef int kind = PyUnicode_KIND(s)
     cdef void* data = PyUnicode_DATA(s)
     cdef uint32_t* raw
+    cdef uint32_t* chars
+    cdef uint32_t c
     e.raw.n = 0
-    if buf_reserve(&e.raw, n) < 0:
+    if buf_reserve(&e.raw, n) < 0 or buf_reserve(&e.chars, n) < 0:
         raise MemoryError()
     raw = <uint32_t*>e.raw.p
-    for i in range(n):
-        raw[i] = PyUnicode_READ(kind, data, i)
+    if kind == 1:
+        for i in range(n):
+            raw[i] = (<unsigned char*>data)[i]
+    elif kind == 2:
+        for i in range(n):
+            raw[i] = (<uint16_t*>data)[i]
+    else:
+        for i in range(n):
+            raw[i] = (<uint32_t*>data)[i]
     e.raw.n = n
+    chars = <uint32_t*>e.chars.p
+    for i in range(n):
+        c = raw[i]
+        if e.keep_ws or not Py_UNICODE_ISSPACE(c):
+            chars[e.chars.n] = c
+            e.chars.n += 1
+    e.tok.n = 0
+    if e.word_order > 0 and split_words(e) < 0:
+        raise MemoryError()
     return 0
 
 
@@ -148,10 +167,10 @@ cdef inline void add_word(Enc* e, const uint32_t* raw, int64_t a, int64_t b) noe
 
 
 cdef int split_words(Enc* e) noexcept nogil:
-    """chrF++'s words of e.raw (see recipes.chrf.chrf_words) into the word buffer."""
+    """chrF++'s words of e.raw (see recipes.chrf.chrf_words) appended to the word buffer;
+    ``e.tok.n`` becomes the number of words."""
     cdef const uint32_t* raw = <uint32_t*>e.raw.p
     cdef int64_t n = e.raw.n, i = 0, s
-    e.tok.n = 0
     if (buf_reserve(&e.words, 2 * n) < 0 or buf_reserve(&e.tok, 2 * n) < 0
             or buf_reserve(&e.unit, n) < 0):
         return -1
@@ -170,43 +189,26 @@ cdef int split_words(Enc* e) noexcept nogil:
             add_word(e, raw, s + 1, i)
         else:
             add_word(e, raw, s, i)
-    e.tok.n *= 2   # (counted words above; now the int64 entries used)
     return 0
 
 
 cdef int encode(Enc* e, object s) except -1:
-    """Appends the n-grams of text ``s`` (already lowercased if asked) to ``e``."""
-    cdef int64_t n, i, L, c0, T, k, order = e.char_order + e.word_order
-    cdef uint32_t c
+    """Appends text ``s``'s n-grams to ``e.items`` (with its order + 1 offsets in ``e.offs``)."""
+    cdef int64_t i, L, c0 = e.chars.n, T, k, order = e.char_order + e.word_order
     cdef uint32_t* chars
     cdef uint64_t* hs
     cdef uint64_t* unit
     cdef int64_t* tok
     cdef int64_t* offs
     cdef Item* it
-    read_text(e, s)
-    n = e.raw.n
-    if buf_reserve(&e.chars, n) < 0 or buf_reserve(&e.offs, order + 1) < 0:
+    read_units(e, s)
+    L = e.chars.n - c0
+    T = e.tok.n
+    if (buf_reserve(&e.items, L * e.char_order + T * e.word_order) < 0
+            or buf_reserve(&e.hs, L if L > T else T) < 0 or buf_reserve(&e.offs, order + 1) < 0):
         raise MemoryError()
     with nogil:
         chars = <uint32_t*>e.chars.p
-        c0 = e.chars.n
-        for i in range(n):
-            c = (<uint32_t*>e.raw.p)[i]
-            if e.keep_ws or not Py_UNICODE_ISSPACE(c):
-                chars[e.chars.n] = c
-                e.chars.n += 1
-        L = e.chars.n - c0
-        T = 0
-        if e.word_order > 0:
-            if split_words(e) < 0:
-                with gil:
-                    raise MemoryError()
-            T = e.tok.n // 2
-        if (buf_reserve(&e.items, L * e.char_order + T * e.word_order) < 0
-                or buf_reserve(&e.hs, L if L > T else T) < 0):
-            with gil:
-                raise MemoryError()
         hs = <uint64_t*>e.hs.p
         offs = <int64_t*>e.offs.p + e.offs.n
         e.offs.n += order + 1
@@ -361,45 +363,219 @@ def sentence_scores(const int64_t[:, ::1] rows, int order, beta, bint eps_smooth
             out[i] = f_score(&rows[i, 0], order, factor, eps_smoothing)
 
 
-# -- corpus statistics ----------------------------------------------------------------------------
-cdef void pair_row(Table* t, const Enc* e, const int64_t* hoffs, const int64_t* roffs, int order,
-                   int64_t* st) noexcept nogil:
-    """[hyp, ref, matches] per order of the text at hoffs against the reference at roffs, whose
-    n-grams ``t`` holds with their counts (consumed here)."""
-    cdef int k
-    cdef int64_t j, n_hyp, n_ref, matches
-    cdef const Item* items = <Item*>e.items.p
-    cdef Entry* en
-    cdef bint found
-    for k in range(order):
-        n_ref = roffs[k + 1] - roffs[k]
-        n_hyp = hoffs[k + 1] - hoffs[k]
-        matches = 0
-        if n_ref > 0:
-            for j in range(hoffs[k], hoffs[k + 1]):
-                en = table_find(t, e, &items[j], &found)
-                if found and en.count > 0:
-                    en.count -= 1
-                    matches += 1
-        st[3 * k] = n_hyp if n_ref > 0 else 0
-        st[3 * k + 1] = n_ref
-        st[3 * k + 2] = matches
+# -- corpus statistics: exact n-gram keys, one segment at a time -----------------------------------
+# The hypothesis's n-grams go into a table order by order; an n-gram's key is (its (n-1)-gram
+# prefix's entry + 1, its last unit): exact, so no span is compared. A reference only looks its
+# n-grams up: one whose prefix the hypothesis lacks cannot match, nor can any longer one there.
+cdef struct Slot:
+    uint64_t key
+    uint32_t stamp      # the segment this slot belongs to; any other: free
+    int32_t hyp         # occurrences in the hypothesis
+    int32_t ref         # occurrences in the current reference
 
 
-cdef int fill_table(Table* t, const Enc* e, const int64_t* offs, int order) noexcept nogil:
-    """The reference n-grams (items offs[0]..offs[order]) with their counts."""
-    cdef int64_t j
-    cdef const Item* items = <Item*>e.items.p
+cdef struct Counts:
+    Slot* slots
+    int64_t cap
+    uint64_t mask
+    int shift
+    uint32_t stamp
+    int32_t* live       # the slots of the current segment
+    int64_t n_live
+    int64_t live_cap
+
+
+cdef uint64_t WORD_TAG = (<uint64_t>1) << 63   # word unigram keys (char unigrams are code points)
+cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15
+cdef uint32_t NO_WORD = 0xFFFFFFFF  # the id of a reference word the hypothesis lacks (as a last
+                                    # unit it makes a key no hypothesis n-gram has)
+
+
+cdef int counts_prepare(Counts* c, int64_t n_items) noexcept nogil:
+    """Empty, with room for ``n_items`` keys (load <= 1/2); -1 when memory runs out."""
+    cdef int64_t need = 64
+    cdef int bits = 6
+    while need < 2 * n_items:
+        need *= 2
+        bits += 1
+    if need > c.cap:
+        free(c.slots)
+        c.slots = <Slot*>calloc(need, sizeof(Slot))
+        if c.slots == NULL:
+            c.cap = 0
+            return -1
+        c.cap = need
+        c.stamp = 0
+    if n_items > c.live_cap:
+        free(c.live)
+        c.live = <int32_t*>malloc(n_items * sizeof(int32_t))
+        if c.live == NULL:
+            c.live_cap = 0
+            return -1
+        c.live_cap = n_items
+    c.mask = <uint64_t>(need - 1)
+    c.shift = 64 - bits
+    c.n_live = 0
+    c.stamp += 1
+    if c.stamp == 0:        # wrapped: clear the stale stamps once
+        memset(c.slots, 0, c.cap * sizeof(Slot))
+        c.stamp = 1
+    return 0
+
+
+cdef inline int32_t counts_add(Counts* c, uint64_t key) noexcept nogil:
+    """Counts one hypothesis n-gram; its slot."""
+    cdef uint64_t i = (key * GOLDEN) >> c.shift
+    cdef Slot* s
+    while True:
+        s = &c.slots[i]
+        if s.stamp != c.stamp:
+            s.key = key
+            s.stamp = c.stamp
+            s.hyp = 1
+            s.ref = 0
+            c.live[c.n_live] = <int32_t>i
+            c.n_live += 1
+            return <int32_t>i
+        if s.key == key:
+            s.hyp += 1
+            return <int32_t>i
+        i = (i + 1) & c.mask
+
+
+cdef inline int32_t counts_find(const Counts* c, uint64_t key) noexcept nogil:
+    """The slot of a hypothesis n-gram, or -1."""
+    cdef uint64_t i = (key * GOLDEN) >> c.shift
+    cdef const Slot* s
+    while True:
+        s = &c.slots[i]
+        if s.stamp != c.stamp:
+            return -1
+        if s.key == key:
+            return <int32_t>i
+        i = (i + 1) & c.mask
+
+
+cdef inline uint64_t ngram_key(int32_t prefix, uint64_t unit) noexcept nogil:
+    return ((<uint64_t>(prefix + 1)) << 32) | unit
+
+
+cdef void count_hypothesis(Counts* c, const uint32_t* units, int64_t n, int max_order,
+                           uint64_t tag, int32_t* at) noexcept nogil:
+    """Counts the n-grams (orders 1..max_order) of ``units``; ``at`` is scratch of n entries."""
+    cdef int64_t i, k
+    for i in range(n):
+        at[i] = counts_add(c, tag | units[i])
+    for k in range(1, max_order):
+        for i in range(n - k):
+            at[i] = counts_add(c, ngram_key(at[i], units[i + k]))
+
+
+cdef void match_reference(Counts* c, const uint32_t* units, int64_t n, int max_order,
+                          uint64_t tag, int32_t* at, int64_t* matches) noexcept nogil:
+    """Adds the reference's matches per order (clipped by the hypothesis's counts) to
+    ``matches``."""
+    cdef int64_t i, k, alive = 0
+    cdef int32_t j
+    cdef Slot* s
+    for i in range(n):
+        j = counts_find(c, tag | units[i])
+        at[i] = j
+        if j >= 0:
+            alive += 1
+            s = &c.slots[j]
+            s.ref += 1
+            if s.ref <= s.hyp:
+                matches[0] += 1
+    for k in range(1, max_order):
+        if alive == 0:
+            return
+        alive = 0
+        for i in range(n - k):
+            if at[i] < 0:
+                continue
+            j = counts_find(c, ngram_key(at[i], units[i + k]))
+            at[i] = j
+            if j >= 0:
+                alive += 1
+                s = &c.slots[j]
+                s.ref += 1
+                if s.ref <= s.hyp:
+                    matches[k] += 1
+
+
+cdef struct Segment:
+    Counts counts
+    Table words         # the hypothesis's distinct words (span-verified)
+    Buf wid             # uint32: word ids of the current text
+    Buf at              # int32: slot per position
+    int64_t hyp_words_end
+
+
+cdef int intern_words(Segment* g, const Enc* e, bint hypothesis) noexcept nogil:
+    """Word ids of the current text's words: the hypothesis's words are added to the table
+    (id: the index of its first occurrence); a reference's are looked up (NO_WORD if absent)."""
+    cdef int64_t t, T = e.tok.n
+    cdef const int64_t* tok = <int64_t*>e.tok.p
+    cdef const uint64_t* unit = <uint64_t*>e.unit.p
+    cdef uint32_t* wid
+    cdef Item it
     cdef Entry* en
     cdef bint found
-    if table_prepare(t, offs[order] - offs[0]) < 0:
+    if buf_reserve(&g.wid, T) < 0:
         return -1
-    for j in range(offs[0], offs[order]):
-        en = table_find(t, e, &items[j], &found)
-        if found:
-            en.count += 1
-        else:
-            table_claim(t, en, &items[j], 1)
+    if hypothesis and table_prepare(&g.words, T) < 0:
+        return -1
+    wid = <uint32_t*>g.wid.p
+    for t in range(T):
+        it.hash = unit[t]
+        it.start = tok[2 * t]
+        it.len = <int32_t>(tok[2 * t + 1] - tok[2 * t])
+        it.order = e.char_order
+        en = table_find(&g.words, e, &it, &found)
+        if not found and hypothesis:
+            table_claim(&g.words, en, &it, <int32_t>t)
+            found = True
+        wid[t] = <uint32_t>en.count if found else NO_WORD
+    return 0
+
+
+cdef int text_rows(Segment* g, Enc* e, bint hypothesis, int64_t* st) noexcept nogil:
+    """Counts the current text of ``e``: the hypothesis (the table is refilled) or a reference
+    (``st`` gets its [hyp, ref, matches] per order, hypothesis totals in st already)."""
+    cdef int co = e.char_order, wo = e.word_order, k
+    cdef int64_t L = e.chars.n, T = e.tok.n, n
+    cdef int64_t* matches
+    cdef Counts* c = &g.counts
+    if buf_reserve(&g.at, L if L > T else T) < 0:
+        return -1
+    if hypothesis:
+        if counts_prepare(c, L * co + T * wo) < 0:
+            return -1
+    if wo > 0 and intern_words(g, e, hypothesis) < 0:
+        return -1
+    if hypothesis:
+        if co > 0:
+            count_hypothesis(c, <uint32_t*>e.chars.p, L, co, 0, <int32_t*>g.at.p)
+        if wo > 0:
+            count_hypothesis(c, <uint32_t*>g.wid.p, T, wo, WORD_TAG, <int32_t*>g.at.p)
+        for k in range(co + wo):
+            n = (L if k < co else T) - (k if k < co else k - co)
+            st[3 * k] = n if n > 0 else 0
+        return 0
+    matches = st + 3 * (co + wo)      # scratch after the row
+    for k in range(co + wo):
+        matches[k] = 0
+    if co > 0:
+        match_reference(c, <uint32_t*>e.chars.p, L, co, 0, <int32_t*>g.at.p, matches)
+    if wo > 0:
+        match_reference(c, <uint32_t*>g.wid.p, T, wo, WORD_TAG, <int32_t*>g.at.p, matches + co)
+    for k in range(co + wo):
+        n = (L if k < co else T) - (k if k < co else k - co)
+        st[3 * k + 1] = n if n > 0 else 0
+        st[3 * k + 2] = matches[k]
+    for k in range(c.n_live):       # ready for the next reference
+        c.slots[c.live[k]].ref = 0
     return 0
 
 
@@ -417,26 +593,36 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
     cdef double factor = factor_of(beta), f, best
     cdef Py_ssize_t i, n = len(hypotheses), j
     cdef Enc e
-    cdef Table t
-    cdef int64_t* st = NULL
+    cdef Segment g
+    cdef int64_t* st = NULL     # the row of one reference, then per-order scratch
+    cdef int64_t* hyp_totals = NULL
+    cdef int status
     cdef bint have
-    cdef int64_t hyp_chars, hyp_words, hyp_items
     streams = list(references)
     if out.shape[0] < n or (n and out.shape[1] != 3 * order):
         raise ValueError(f"out must be ({n}, {3 * order}), got ({out.shape[0]}, {out.shape[1]})")
     enc_init(&e, char_order, word_order, whitespace)
-    memset(&t, 0, sizeof(Table))
-    st = <int64_t*>calloc(3 * order + 1, sizeof(int64_t))
+    memset(&g, 0, sizeof(Segment))
+    g.wid.size = sizeof(uint32_t)
+    g.at.size = sizeof(int32_t)
+    st = <int64_t*>calloc(4 * order + 1, sizeof(int64_t))
+    hyp_totals = <int64_t*>calloc(order + 1, sizeof(int64_t))
     try:
-        if st == NULL:
+        if st == NULL or hyp_totals == NULL:
             raise MemoryError()
         for i in range(n):
             hyp = stream_item(hypotheses, i)
             if not PyUnicode_Check(hyp):
                 raise TypeError(f"hypotheses[{i}] must be a str, got {type(hyp).__name__}")
-            e.chars.n = e.words.n = e.items.n = e.offs.n = 0
-            encode(&e, hyp)
-            hyp_chars, hyp_words, hyp_items = e.chars.n, e.words.n, e.items.n
+            e.chars.n = e.words.n = 0
+            read_units(&e, hyp)
+            with nogil:
+                status = text_rows(&g, &e, True, st)
+                for k in range(order):
+                    hyp_totals[k] = st[3 * k]
+            if status < 0:
+                raise MemoryError()
+            g.hyp_words_end = e.words.n
             best = -1.0
             have = False
             for k in range(len(streams)):
@@ -447,24 +633,31 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
                     raise TypeError(
                         f"references[{k}][{i}] must be a str or None, got {type(ref).__name__}")
                 have = True
-                # The reference goes after the hypothesis, replacing the previous reference.
-                e.chars.n, e.words.n, e.items.n, e.offs.n = hyp_chars, hyp_words, hyp_items, order + 1
-                encode(&e, ref)
+                e.chars.n = 0
+                e.words.n = g.hyp_words_end     # the hypothesis's words stay for the lookups
+                read_units(&e, ref)
                 with nogil:
-                    if fill_table(&t, &e, <int64_t*>e.offs.p + order + 1, order) < 0:
-                        with gil:
-                            raise MemoryError()
-                    pair_row(&t, &e, <int64_t*>e.offs.p, <int64_t*>e.offs.p + order + 1, order, st)
-                    f = f_score(st, order, factor, eps_smoothing)
-                    if f > best:
-                        best = f
-                        for j in range(3 * order):
-                            out[i, j] = st[j]
+                    status = text_rows(&g, &e, False, st)
+                    if status == 0:
+                        for j in range(order):  # no hypothesis n-grams count without reference ones
+                            st[3 * j] = hyp_totals[j] if st[3 * j + 1] > 0 else 0
+                        f = f_score(st, order, factor, eps_smoothing)
+                        if f > best:
+                            best = f
+                            for j in range(3 * order):
+                                out[i, j] = st[j]
+                if status < 0:
+                    raise MemoryError()
             if not have:
                 raise ValueError(f"segment {i} has no reference (every one is None)")
     finally:
         free(st)
-        free(t.e)
+        free(hyp_totals)
+        free(g.counts.slots)
+        free(g.counts.live)
+        free(g.words.e)
+        free(g.wid.p)
+        free(g.at.p)
         enc_free(&e)
 
 
