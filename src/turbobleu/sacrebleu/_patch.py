@@ -1,4 +1,5 @@
-"""``turbobleu.patch("sacrebleu")``: make the real sacrebleu compute BLEU with turbobleu.
+"""``turbobleu.patch("sacrebleu")``: make the real sacrebleu compute BLEU (and chrF, see
+``_patch_chrf``) with turbobleu.
 
 For code one does not own (a training framework's evaluation loop) that calls sacrebleu. After
 ``patch()``:
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 from turbobleu import bleu as turbo_bleu
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count.references import PreparedReferences
+from turbobleu.sacrebleu import _patch_chrf
 from turbobleu.tokenizers import LibraryTokenizer, SentencePieceTokenizer, Tokenizer, get_tokenizer
 
 _SACRE_LOG = logging.getLogger("sacrebleu")
@@ -156,6 +158,7 @@ def patch() -> None:
     _extract_corpus_statistics.__doc__ = original_extract.__doc__
     _set(cls, "__init__", __init__)
     _set(cls, "_extract_corpus_statistics", _extract_corpus_statistics)
+    _patch_chrf.apply(_set, _RefCache, _standard)
 
 
 def unpatch() -> None:
@@ -169,16 +172,18 @@ def unpatch() -> None:
 
 
 class _RefCache(list):
-    """Stands in for sacrebleu's reference cache of a BLEU object created while patched.
+    """Stands in for sacrebleu's reference cache of a BLEU (or CHRF) object created while
+    patched.
 
-    It holds turbobleu's prepared references; if sacrebleu's own code ever reads it (after
-    ``unpatch()``), it turns into sacrebleu's cache, built from the original references.
+    It holds turbobleu's prepared references (for chrF: a turbobleu CHRF holding them); if
+    sacrebleu's own code ever reads it (after ``unpatch()``), it turns into sacrebleu's cache,
+    built from the original references.
     """
 
     def __init__(
         self,
-        prepared: PreparedReferences,
-        settings: Tuple[bool, int, int],
+        prepared: Any,
+        settings: Tuple[Any, ...],
         build: Callable[[], List[Any]],
     ) -> None:
         super().__init__()
