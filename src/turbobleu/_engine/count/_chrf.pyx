@@ -11,7 +11,7 @@ is made per n-gram or per word.
 """
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from cpython.unicode cimport PyUnicode_Check
 import threading
 
@@ -20,6 +20,7 @@ cdef extern from "Python.h":
     void* PyUnicode_DATA(object)
     Py_ssize_t PyUnicode_GET_LENGTH(object)
     bint Py_UNICODE_ISSPACE(uint32_t ch) nogil
+    bint Py_ISSPACE(char c) nogil
 
 cdef extern from "cpython_layout.h":
     int tb_unicode_ready(object) except -1
@@ -34,6 +35,16 @@ cdef double EPS = 1e-16
 cdef inline uint64_t mix(uint64_t h, uint64_t u) noexcept nogil:
     h = (h ^ u) * <uint64_t>0x9E3779B97F4A7C15
     return h ^ (h >> 29)
+
+
+cdef inline bint is_space(uint32_t c) noexcept nogil:
+    """Python's str.isspace() (what str.split() splits on), without a call for most text: no
+    code point between U+0086 and U+009F or above U+3000 is whitespace."""
+    if c < 0x80:
+        return Py_ISSPACE(<char>c) or (0x1C <= c <= 0x1F)
+    if c < 0x85 or c > 0x3000:
+        return False
+    return Py_UNICODE_ISSPACE(c)
 
 
 cdef inline bint is_punct(uint32_t c) noexcept nogil:
@@ -121,6 +132,7 @@ cdef int read_units(Enc* e, object s) except -1:
     cdef uint32_t* raw
     cdef uint32_t* chars
     cdef uint32_t c
+    cdef int64_t m
     e.raw.n = 0
     if buf_reserve(&e.raw, n) < 0 or buf_reserve(&e.chars, n) < 0:
         raise MemoryError()
@@ -136,11 +148,16 @@ cdef int read_units(Enc* e, object s) except -1:
             raw[i] = (<uint32_t*>data)[i]
     e.raw.n = n
     chars = <uint32_t*>e.chars.p
-    for i in range(n):
-        c = raw[i]
-        if e.keep_ws or not Py_UNICODE_ISSPACE(c):
-            chars[e.chars.n] = c
-            e.chars.n += 1
+    m = e.chars.n
+    if e.keep_ws:
+        memcpy(chars + m, raw, n * sizeof(uint32_t))
+        m += n
+    else:
+        for i in range(n):      # every character written, the next one overwrites a space
+            c = raw[i]
+            chars[m] = c
+            m += not is_space(c)
+    e.chars.n = m
     e.tok.n = 0
     if e.word_order > 0 and split_words(e) < 0:
         raise MemoryError()
@@ -152,16 +169,16 @@ cdef inline void add_word(Enc* e, const uint32_t* raw, int64_t a, int64_t b) noe
     cdef uint32_t* w = <uint32_t*>e.words.p
     cdef int64_t* tok = <int64_t*>e.tok.p
     cdef uint64_t h = SEED
-    cdef int64_t t = e.tok.n
-    tok[2 * t] = e.words.n
+    cdef int64_t t = e.tok.n, m = e.words.n
+    tok[2 * t] = m
     while a < b:
-        w[e.words.n] = raw[a]
-        e.words.n += 1
+        w[m] = raw[a]
+        m += 1
         h = mix(h, raw[a])
         a += 1
-    tok[2 * t + 1] = e.words.n
-    w[e.words.n] = SEP
-    e.words.n += 1
+    tok[2 * t + 1] = m
+    w[m] = SEP
+    e.words.n = m + 1
     (<uint64_t*>e.unit.p)[t] = h
     e.tok.n = t + 1
 
@@ -175,11 +192,11 @@ cdef int split_words(Enc* e) noexcept nogil:
             or buf_reserve(&e.unit, n) < 0):
         return -1
     while i < n:
-        if Py_UNICODE_ISSPACE(raw[i]):
+        if is_space(raw[i]):
             i += 1
             continue
         s = i
-        while i < n and not Py_UNICODE_ISSPACE(raw[i]):
+        while i < n and not is_space(raw[i]):
             i += 1
         if i - s > 1 and is_punct(raw[i - 1]):
             add_word(e, raw, s, i - 1)
@@ -368,8 +385,7 @@ def sentence_scores(const int64_t[:, ::1] rows, int order, beta, bint eps_smooth
 # prefix's entry + 1, its last unit): exact, so no span is compared. A reference only looks its
 # n-grams up: one whose prefix the hypothesis lacks cannot match, nor can any longer one there.
 cdef struct Slot:
-    uint64_t key
-    uint32_t stamp      # the segment this slot belongs to; any other: free
+    uint64_t key        # 0: free (no key is 0: unigrams carry a tag bit, longer n-grams a prefix)
     int32_t hyp         # occurrences in the hypothesis
     int32_t ref         # occurrences in the current reference
 
@@ -379,13 +395,13 @@ cdef struct Counts:
     int64_t cap
     uint64_t mask
     int shift
-    uint32_t stamp
-    int32_t* live       # the slots of the current segment
+    int32_t* live       # the slots of the current segment (freed again by the next prepare)
     int64_t n_live
     int64_t live_cap
 
 
-cdef uint64_t WORD_TAG = (<uint64_t>1) << 63   # word unigram keys (char unigrams are code points)
+cdef uint64_t CHAR_TAG = (<uint64_t>1) << 62   # unigram keys: the tag | the code point or word id
+cdef uint64_t WORD_TAG = (<uint64_t>1) << 63   # (longer n-grams: below 2**62, see ngram_key)
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15
 cdef uint32_t NO_WORD = 0xFFFFFFFF  # the id of a reference word the hypothesis lacks (as a last
                                     # unit it makes a key no hypothesis n-gram has)
@@ -393,11 +409,14 @@ cdef uint32_t NO_WORD = 0xFFFFFFFF  # the id of a reference word the hypothesis 
 
 cdef int counts_prepare(Counts* c, int64_t n_items) noexcept nogil:
     """Empty, with room for ``n_items`` keys (load <= 1/2); -1 when memory runs out."""
-    cdef int64_t need = 64
+    cdef int64_t need = 64, k
     cdef int bits = 6
     while need < 2 * n_items:
         need *= 2
         bits += 1
+    for k in range(c.n_live):       # free the previous segment's slots
+        c.slots[c.live[k]].key = 0
+    c.n_live = 0
     if need > c.cap:
         free(c.slots)
         c.slots = <Slot*>calloc(need, sizeof(Slot))
@@ -405,7 +424,6 @@ cdef int counts_prepare(Counts* c, int64_t n_items) noexcept nogil:
             c.cap = 0
             return -1
         c.cap = need
-        c.stamp = 0
     if n_items > c.live_cap:
         free(c.live)
         c.live = <int32_t*>malloc(n_items * sizeof(int32_t))
@@ -415,11 +433,6 @@ cdef int counts_prepare(Counts* c, int64_t n_items) noexcept nogil:
         c.live_cap = n_items
     c.mask = <uint64_t>(need - 1)
     c.shift = 64 - bits
-    c.n_live = 0
-    c.stamp += 1
-    if c.stamp == 0:        # wrapped: clear the stale stamps once
-        memset(c.slots, 0, c.cap * sizeof(Slot))
-        c.stamp = 1
     return 0
 
 
@@ -429,9 +442,8 @@ cdef inline int32_t counts_add(Counts* c, uint64_t key) noexcept nogil:
     cdef Slot* s
     while True:
         s = &c.slots[i]
-        if s.stamp != c.stamp:
+        if s.key == 0:
             s.key = key
-            s.stamp = c.stamp
             s.hyp = 1
             s.ref = 0
             c.live[c.n_live] = <int32_t>i
@@ -449,10 +461,10 @@ cdef inline int32_t counts_find(const Counts* c, uint64_t key) noexcept nogil:
     cdef const Slot* s
     while True:
         s = &c.slots[i]
-        if s.stamp != c.stamp:
-            return -1
         if s.key == key:
             return <int32_t>i
+        if s.key == 0:
+            return -1
         i = (i + 1) & c.mask
 
 
@@ -556,7 +568,7 @@ cdef int text_rows(Segment* g, Enc* e, bint hypothesis, int64_t* st) noexcept no
         return -1
     if hypothesis:
         if co > 0:
-            count_hypothesis(c, <uint32_t*>e.chars.p, L, co, 0, <int32_t*>g.at.p)
+            count_hypothesis(c, <uint32_t*>e.chars.p, L, co, CHAR_TAG, <int32_t*>g.at.p)
         if wo > 0:
             count_hypothesis(c, <uint32_t*>g.wid.p, T, wo, WORD_TAG, <int32_t*>g.at.p)
         for k in range(co + wo):
@@ -567,7 +579,7 @@ cdef int text_rows(Segment* g, Enc* e, bint hypothesis, int64_t* st) noexcept no
     for k in range(co + wo):
         matches[k] = 0
     if co > 0:
-        match_reference(c, <uint32_t*>e.chars.p, L, co, 0, <int32_t*>g.at.p, matches)
+        match_reference(c, <uint32_t*>e.chars.p, L, co, CHAR_TAG, <int32_t*>g.at.p, matches)
     if wo > 0:
         match_reference(c, <uint32_t*>g.wid.p, T, wo, WORD_TAG, <int32_t*>g.at.p, matches + co)
     for k in range(co + wo):
