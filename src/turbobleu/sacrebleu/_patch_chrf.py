@@ -53,7 +53,7 @@ def _turbo(metric: Any, references: Any = None) -> Optional[turbo_chrf.CHRF]:
 
 def apply(
     set_attr: Callable[[Any, str, Any], None],
-    ref_cache: type,
+    ref_cache: Any,
     standard: Callable[[Any, dict], bool],
 ) -> None:
     """Patch sacrebleu's chrF; ``set_attr`` records every replacement for ``unpatch``,

@@ -364,7 +364,8 @@ cdef double f_score(const int64_t* st, int order, double factor, bint eps_smooth
 
 
 cdef double factor_of(beta) except? -1:
-    """beta ** 2 as sacrebleu computes it (an int for an int beta; exact as a double below 2**53)."""
+    """beta ** 2 as sacrebleu computes it (an int for an int beta: exact as a double below
+    2**53)."""
     return <double>(beta ** 2)
 
 

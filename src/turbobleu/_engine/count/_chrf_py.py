@@ -23,7 +23,7 @@ __all__ = ["corpus_rows", "pairwise_scores", "sentence_scores"]
 def _ngram_counts(text: str, char_order: int, word_order: int, whitespace: bool) -> List[Counter]:
     """One Counter per order: character orders first, then word orders (words as tuples)."""
     chars = chrf_chars(text, whitespace)
-    counts = [
+    counts: List[Counter] = [
         Counter(chars[i : i + n] for i in range(len(chars) - n + 1))
         for n in range(1, char_order + 1)
     ]
