@@ -25,24 +25,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
+
+from bench_sacrebleu import Comparison, _ms, _x, ratio  # one ratio and cell format for both
 
 import benchlib
 from benchlib import Contender, System
 
 QUICK_PAIR = "en-de"
-
-
-@dataclass(frozen=True)
-class Comparison:
-    key: str
-    title: str
-    workload: str
-    peer: str
-    turbo: str
-    target: float
 
 
 COMPARISONS = [
@@ -218,13 +209,6 @@ def check_pairwise(
 
 
 # -- summary ----------------------------------------------------------------------------------
-def ratio(record: Dict[str, Any], c: Comparison) -> Optional[float]:
-    t = record["workloads"].get(c.workload, {}).get("timings", {})
-    if c.peer not in t or c.turbo not in t:
-        return None
-    return t[c.peer]["median_ms"] / t[c.turbo]["median_ms"]
-
-
 def summarize(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     summary = []
     for c in COMPARISONS:
@@ -248,14 +232,6 @@ def summarize(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
             }
         )
     return summary
-
-
-def _ms(t: Dict[str, Any], key: str) -> str:
-    return f"{t[key]['median_ms']:.1f}" if key in t else "-"
-
-
-def _x(value: Optional[float]) -> str:
-    return f"{value:.1f}x" if value is not None else "-"
 
 
 def detail_rows(records: List[Dict[str, Any]]):

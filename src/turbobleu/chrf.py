@@ -97,22 +97,15 @@ class CHRFSignature(BLEUSignature):
         n_bootstrap: Optional[int] = None,
         seed: Optional[str] = None,
     ) -> None:
-        self.info: Dict[str, Any] = {
-            "nrefs": "var" if nrefs == -1 else nrefs,
-            "bs": n_bootstrap,
-            "ar": None,
-            "seed": seed,
-            "test": None,
-            "lang": None,
-            "origlang": None,
-            "subset": None,
-            "case": "lc" if lowercase else "mixed",
-            "eff": "yes" if not eps_smoothing else "no",
-            "nc": char_order,
-            "nw": word_order,
-            "space": "yes" if whitespace else "no",
-            "version": SACREBLEU_VERSION,
-        }
+        self.info = self.shared_fields(nrefs, n_bootstrap, seed)
+        self.info.update(
+            case="lc" if lowercase else "mixed",
+            eff="yes" if not eps_smoothing else "no",
+            nc=char_order,
+            nw=word_order,
+            space="yes" if whitespace else "no",
+            version=SACREBLEU_VERSION,
+        )
 
 
 def _reference_streams(references: Any, segments: Optional[int]) -> List[list]:
@@ -384,11 +377,7 @@ def corpus_chrf(
 ) -> CHRFScore:
     """Corpus chrF exactly as ``sacrebleu.corpus_chrf`` (raises on length mismatches)."""
     metric = CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        whitespace=not remove_whitespace,
-        eps_smoothing=eps_smoothing,
+        char_order, word_order, beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing
     )
     return metric.corpus_score(hypotheses, references)
 
@@ -404,11 +393,7 @@ def sentence_chrf(
 ) -> CHRFScore:
     """Sentence chrF exactly as ``sacrebleu.sentence_chrf``."""
     metric = CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        whitespace=not remove_whitespace,
-        eps_smoothing=eps_smoothing,
+        char_order, word_order, beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing
     )
     return metric.sentence_score(hypothesis, references)
 

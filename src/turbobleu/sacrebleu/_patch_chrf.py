@@ -15,10 +15,10 @@ negative beta), and of references sacrebleu cached before the patch.
 from __future__ import annotations
 
 import importlib
-import inspect
 
 from turbobleu import chrf as turbo_chrf
 from turbobleu._typing import TYPE_CHECKING
+from turbobleu.sacrebleu._patch_common import RefCache, init_taking_references, standard
 
 if TYPE_CHECKING:
     from typing import Any, Callable, Optional, Tuple
@@ -51,13 +51,8 @@ def _turbo(metric: Any, references: Any = None) -> Optional[turbo_chrf.CHRF]:
         return None
 
 
-def apply(
-    set_attr: Callable[[Any, str, Any], None],
-    ref_cache: Any,
-    standard: Callable[[Any, dict], bool],
-) -> None:
-    """Patch sacrebleu's chrF; ``set_attr`` records every replacement for ``unpatch``,
-    ``ref_cache`` is the reference-cache class and ``standard`` tells unmodified metrics."""
+def apply(set_attr: Callable[[Any, str, Any], None]) -> None:
+    """Patch sacrebleu's chrF; ``set_attr`` records every replacement for ``unpatch``."""
     sacrebleu = importlib.import_module("sacrebleu")
     compat = importlib.import_module("sacrebleu.compat")
     chrf_module = importlib.import_module("sacrebleu.metrics.chrf")
@@ -71,14 +66,8 @@ def apply(
     original_init = cls.__init__
     original_extract = base_module.Metric._extract_corpus_statistics
     original_cache = base_module.Metric._cache_references
-    signature = inspect.signature(original_init)
 
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        bound = signature.bind(self, *args, **kwargs)
-        references = bound.arguments.pop("references", None)  # cached by turbobleu instead
-        original_init(*bound.args, **bound.kwargs)
-        if references is None:
-            return
+    def cache_references(self: Any, references: Any) -> None:
         turbo = _turbo(self, references) if standard(self, engine) else None
         if turbo is None:
             self._ref_cache = self._cache_references(references)
@@ -96,7 +85,7 @@ def apply(
                 for name, value in zip(_OPTIONS, now):
                     setattr(self, name, value)
 
-        self._ref_cache = ref_cache(turbo, saved, build)
+        self._ref_cache = RefCache(turbo, saved, build)
         self.num_refs = turbo.num_refs
 
     def _extract_corpus_statistics(self: Any, hypotheses: Any, references: Any) -> Any:
@@ -105,15 +94,13 @@ def apply(
             return original_extract(self, hypotheses, references)
         if not references:
             cache = self._ref_cache
-            if not isinstance(cache, ref_cache) or cache.settings != _options(self):
+            if not isinstance(cache, RefCache) or cache.settings != _options(self):
                 return original_extract(self, hypotheses, references)
             turbo = cache.prepared
         rows = turbo.corpus_stats(list(hypotheses), references or None).tolist()
         self.num_refs = turbo.num_refs
         return rows
 
-    __init__.__wrapped__ = original_init  # type: ignore[attr-defined]
-    __init__.__doc__ = original_init.__doc__
     _extract_corpus_statistics.__doc__ = original_extract.__doc__
-    set_attr(cls, "__init__", __init__)
+    set_attr(cls, "__init__", init_taking_references(original_init, cache_references))
     set_attr(cls, "_extract_corpus_statistics", _extract_corpus_statistics)

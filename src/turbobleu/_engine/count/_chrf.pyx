@@ -278,11 +278,17 @@ cdef struct Table:
     uint32_t stamp
 
 
+cdef inline int table_bits(int64_t n_items) noexcept nogil:
+    """log2 of the slots for ``n_items`` keys at a load of at most 1/2 (64 slots at least)."""
+    cdef int bits = 6
+    while (<int64_t>1 << bits) < 2 * n_items:
+        bits += 1
+    return bits
+
+
 cdef int table_prepare(Table* t, int64_t n_items) noexcept nogil:
     """An empty table with room for ``n_items`` keys (load <= 1/2); -1 when memory runs out."""
-    cdef int64_t need = 16
-    while need < 2 * n_items:
-        need *= 2
+    cdef int64_t need = (<int64_t>1) << table_bits(n_items)
     if need > t.cap:
         free(t.e)
         t.e = <Entry*>calloc(need, sizeof(Entry))
@@ -410,11 +416,8 @@ cdef uint32_t NO_WORD = 0xFFFFFFFF  # the id of a reference word the hypothesis 
 
 cdef int counts_prepare(Counts* c, int64_t n_items) noexcept nogil:
     """Empty, with room for ``n_items`` keys (load <= 1/2); -1 when memory runs out."""
-    cdef int64_t need = 64, k
-    cdef int bits = 6
-    while need < 2 * n_items:
-        need *= 2
-        bits += 1
+    cdef int bits = table_bits(n_items)
+    cdef int64_t need = (<int64_t>1) << bits, k
     for k in range(c.n_live):       # free the previous segment's slots
         c.slots[c.live[k]].key = 0
     c.n_live = 0
