@@ -476,42 +476,36 @@ cdef inline uint64_t ngram_key(int32_t prefix, uint64_t unit) noexcept nogil:
     return ((<uint64_t>(prefix + 1)) << 32) | unit
 
 
-cdef void count_hypothesis(Counts* c, const uint32_t* units, int64_t n, int max_order,
-                           uint64_t tag, int32_t* at) noexcept nogil:
-    """Counts the n-grams (orders 1..max_order) of ``units``; ``at`` is scratch of n entries."""
-    cdef int64_t i, k
-    for i in range(n):
-        at[i] = counts_add(c, tag | units[i])
-    for k in range(1, max_order):
-        for i in range(n - k):
-            at[i] = counts_add(c, ngram_key(at[i], units[i + k]))
-
-
-cdef void match_reference(Counts* c, const uint32_t* units, int64_t n, int max_order,
-                          uint64_t tag, int32_t* at, int64_t* matches) noexcept nogil:
-    """Adds the reference's matches per order (clipped by the hypothesis's counts) to
-    ``matches``."""
+cdef void match_pair(Counts* c, const uint32_t* hyp, int64_t n_hyp, const uint32_t* ref,
+                     int64_t n_ref, int max_order, uint64_t tag, int32_t* at_hyp, int32_t* at_ref,
+                     int64_t* matches) noexcept nogil:
+    """Adds the matches per order (clipped counts) of the hypothesis's and the reference's
+    n-grams over units (code points or word ids) to ``matches``, order by order: an n-gram can
+    only match where its (n-1)-gram prefix is in both texts, so the hypothesis's n-grams are
+    counted only there (its totals are the caller's arithmetic) and the reference's looked up
+    only there. ``at_*`` are scratch (a slot per position)."""
     cdef int64_t i, k, alive = 0
     cdef int32_t j
     cdef Slot* s
-    for i in range(n):
-        j = counts_find(c, tag | units[i])
-        at[i] = j
-        if j >= 0:
-            alive += 1
-            s = &c.slots[j]
-            s.ref += 1
-            if s.ref <= s.hyp:
-                matches[0] += 1
-    for k in range(1, max_order):
-        if alive == 0:
-            return
+    for i in range(n_hyp):
+        at_hyp[i] = counts_add(c, tag | hyp[i])
+    for k in range(max_order):
+        if k > 0:
+            if alive == 0:
+                return
+            for i in range(n_hyp - k):
+                j = at_hyp[i]
+                at_hyp[i] = counts_add(c, ngram_key(j, hyp[i + k])) if (
+                    j >= 0 and c.slots[j].ref > 0) else -1
         alive = 0
-        for i in range(n - k):
-            if at[i] < 0:
+        for i in range(n_ref - k):
+            if k == 0:
+                j = counts_find(c, tag | ref[i])
+            elif at_ref[i] >= 0:
+                j = counts_find(c, ngram_key(at_ref[i], ref[i + k]))
+            else:
                 continue
-            j = counts_find(c, ngram_key(at[i], units[i + k]))
-            at[i] = j
+            at_ref[i] = j
             if j >= 0:
                 alive += 1
                 s = &c.slots[j]
@@ -523,8 +517,11 @@ cdef void match_reference(Counts* c, const uint32_t* units, int64_t n, int max_o
 cdef struct Segment:
     Counts counts
     Table words         # the hypothesis's distinct words (span-verified)
-    Buf wid             # uint32: word ids of the current text
-    Buf at              # int32: slot per position
+    Buf hyp_wid         # uint32: the hypothesis's word ids
+    Buf ref_wid         # uint32: the current reference's word ids (NO_WORD: not in the hypothesis)
+    Buf at_hyp          # int32: slot per position
+    Buf at_ref
+    int64_t hyp_chars   # the hypothesis's characters: e.chars[0:hyp_chars]
     int64_t hyp_words_end
 
 
@@ -534,15 +531,17 @@ cdef int intern_words(Segment* g, const Enc* e, bint hypothesis) noexcept nogil:
     cdef int64_t t, T = e.tok.n
     cdef const int64_t* tok = <int64_t*>e.tok.p
     cdef const uint64_t* unit = <uint64_t*>e.unit.p
+    cdef Buf* out = &g.hyp_wid if hypothesis else &g.ref_wid
     cdef uint32_t* wid
     cdef Item it
     cdef Entry* en
     cdef bint found
-    if buf_reserve(&g.wid, T) < 0:
+    out.n = 0
+    if buf_reserve(out, T) < 0:
         return -1
     if hypothesis and table_prepare(&g.words, T) < 0:
         return -1
-    wid = <uint32_t*>g.wid.p
+    wid = <uint32_t*>out.p
     for t in range(T):
         it.hash = unit[t]
         it.start = tok[2 * t]
@@ -553,45 +552,42 @@ cdef int intern_words(Segment* g, const Enc* e, bint hypothesis) noexcept nogil:
             table_claim(&g.words, en, &it, <int32_t>t)
             found = True
         wid[t] = <uint32_t>en.count if found else NO_WORD
+    out.n = T
     return 0
 
 
-cdef int text_rows(Segment* g, Enc* e, bint hypothesis, int64_t* st) noexcept nogil:
-    """Counts the current text of ``e``: the hypothesis (the table is refilled) or a reference
-    (``st`` gets its [hyp, ref, matches] per order, hypothesis totals in st already)."""
+cdef inline int64_t ngrams_of(int64_t units, int k) noexcept nogil:
+    """How many n-grams of order k + 1 a text of ``units`` units has."""
+    return units - k if units > k else 0
+
+
+cdef int reference_row(Segment* g, const Enc* e, int64_t* st) noexcept nogil:
+    """``st`` = [hyp, ref, matches] per order of the segment's hypothesis against the reference
+    just read into ``e`` (the hypothesis count stays 0 where the reference has no n-gram)."""
     cdef int co = e.char_order, wo = e.word_order, k
-    cdef int64_t L = e.chars.n, T = e.tok.n, n
-    cdef int64_t* matches
-    cdef Counts* c = &g.counts
-    if buf_reserve(&g.at, L if L > T else T) < 0:
+    cdef int64_t Lh = g.hyp_chars, Lr = e.chars.n - g.hyp_chars
+    cdef int64_t Th = g.hyp_wid.n, Tr = e.tok.n, longest
+    cdef int64_t* matches = st + 3 * (co + wo)      # scratch after the row
+    cdef const uint32_t* chars = <uint32_t*>e.chars.p
+    longest = max(max(Lh, Lr), max(Th, Tr))
+    if (buf_reserve(&g.at_hyp, longest) < 0 or buf_reserve(&g.at_ref, longest) < 0
+            or counts_prepare(&g.counts, Lh * co + Th * wo) < 0):
         return -1
-    if hypothesis:
-        if counts_prepare(c, L * co + T * wo) < 0:
-            return -1
-    if wo > 0 and intern_words(g, e, hypothesis) < 0:
+    if wo > 0 and intern_words(g, e, False) < 0:
         return -1
-    if hypothesis:
-        if co > 0:
-            count_hypothesis(c, <uint32_t*>e.chars.p, L, co, CHAR_TAG, <int32_t*>g.at.p)
-        if wo > 0:
-            count_hypothesis(c, <uint32_t*>g.wid.p, T, wo, WORD_TAG, <int32_t*>g.at.p)
-        for k in range(co + wo):
-            n = (L if k < co else T) - (k if k < co else k - co)
-            st[3 * k] = n if n > 0 else 0
-        return 0
-    matches = st + 3 * (co + wo)      # scratch after the row
     for k in range(co + wo):
         matches[k] = 0
     if co > 0:
-        match_reference(c, <uint32_t*>e.chars.p, L, co, CHAR_TAG, <int32_t*>g.at.p, matches)
+        match_pair(&g.counts, chars, Lh, chars + Lh, Lr, co, CHAR_TAG, <int32_t*>g.at_hyp.p,
+                   <int32_t*>g.at_ref.p, matches)
     if wo > 0:
-        match_reference(c, <uint32_t*>g.wid.p, T, wo, WORD_TAG, <int32_t*>g.at.p, matches + co)
+        match_pair(&g.counts, <uint32_t*>g.hyp_wid.p, Th, <uint32_t*>g.ref_wid.p, Tr, wo,
+                   WORD_TAG, <int32_t*>g.at_hyp.p, <int32_t*>g.at_ref.p, matches + co)
     for k in range(co + wo):
-        n = (L if k < co else T) - (k if k < co else k - co)
-        st[3 * k + 1] = n if n > 0 else 0
+        st[3 * k + 1] = ngrams_of(Lr, k) if k < co else ngrams_of(Tr, k - co)
+        st[3 * k] = ((ngrams_of(Lh, k) if k < co else ngrams_of(Th, k - co))
+                     if st[3 * k + 1] > 0 else 0)
         st[3 * k + 2] = matches[k]
-    for k in range(c.n_live):       # ready for the next reference
-        c.slots[c.live[k]].ref = 0
     return 0
 
 
@@ -611,7 +607,6 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
     cdef Enc e
     cdef Segment g
     cdef int64_t* st = NULL     # the row of one reference, then per-order scratch
-    cdef int64_t* hyp_totals = NULL
     cdef int status
     cdef bint have
     streams = list(references)
@@ -619,12 +614,11 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
         raise ValueError(f"out must be ({n}, {3 * order}), got ({out.shape[0]}, {out.shape[1]})")
     enc_init(&e, char_order, word_order, whitespace)
     memset(&g, 0, sizeof(Segment))
-    g.wid.size = sizeof(uint32_t)
-    g.at.size = sizeof(int32_t)
+    g.hyp_wid.size = g.ref_wid.size = sizeof(uint32_t)
+    g.at_hyp.size = g.at_ref.size = sizeof(int32_t)
     st = <int64_t*>calloc(4 * order + 1, sizeof(int64_t))
-    hyp_totals = <int64_t*>calloc(order + 1, sizeof(int64_t))
     try:
-        if st == NULL or hyp_totals == NULL:
+        if st == NULL:
             raise MemoryError()
         for i in range(n):
             hyp = stream_item(hypotheses, i)
@@ -632,13 +626,11 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
                 raise TypeError(f"hypotheses[{i}] must be a str, got {type(hyp).__name__}")
             e.chars.n = e.words.n = 0
             read_units(&e, hyp)
-            with nogil:
-                status = text_rows(&g, &e, True, st)
-                for k in range(order):
-                    hyp_totals[k] = st[3 * k]
-            if status < 0:
-                raise MemoryError()
+            g.hyp_chars = e.chars.n
             g.hyp_words_end = e.words.n
+            g.hyp_wid.n = 0
+            if word_order > 0 and intern_words(&g, &e, True) < 0:
+                raise MemoryError()
             best = -1.0
             have = False
             for k in range(len(streams)):
@@ -649,14 +641,13 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
                     raise TypeError(
                         f"references[{k}][{i}] must be a str or None, got {type(ref).__name__}")
                 have = True
-                e.chars.n = 0
-                e.words.n = g.hyp_words_end     # the hypothesis's words stay for the lookups
+                # The reference goes after the hypothesis (whose text stays for the lookups).
+                e.chars.n = g.hyp_chars
+                e.words.n = g.hyp_words_end
                 read_units(&e, ref)
                 with nogil:
-                    status = text_rows(&g, &e, False, st)
+                    status = reference_row(&g, &e, st)
                     if status == 0:
-                        for j in range(order):  # no hypothesis n-grams count without reference ones
-                            st[3 * j] = hyp_totals[j] if st[3 * j + 1] > 0 else 0
                         f = f_score(st, order, factor, eps_smoothing)
                         if f > best:
                             best = f
@@ -668,12 +659,13 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
                 raise ValueError(f"segment {i} has no reference (every one is None)")
     finally:
         free(st)
-        free(hyp_totals)
         free(g.counts.slots)
         free(g.counts.live)
         free(g.words.e)
-        free(g.wid.p)
-        free(g.at.p)
+        free(g.hyp_wid.p)
+        free(g.ref_wid.p)
+        free(g.at_hyp.p)
+        free(g.at_ref.p)
         enc_free(&e)
 
 
