@@ -27,7 +27,8 @@ REQUIRE = flag("TURBOBLEU_REQUIRE_EXTENSION")
 SOURCES = {"turbobleu._engine.count._kernel": "src/turbobleu/_engine/count/_kernel.pyx",
            "turbobleu._engine.text._tokenize": "src/turbobleu/_engine/text/_tokenize.pyx",
            "turbobleu._engine.intern._intern": "src/turbobleu/_engine/intern/_intern.pyx",
-           "turbobleu._engine.count._pairwise": "src/turbobleu/_engine/count/_pairwise.pyx"}
+           "turbobleu._engine.count._pairwise": "src/turbobleu/_engine/count/_pairwise.pyx",
+           "turbobleu._engine.count._chrf": "src/turbobleu/_engine/count/_chrf.pyx"}
 # The shared C headers (scratch.h: per-thread memory kept between calls; cpython_layout.h).
 HEADERS = "src/turbobleu/_engine"
 

@@ -23,6 +23,7 @@ PAIRS = [
     ("turbobleu._engine.text._tokenize", "turbobleu._engine.text._tokenize_py"),
     ("turbobleu._engine.intern._intern", "turbobleu._engine.intern._intern_py"),
     ("turbobleu._engine.count._pairwise", "turbobleu._engine.count._pairwise_py"),
+    ("turbobleu._engine.count._chrf", "turbobleu._engine.count._chrf_py"),
 ]
 # Compiled-only diagnostics, which report on C memory the twin does not have.
 COMPILED_ONLY = {
@@ -30,6 +31,7 @@ COMPILED_ONLY = {
     "turbobleu._engine.text._tokenize": {"sentence_table_bytes", "intl_char_of"},
     "turbobleu._engine.intern._intern": {"Interner", "sentence_table_bytes", "set_str_hash_mask"},
     "turbobleu._engine.count._pairwise": set(),
+    "turbobleu._engine.count._chrf": set(),
 }
 
 

@@ -335,6 +335,7 @@ def test_setup_builds_the_extensions_on_cpython() -> None:
     assert done.returncode == 0, done.stderr
     names = done.stdout.split("\n")[-2]
     assert names == (
-        '["turbobleu._engine.count._kernel", "turbobleu._engine.count._pairwise", '
+        '["turbobleu._engine.count._chrf", "turbobleu._engine.count._kernel", '
+        '"turbobleu._engine.count._pairwise", '
         '"turbobleu._engine.intern._intern", "turbobleu._engine.text._tokenize"]'
     ), done.stdout

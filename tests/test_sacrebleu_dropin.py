@@ -149,14 +149,14 @@ def test_length_mismatch_raises_instead_of_truncating() -> None:
     assert any("truncat" in d for d in standin.DIFFERENCES)
 
 
-@pytest.mark.parametrize("name", ["CHRF", "TER", "corpus_chrf", "DATASETS", "significance"])
+@pytest.mark.parametrize("name", ["TER", "corpus_ter", "DATASETS", "significance"])
 def test_other_metrics_point_to_sacrebleu(name: str) -> None:
-    with pytest.raises(AttributeError, match="BLEU API only"):
+    with pytest.raises(AttributeError, match="BLEU and chrF API only"):
         getattr(standin, name)
     with pytest.raises(AttributeError, match="has no attribute 'nonsense'"):
         standin.nonsense  # noqa: B018
-    with pytest.raises(AttributeError, match="BLEU only"):
-        standin.metrics.CHRF  # noqa: B018
+    with pytest.raises(AttributeError, match="BLEU and chrF only"):
+        standin.metrics.TER  # noqa: B018
 
 
 def test_compute_bleu_rejects_unknown_smoothing() -> None:

@@ -1,4 +1,4 @@
-"""turbobleu: exact, fast BLEU.
+"""turbobleu: exact, fast BLEU (and chrF / chrF++).
 
 Scores are identical to sacrebleu's (and, in ``turbobleu.nltk``, NLTK's) under the same Python
 version; the n-gram work runs in a compiled kernel over integer token ids.
@@ -17,6 +17,7 @@ import importlib
 from turbobleu._engine.impl import implementation
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
+from turbobleu.chrf import CHRF, CHRFScore, CHRFSignature, corpus_chrf, pairwise_chrf, sentence_chrf
 from turbobleu.result import BLEUScore, BLEUSignature
 from turbobleu.stats import BLEUStats
 from turbobleu.tokenizers import available_tokenizers, get_tokenizer
@@ -69,6 +70,7 @@ __all__ = [
     "sentence_bleu",
     "__version__",
 ]
+__all__ += ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "pairwise_chrf", "sentence_chrf"]
 __all__ += ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "self_bleu", "sentence_bleu_batch"]
 __all__ += ["PairwiseBLEU", "pairwise_bleu"]
 __all__ += ["MBRChoice", "mbr_select", "mbr_select_batch", "mbrs_bleu_metric"]

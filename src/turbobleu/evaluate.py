@@ -1,4 +1,5 @@
-"""The computation behind Hugging Face ``evaluate.load("bleu")``, without the ``evaluate`` package.
+"""The computation behind Hugging Face ``evaluate.load("bleu")`` (and ``"chrf"``, which is
+sacrebleu's corpus chrF: :func:`compute_chrf`), without the ``evaluate`` package.
 
 ``evaluate``'s BLEU metric tokenizes with its copy of sacrebleu's 13a tokenizer (followed by
 ``str.split()``, and without sacrebleu's ``rstrip``) and scores with tensorflow/nmt's
@@ -27,7 +28,15 @@ from turbobleu._engine.text.rules_13a import ENTITIES, language_independent, rul
 
 corpus_rows = _impl.intern.corpus_rows
 
-__all__ = ["BleuMetric", "Tokenizer13a", "compute", "compute_bleu", "load"]
+__all__ = [
+    "BleuMetric",
+    "ChrfMetric",
+    "Tokenizer13a",
+    "compute",
+    "compute_bleu",
+    "compute_chrf",
+    "load",
+]
 
 # -- the 13a tokenizer, as evaluate runs it ------------------------------------------------------
 
@@ -274,11 +283,11 @@ def _compute_13a(
     return _score_rows(rows, shortest, max_order, smooth)
 
 
-class BleuMetric:
-    """A stand-in for the object ``evaluate.load("bleu")`` returns: ``compute``, ``add`` and
-    ``add_batch`` with evaluate's keyword arguments."""
+class _Metric:
+    """What the objects ``evaluate.load`` returns share: ``compute``, ``add`` and ``add_batch``
+    with evaluate's keyword arguments (inputs added are scored, and cleared, by ``compute()``)."""
 
-    name = "bleu"
+    name = ""
 
     def __init__(self) -> None:
         self._predictions: List[str] = []
@@ -313,11 +322,75 @@ class BleuMetric:
         if predictions is None:
             predictions, references = self._predictions, self._references
             self._predictions, self._references = [], []
-        return compute(predictions, references, **kwargs)  # type: ignore[arg-type]
+        return self._score(predictions, references, **kwargs)
+
+    def _score(self, predictions: Any, references: Any, **kwargs: Any) -> Dict[str, Any]:
+        raise NotImplementedError
 
 
-def load(path: str = "bleu", **kwargs: Any) -> BleuMetric:
-    """``evaluate.load("bleu")`` without the Hub: only the BLEU metric is available."""
-    if path not in ("bleu", "evaluate-metric/bleu"):
-        raise ValueError(f"turbobleu.evaluate only provides the 'bleu' metric, not {path!r}")
-    return BleuMetric()
+class BleuMetric(_Metric):
+    """A stand-in for the object ``evaluate.load("bleu")`` returns."""
+
+    name = "bleu"
+
+    def _score(self, predictions: Any, references: Any, **kwargs: Any) -> Dict[str, Any]:
+        return compute(predictions, references, **kwargs)
+
+
+# -- chrF ----------------------------------------------------------------------------------------
+
+
+def compute_chrf(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+) -> Dict[str, Any]:
+    """``evaluate.load("chrf").compute(...)``: sacrebleu's corpus chrF, with references given per
+    prediction (a string, or a list of the same length for every prediction)."""
+    from turbobleu.chrf import CHRF
+
+    references = list(references)
+    if references and isinstance(references[0], str):
+        references = [[ref] for ref in references]
+    per_prediction = len(references[0]) if references else 0
+    if any(len(refs) != per_prediction for refs in references):
+        raise ValueError(
+            "ChrF, as implemented by sacrebleu, requires the same number of references for "
+            "each prediction"
+        )
+    streams = [[refs[i] for refs in references] for i in range(per_prediction)]
+    metric = CHRF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    output = metric.corpus_score(predictions, streams)
+    return {
+        "score": output.score,
+        "char_order": output.char_order,
+        "word_order": output.word_order,
+        "beta": output.beta,
+    }
+
+
+class ChrfMetric(_Metric):
+    """A stand-in for the object ``evaluate.load("chrf")`` returns."""
+
+    name = "chrf"
+
+    def _score(self, predictions: Any, references: Any, **kwargs: Any) -> Dict[str, Any]:
+        return compute_chrf(predictions, references, **kwargs)
+
+
+_METRICS = {"bleu": BleuMetric, "chrf": ChrfMetric}
+
+
+def load(path: str = "bleu", **kwargs: Any) -> Any:
+    """``evaluate.load("bleu")`` or ``evaluate.load("chrf")`` without the Hub."""
+    name = path[len("evaluate-metric/") :] if path.startswith("evaluate-metric/") else path
+    if name not in _METRICS:
+        raise ValueError(
+            f"turbobleu.evaluate provides the {sorted(_METRICS)} metrics, not {path!r}"
+        )
+    return _METRICS[name]()

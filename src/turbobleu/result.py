@@ -23,6 +23,7 @@ _ABBREVIATIONS = {
     "eff": "e",
     "tok": "tok",
     "smooth": "s",
+    "space": "s",
     "version": "v",
 }
 
@@ -145,7 +146,24 @@ class BLEUSignature:
         if smooth_default is not None:
             value = smooth_default if smooth_value is None else smooth_value
             smooth += f"[{value:.2f}]"
-        self.info: Dict[str, Any] = {
+        self.info = self.shared_fields(nrefs, n_bootstrap, seed)
+        self.info.update(
+            {
+                "case": "lc" if lowercase else "mixed",
+                "eff": "yes" if effective_order else "no",
+                "tok": tokenizer,
+                "smooth": smooth,
+                "version": SACREBLEU_VERSION,
+            }
+        )
+
+    @staticmethod
+    def shared_fields(
+        nrefs: Any, n_bootstrap: Optional[int], seed: Optional[str]
+    ) -> Dict[str, Any]:
+        """The fields every sacrebleu metric's signature starts with, in sacrebleu's order (the
+        metric's own follow, then ``version``, which ``format`` always puts last)."""
+        return {
             "nrefs": "var" if nrefs == -1 else nrefs,
             "bs": n_bootstrap,
             "ar": None,
@@ -154,11 +172,6 @@ class BLEUSignature:
             "lang": None,
             "origlang": None,
             "subset": None,
-            "case": "lc" if lowercase else "mixed",
-            "eff": "yes" if effective_order else "no",
-            "tok": tokenizer,
-            "smooth": smooth,
-            "version": SACREBLEU_VERSION,
         }
 
     def update(self, key: str, value: Any) -> None:

@@ -30,6 +30,7 @@ COMPILED = (
     "_engine.text._tokenize",
     "_engine.intern._intern",
     "_engine.count._pairwise",
+    "_engine.count._chrf",
 )
 
 # Misuses, each with the error mypy must report for it (a line of this text = a line of the file).

@@ -17,32 +17,32 @@ if TYPE_CHECKING:
 _CHOICES = ("auto", "cython", "python")
 
 
-def _load() -> Tuple[str, ModuleType, ModuleType, ModuleType]:
+def _load() -> Tuple[str, ModuleType, ModuleType, ModuleType, ModuleType]:
     choice = os.environ.get("TURBOBLEU_IMPL", "auto").strip().lower() or "auto"
     if choice not in _CHOICES:
         raise ImportError(f"TURBOBLEU_IMPL must be one of {_CHOICES}, got {choice!r}")
     if choice != "python":
         try:
-            from turbobleu._engine.count import _kernel
+            from turbobleu._engine.count import _chrf, _kernel
             from turbobleu._engine.intern import _intern
             from turbobleu._engine.text import _tokenize
 
-            return "cython", _kernel, _tokenize, _intern
+            return "cython", _kernel, _tokenize, _intern, _chrf
         except ImportError as exc:
             if choice == "cython":
                 raise ImportError(
                     "TURBOBLEU_IMPL=cython but the compiled extension is missing "
                     f"({exc}); reinstall turbobleu with a C compiler or from a wheel"
                 ) from exc
-    from turbobleu._engine.count import _kernel_py
+    from turbobleu._engine.count import _chrf_py, _kernel_py
     from turbobleu._engine.intern import _intern_py
     from turbobleu._engine.text import _tokenize_py
 
-    return "python", _kernel_py, _tokenize_py, _intern_py
+    return "python", _kernel_py, _tokenize_py, _intern_py, _chrf_py
 
 
-# All three compiled modules or none: they share the kernel's tables through cimports.
-implementation, kernel, tokenize, intern = _load()
+# All compiled modules or none: they share the kernel's tables through cimports.
+implementation, kernel, tokenize, intern, chrf = _load()
 
 
 def pairwise_kernel() -> ModuleType:

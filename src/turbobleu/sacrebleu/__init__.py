@@ -1,14 +1,16 @@
-"""A stand-in for ``sacrebleu``'s BLEU API: ``import turbobleu.sacrebleu as sacrebleu``.
+"""A stand-in for ``sacrebleu``'s BLEU and chrF API: ``import turbobleu.sacrebleu as sacrebleu``.
 
-Provides what code that computes BLEU with sacrebleu 2.x uses: ``corpus_bleu``,
+Provides what code that computes BLEU or chrF with sacrebleu 2.x uses: ``corpus_bleu``,
 ``sentence_bleu``, ``raw_corpus_bleu``, ``BLEU`` (also as ``metrics.BLEU`` and
-``metrics.bleu.BLEU``), ``BLEUScore``, ``compat``, ``__version__`` and the ``BLEU`` class
-constants. Scores, statistics, signatures and formatting are sacrebleu's, computed by turbobleu.
+``metrics.bleu.BLEU``), ``BLEUScore``, ``corpus_chrf``, ``sentence_chrf``, ``CHRF`` (also as
+``metrics.CHRF`` and ``metrics.chrf.CHRF``), ``CHRFScore``, ``compat``, ``__version__`` and the
+class constants. Scores, statistics, signatures and formatting are sacrebleu's, computed by
+turbobleu.
 
 Deliberate differences (see ``turbobleu.sacrebleu.DIFFERENCES``): hypotheses and reference
 streams of different lengths raise ValueError instead of being silently truncated, and bad
-arguments raise TypeError/ValueError messages that name the argument. chrF, TER, test-set
-downloads and the command line are not part of this module: import sacrebleu for those.
+arguments raise TypeError/ValueError messages that name the argument. TER, test-set downloads
+and the command line are not part of this module: import sacrebleu for those.
 """
 
 from __future__ import annotations
@@ -20,10 +22,16 @@ if TYPE_CHECKING:
 
 from turbobleu.result import SACREBLEU_VERSION
 from turbobleu.sacrebleu import compat, metrics
-from turbobleu.sacrebleu.compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
-from turbobleu.sacrebleu.metrics import BLEU, BLEUScore
+from turbobleu.sacrebleu.compat import (
+    corpus_bleu,
+    corpus_chrf,
+    raw_corpus_bleu,
+    sentence_bleu,
+    sentence_chrf,
+)
+from turbobleu.sacrebleu.metrics import BLEU, CHRF, BLEUScore, CHRFScore
 
-# The sacrebleu release whose BLEU this module reproduces.
+# The sacrebleu release whose BLEU and chrF this module reproduces.
 __version__ = SACREBLEU_VERSION
 
 DIFFERENCES = (
@@ -34,25 +42,26 @@ DIFFERENCES = (
     "tokenizer, IndexError for empty inputs, RuntimeError when no references are cached).",
     "Library tokenizers (ja-mecab, ko-mecab, spm, flores101, flores200, spBLEU-1K) never "
     "download: SentencePiece models are read from sacrebleu's cache or a given path.",
-    "Only BLEU: CHRF, TER, DATASETS, significance testing and the CLI stay in sacrebleu.",
+    "Only BLEU and chrF: TER, DATASETS, significance testing and the CLI stay in sacrebleu.",
 )
 
 __all__ = [
     "BLEU",
     "BLEUScore",
+    "CHRF",
+    "CHRFScore",
     "compat",
     "corpus_bleu",
+    "corpus_chrf",
     "metrics",
     "raw_corpus_bleu",
     "sentence_bleu",
+    "sentence_chrf",
     "__version__",
 ]
 
 _NOT_HERE = {
-    "CHRF",
     "TER",
-    "corpus_chrf",
-    "sentence_chrf",
     "corpus_ter",
     "sentence_ter",
     "DATASETS",
@@ -75,9 +84,9 @@ _NOT_HERE = {
 def __getattr__(name: str) -> Any:
     if name in _NOT_HERE:
         raise AttributeError(
-            f"turbobleu.sacrebleu provides sacrebleu's BLEU API only; {name!r} is not part of "
-            f"it. Use the real sacrebleu for it (import sacrebleu), or "
+            f"turbobleu.sacrebleu provides sacrebleu's BLEU and chrF API only; {name!r} is not "
+            f"part of it. Use the real sacrebleu for it (import sacrebleu), or "
             f"turbobleu.patch('sacrebleu') "
-            f"to keep sacrebleu and make its BLEU fast."
+            f"to keep sacrebleu and make its BLEU and chrF fast."
         )
     raise AttributeError(f"module 'turbobleu.sacrebleu' has no attribute {name!r}")

@@ -1,4 +1,5 @@
-"""``turbobleu.patch("sacrebleu")``: make the real sacrebleu compute BLEU with turbobleu.
+"""``turbobleu.patch("sacrebleu")``: make the real sacrebleu compute BLEU (and chrF, see
+``_patch_chrf``) with turbobleu.
 
 For code one does not own (a training framework's evaluation loop) that calls sacrebleu. After
 ``patch()``:
@@ -28,7 +29,6 @@ keep working after it.
 from __future__ import annotations
 
 import importlib
-import inspect
 import logging
 import weakref
 
@@ -40,6 +40,10 @@ if TYPE_CHECKING:
 from turbobleu import bleu as turbo_bleu
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count.references import PreparedReferences
+from turbobleu.sacrebleu import _patch_chrf
+from turbobleu.sacrebleu._patch_common import RefCache as _RefCache
+from turbobleu.sacrebleu._patch_common import init_taking_references
+from turbobleu.sacrebleu._patch_common import standard as _standard
 from turbobleu.tokenizers import LibraryTokenizer, SentencePieceTokenizer, Tokenizer, get_tokenizer
 
 _SACRE_LOG = logging.getLogger("sacrebleu")
@@ -80,11 +84,6 @@ _ENGINE = (
     "_get_closest_ref_len",
     "_cache_references",
 )
-
-
-def _standard(metric: Any, engine: dict) -> bool:
-    cls = type(metric)
-    return all(getattr(cls, name, None) is method for name, method in engine.items())
 
 
 def _settings(metric: Any) -> Tuple[bool, int, int]:
@@ -129,17 +128,12 @@ def patch() -> None:
     original_init = cls.__init__
     original_extract = base_module.Metric._extract_corpus_statistics
     original_cache = base_module.Metric._cache_references
-    signature = inspect.signature(original_init)
 
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        bound = signature.bind(self, *args, **kwargs)
-        references = bound.arguments.pop("references", None)  # cached by turbobleu instead
-        original_init(*bound.args, **bound.kwargs)
-        if references is not None:
-            if _standard(self, engine):
-                _cache_in_turbobleu(self, references, original_cache)
-            else:
-                self._ref_cache = self._cache_references(references)
+    def cache_references(self: Any, references: Any) -> None:
+        if _standard(self, engine):
+            _cache_in_turbobleu(self, references, original_cache)
+        else:
+            self._ref_cache = self._cache_references(references)
 
     def _extract_corpus_statistics(self: Any, hypotheses: Any, references: Any) -> Any:
         tokenizer = _turbo_tokenizer(self.tokenizer) if _standard(self, engine) else None
@@ -151,11 +145,10 @@ def patch() -> None:
                 return original_extract(self, hypotheses, references)
         return _turbo_statistics(self, tokenizer, hypotheses, references)
 
-    __init__.__wrapped__ = original_init  # type: ignore[attr-defined]
-    __init__.__doc__ = original_init.__doc__
     _extract_corpus_statistics.__doc__ = original_extract.__doc__
-    _set(cls, "__init__", __init__)
+    _set(cls, "__init__", init_taking_references(original_init, cache_references))
     _set(cls, "_extract_corpus_statistics", _extract_corpus_statistics)
+    _patch_chrf.apply(_set)
 
 
 def unpatch() -> None:
@@ -166,46 +159,6 @@ def unpatch() -> None:
             delattr(owner, name)
         else:
             setattr(owner, name, value)
-
-
-class _RefCache(list):
-    """Stands in for sacrebleu's reference cache of a BLEU object created while patched.
-
-    It holds turbobleu's prepared references; if sacrebleu's own code ever reads it (after
-    ``unpatch()``), it turns into sacrebleu's cache, built from the original references.
-    """
-
-    def __init__(
-        self,
-        prepared: PreparedReferences,
-        settings: Tuple[bool, int, int],
-        build: Callable[[], List[Any]],
-    ) -> None:
-        super().__init__()
-        self.prepared = prepared
-        self.settings = settings
-        self._build = build
-        self._built = False
-
-    def _materialize(self) -> None:
-        if not self._built:
-            self._built = True
-            self.extend(self._build())
-
-    def __bool__(self) -> bool:
-        return True
-
-    def __iter__(self):
-        self._materialize()
-        return super().__iter__()
-
-    def __len__(self) -> int:
-        self._materialize()
-        return super().__len__()
-
-    def __getitem__(self, index: Any) -> Any:
-        self._materialize()
-        return super().__getitem__(index)
 
 
 def _cache_in_turbobleu(metric: Any, references: Any, original_cache: Callable) -> None:

@@ -3,6 +3,17 @@
 from __future__ import annotations
 
 from turbobleu.bleu import corpus_bleu, raw_corpus_bleu, sentence_bleu
-from turbobleu.sacrebleu.metrics import BLEU, BLEUScore
+from turbobleu.chrf import corpus_chrf, sentence_chrf
+from turbobleu.sacrebleu.metrics import BLEU, CHRF, BLEUScore, CHRFScore
 
-__all__ = ["BLEU", "BLEUScore", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
+__all__ = [
+    "BLEU",
+    "BLEUScore",
+    "CHRF",
+    "CHRFScore",
+    "corpus_bleu",
+    "corpus_chrf",
+    "raw_corpus_bleu",
+    "sentence_bleu",
+    "sentence_chrf",
+]

@@ -1,4 +1,4 @@
-"""``sacrebleu.metrics``: the BLEU metric class and its score."""
+"""``sacrebleu.metrics``: the BLEU and chrF metric classes and their scores."""
 
 from __future__ import annotations
 
@@ -8,16 +8,17 @@ if TYPE_CHECKING:
     from typing import Any
 
 from turbobleu.sacrebleu.metrics.bleu import BLEU, BLEUScore
+from turbobleu.sacrebleu.metrics.chrf import CHRF, CHRFScore
 
-METRICS = {"BLEU": BLEU}
+METRICS = {"BLEU": BLEU, "CHRF": CHRF}
 
-__all__ = ["BLEU", "BLEUScore", "METRICS"]
+__all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "METRICS"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("CHRF", "TER", "CHRFScore", "TERScore"):
+    if name in ("TER", "TERScore"):
         raise AttributeError(
-            f"turbobleu.sacrebleu.metrics provides BLEU only; use sacrebleu's "
+            f"turbobleu.sacrebleu.metrics provides BLEU and chrF only; use sacrebleu's "
             f"{name} (from sacrebleu.metrics import {name})"
         )
     raise AttributeError(f"module 'turbobleu.sacrebleu.metrics' has no attribute {name!r}")

@@ -1,0 +1,838 @@
+# cython: language_level=3
+# cython: freethreading_compatible=True
+"""chrF / chrF++ n-gram counting over code points, exact to sacrebleu 2.6.0 (``_chrf_py.py`` is
+the readable twin; ``recipes/chrf.py`` the float recipe these C functions reproduce).
+
+Each text is read once into code points: the character buffer (whitespace dropped unless kept)
+and, for chrF++, the word buffer (chrF++'s words, each followed by a separator that is no code
+point). An n-gram is a span of one of those buffers with a rolling 64-bit hash; tables are open
+addressing over (hash, span) and every hash hit is verified on the code points, so no Python object
+is made per n-gram or per word.
+"""
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memset
+from cpython.unicode cimport PyUnicode_Check
+import threading
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object)
+    void* PyUnicode_DATA(object)
+    Py_ssize_t PyUnicode_GET_LENGTH(object)
+    bint Py_UNICODE_ISSPACE(uint32_t ch) nogil
+    bint Py_ISSPACE(char c) nogil
+
+cdef extern from "cpython_layout.h":
+    int tb_unicode_ready(object) except -1
+
+__all__ = ["corpus_rows", "pairwise_scores", "sentence_scores"]
+
+cdef uint32_t SEP = 0xFFFFFFFF      # ends every word in the word buffer (not a code point)
+cdef uint64_t SEED = 0x243F6A8885A308D3
+cdef double EPS = 1e-16
+
+
+cdef inline uint64_t mix(uint64_t h, uint64_t u) noexcept nogil:
+    h = (h ^ u) * <uint64_t>0x9E3779B97F4A7C15
+    return h ^ (h >> 29)
+
+
+cdef inline bint is_space(uint32_t c) noexcept nogil:
+    """Python's str.isspace() (what str.split() splits on), without a call for most text: no
+    code point between U+0086 and U+009F or above U+3000 is whitespace."""
+    if c < 0x80:
+        return Py_ISSPACE(<char>c) or (0x1C <= c <= 0x1F)
+    if c < 0x85 or c > 0x3000:
+        return False
+    return Py_UNICODE_ISSPACE(c)
+
+
+cdef inline bint is_punct(uint32_t c) noexcept nogil:
+    """string.punctuation: the ASCII characters chrF++ splits off a word's edge."""
+    return (0x21 <= c <= 0x2F) or (0x3A <= c <= 0x40) or (0x5B <= c <= 0x60) or (0x7B <= c <= 0x7E)
+
+
+# -- growable buffers -----------------------------------------------------------------------------
+cdef struct Buf:
+    char* p
+    int64_t n       # items used
+    int64_t cap     # items allocated
+    int64_t size    # bytes per item
+
+
+cdef int buf_reserve(Buf* b, int64_t extra) noexcept nogil:
+    """Room for ``extra`` more items; -1 when memory runs out."""
+    cdef int64_t want = b.n + extra, cap = b.cap if b.cap > 0 else 64
+    cdef char* p
+    if want <= b.cap:
+        return 0
+    while cap < want:
+        cap *= 2
+    p = <char*>realloc(b.p, cap * b.size)
+    if p == NULL:
+        return -1
+    b.p = p
+    b.cap = cap
+    return 0
+
+
+# -- a text's n-grams -----------------------------------------------------------------------------
+cdef struct Item:
+    uint64_t hash
+    int64_t start   # in the character buffer (char orders) or the word buffer (word orders)
+    int32_t len     # code points (separators included) of the span
+    int32_t order   # 0-based: character orders first, then word orders
+
+
+cdef struct Enc:
+    Buf raw         # uint32: the text being read
+    Buf chars       # uint32
+    Buf words       # uint32
+    Buf items       # Item, order by order for each text
+    Buf offs        # int64: per text, order + 1 item offsets (order k: [offs[k], offs[k+1]))
+    Buf tok         # int64: the current text's word spans (start, end) in the word buffer
+    Buf unit        # uint64: the current text's word hashes
+    Buf hs          # uint64: running n-gram hashes
+    int char_order
+    int word_order
+    bint keep_ws
+
+
+cdef void enc_init(Enc* e, int char_order, int word_order, bint keep_ws) noexcept nogil:
+    memset(e, 0, sizeof(Enc))
+    e.raw.size = e.chars.size = e.words.size = sizeof(uint32_t)
+    e.items.size = sizeof(Item)
+    e.offs.size = e.tok.size = sizeof(int64_t)
+    e.unit.size = e.hs.size = sizeof(uint64_t)
+    e.char_order = char_order
+    e.word_order = word_order
+    e.keep_ws = keep_ws
+
+
+cdef void enc_free(Enc* e) noexcept nogil:
+    free(e.raw.p)
+    free(e.chars.p)
+    free(e.words.p)
+    free(e.items.p)
+    free(e.offs.p)
+    free(e.tok.p)
+    free(e.unit.p)
+    free(e.hs.p)
+    memset(e, 0, sizeof(Enc))
+
+
+cdef int read_units(Enc* e, object s) except -1:
+    """Reads text ``s`` (already lowercased if asked): its code points into ``e.raw``, the ones
+    chrF counts appended to ``e.chars`` and, for chrF++, its words appended to ``e.words`` (the
+    text's word spans and hashes in ``e.tok`` / ``e.unit``)."""
+    tb_unicode_ready(s)
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(s), i
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void* data = PyUnicode_DATA(s)
+    cdef uint32_t* raw
+    cdef uint32_t* chars
+    cdef uint32_t c
+    cdef int64_t m
+    e.raw.n = 0
+    if buf_reserve(&e.raw, n) < 0 or buf_reserve(&e.chars, n) < 0:
+        raise MemoryError()
+    raw = <uint32_t*>e.raw.p
+    if kind == 1:
+        for i in range(n):
+            raw[i] = (<unsigned char*>data)[i]
+    elif kind == 2:
+        for i in range(n):
+            raw[i] = (<uint16_t*>data)[i]
+    else:
+        for i in range(n):
+            raw[i] = (<uint32_t*>data)[i]
+    e.raw.n = n
+    chars = <uint32_t*>e.chars.p
+    m = e.chars.n
+    if e.keep_ws:
+        memcpy(chars + m, raw, n * sizeof(uint32_t))
+        m += n
+    else:
+        for i in range(n):      # every character written, the next one overwrites a space
+            c = raw[i]
+            chars[m] = c
+            m += not is_space(c)
+    e.chars.n = m
+    e.tok.n = 0
+    if e.word_order > 0 and split_words(e) < 0:
+        raise MemoryError()
+    return 0
+
+
+cdef inline void add_word(Enc* e, const uint32_t* raw, int64_t a, int64_t b) noexcept nogil:
+    """raw[a:b] as the next word (room reserved by the caller)."""
+    cdef uint32_t* w = <uint32_t*>e.words.p
+    cdef int64_t* tok = <int64_t*>e.tok.p
+    cdef uint64_t h = SEED
+    cdef int64_t t = e.tok.n, m = e.words.n
+    tok[2 * t] = m
+    while a < b:
+        w[m] = raw[a]
+        m += 1
+        h = mix(h, raw[a])
+        a += 1
+    tok[2 * t + 1] = m
+    w[m] = SEP
+    e.words.n = m + 1
+    (<uint64_t*>e.unit.p)[t] = h
+    e.tok.n = t + 1
+
+
+cdef int split_words(Enc* e) noexcept nogil:
+    """chrF++'s words of e.raw (see recipes.chrf.chrf_words) appended to the word buffer;
+    ``e.tok.n`` becomes the number of words."""
+    cdef const uint32_t* raw = <uint32_t*>e.raw.p
+    cdef int64_t n = e.raw.n, i = 0, s
+    if (buf_reserve(&e.words, 2 * n) < 0 or buf_reserve(&e.tok, 2 * n) < 0
+            or buf_reserve(&e.unit, n) < 0):
+        return -1
+    while i < n:
+        if is_space(raw[i]):
+            i += 1
+            continue
+        s = i
+        while i < n and not is_space(raw[i]):
+            i += 1
+        if i - s > 1 and is_punct(raw[i - 1]):
+            add_word(e, raw, s, i - 1)
+            add_word(e, raw, i - 1, i)
+        elif i - s > 1 and is_punct(raw[s]):
+            add_word(e, raw, s, s + 1)
+            add_word(e, raw, s + 1, i)
+        else:
+            add_word(e, raw, s, i)
+    return 0
+
+
+cdef int encode(Enc* e, object s) except -1:
+    """Appends text ``s``'s n-grams to ``e.items`` (with its order + 1 offsets in ``e.offs``)."""
+    cdef int64_t i, L, c0 = e.chars.n, T, k, order = e.char_order + e.word_order
+    cdef uint32_t* chars
+    cdef uint64_t* hs
+    cdef uint64_t* unit
+    cdef int64_t* tok
+    cdef int64_t* offs
+    cdef Item* it
+    read_units(e, s)
+    L = e.chars.n - c0
+    T = e.tok.n
+    if (buf_reserve(&e.items, L * e.char_order + T * e.word_order) < 0
+            or buf_reserve(&e.hs, L if L > T else T) < 0 or buf_reserve(&e.offs, order + 1) < 0):
+        raise MemoryError()
+    with nogil:
+        chars = <uint32_t*>e.chars.p
+        hs = <uint64_t*>e.hs.p
+        offs = <int64_t*>e.offs.p + e.offs.n
+        e.offs.n += order + 1
+        for i in range(L):
+            hs[i] = SEED
+        for k in range(e.char_order):
+            offs[k] = e.items.n
+            it = <Item*>e.items.p + e.items.n
+            for i in range(L - k):
+                hs[i] = mix(hs[i], chars[c0 + i + k])
+                it[i].hash = hs[i]
+                it[i].start = c0 + i
+                it[i].len = <int32_t>(k + 1)
+                it[i].order = <int32_t>k
+            if L - k > 0:
+                e.items.n += L - k
+        unit = <uint64_t*>e.unit.p
+        tok = <int64_t*>e.tok.p
+        for i in range(T):
+            hs[i] = SEED
+        for k in range(e.word_order):
+            offs[e.char_order + k] = e.items.n
+            it = <Item*>e.items.p + e.items.n
+            for i in range(T - k):
+                hs[i] = mix(hs[i], unit[i + k])
+                it[i].hash = hs[i]
+                it[i].start = tok[2 * i]
+                it[i].len = <int32_t>(tok[2 * (i + k) + 1] - tok[2 * i])
+                it[i].order = <int32_t>(e.char_order + k)
+            if T - k > 0:
+                e.items.n += T - k
+        offs[order] = e.items.n
+    return 0
+
+
+# -- hash tables over n-gram spans ----------------------------------------------------------------
+cdef struct Entry:
+    uint64_t hash
+    int64_t start
+    int32_t len
+    int32_t order
+    int32_t count   # occurrences (corpus tables) or the global id (the pairwise vocabulary)
+    uint32_t stamp  # the fill this entry belongs to; any other: free
+
+
+cdef struct Table:
+    Entry* e
+    int64_t cap
+    uint64_t mask
+    uint32_t stamp
+
+
+cdef inline int table_bits(int64_t n_items) noexcept nogil:
+    """log2 of the slots for ``n_items`` keys at a load of at most 1/2 (64 slots at least)."""
+    cdef int bits = 6
+    while (<int64_t>1 << bits) < 2 * n_items:
+        bits += 1
+    return bits
+
+
+cdef int table_prepare(Table* t, int64_t n_items) noexcept nogil:
+    """An empty table with room for ``n_items`` keys (load <= 1/2); -1 when memory runs out."""
+    cdef int64_t need = (<int64_t>1) << table_bits(n_items)
+    if need > t.cap:
+        free(t.e)
+        t.e = <Entry*>calloc(need, sizeof(Entry))
+        if t.e == NULL:
+            t.cap = 0
+            return -1
+        t.cap = need
+        t.stamp = 0
+    t.mask = <uint64_t>(need - 1)
+    t.stamp += 1
+    if t.stamp == 0:        # wrapped: clear the stale stamps once
+        memset(t.e, 0, t.cap * sizeof(Entry))
+        t.stamp = 1
+    return 0
+
+
+cdef inline bint same_span(const uint32_t* a, const uint32_t* b, int32_t n) noexcept nogil:
+    cdef int32_t i
+    for i in range(n):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+cdef inline Entry* table_find(Table* t, const Enc* e, const Item* it, bint* found) noexcept nogil:
+    """The entry of ``it``'s n-gram (``found``) or the free entry where it would go."""
+    cdef uint64_t i = it.hash & t.mask
+    cdef Entry* en
+    cdef const uint32_t* buf = <uint32_t*>(e.chars.p if it.order < e.char_order else e.words.p)
+    while True:
+        en = &t.e[i]
+        if en.stamp != t.stamp:
+            found[0] = False
+            return en
+        if (en.hash == it.hash and en.order == it.order and en.len == it.len
+                and same_span(buf + en.start, buf + it.start, it.len)):
+            found[0] = True
+            return en
+        i = (i + 1) & t.mask
+
+
+cdef inline void table_claim(Table* t, Entry* en, const Item* it, int32_t count) noexcept nogil:
+    en.hash = it.hash
+    en.start = it.start
+    en.len = it.len
+    en.order = it.order
+    en.count = count
+    en.stamp = t.stamp
+
+
+# -- the float recipe (recipes.chrf.f_score, same operations in the same order) -------------------
+cdef double f_score(const int64_t* st, int order, double factor, bint eps_smoothing) noexcept nogil:
+    cdef double score = 0.0, avg_prec = 0.0, avg_rec = 0.0, prec, rec, denom
+    cdef int effective = 0, i
+    cdef int64_t n_hyp, n_ref, n_match
+    for i in range(order):
+        n_hyp = st[3 * i]
+        n_ref = st[3 * i + 1]
+        n_match = st[3 * i + 2]
+        prec = <double>n_match / <double>n_hyp if n_hyp > 0 else EPS
+        rec = <double>n_match / <double>n_ref if n_ref > 0 else EPS
+        denom = factor * prec + rec
+        score += ((1 + factor) * prec * rec / denom) if denom > 0 else EPS
+        if n_hyp > 0 and n_ref > 0:
+            avg_prec += prec
+            avg_rec += rec
+            effective += 1
+    if eps_smoothing:
+        return 100 * score / order
+    if effective == 0:
+        return 0.0
+    avg_prec /= effective
+    avg_rec /= effective
+    if avg_prec + avg_rec != 0:
+        score = (1 + factor) * avg_prec * avg_rec
+        score /= (factor * avg_prec) + avg_rec
+        return 100 * score
+    return 0.0
+
+
+cdef double factor_of(beta) except? -1:
+    """beta ** 2 as sacrebleu computes it (an int for an int beta: exact as a double below
+    2**53)."""
+    return <double>(beta ** 2)
+
+
+def sentence_scores(const int64_t[:, ::1] rows, int order, beta, bint eps_smoothing,
+                    double[::1] out):
+    """``out[i]`` = the chrF score of statistics row i."""
+    cdef double factor = factor_of(beta)
+    cdef Py_ssize_t i
+    if rows.shape[0] and rows.shape[1] != 3 * order:
+        raise ValueError(f"rows need 3 * order = {3 * order} columns, got {rows.shape[1]}")
+    with nogil:
+        for i in range(rows.shape[0]):
+            out[i] = f_score(&rows[i, 0], order, factor, eps_smoothing)
+
+
+# -- corpus statistics: exact n-gram keys, one segment at a time -----------------------------------
+# The hypothesis's n-grams go into a table order by order; an n-gram's key is (its (n-1)-gram
+# prefix's entry + 1, its last unit): exact, so no span is compared. A reference only looks its
+# n-grams up: one whose prefix the hypothesis lacks cannot match, nor can any longer one there.
+cdef struct Slot:
+    uint64_t key        # 0: free (no key is 0: unigrams carry a tag bit, longer n-grams a prefix)
+    int32_t hyp         # occurrences in the hypothesis
+    int32_t ref         # occurrences in the current reference
+
+
+cdef struct Counts:
+    Slot* slots
+    int64_t cap
+    uint64_t mask
+    int shift
+    int32_t* live       # the slots of the current segment (freed again by the next prepare)
+    int64_t n_live
+    int64_t live_cap
+
+
+cdef uint64_t CHAR_TAG = (<uint64_t>1) << 62   # unigram keys: the tag | the code point or word id
+cdef uint64_t WORD_TAG = (<uint64_t>1) << 63   # (longer n-grams: below 2**62, see ngram_key)
+cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15
+cdef uint32_t NO_WORD = 0xFFFFFFFF  # the id of a reference word the hypothesis lacks (as a last
+                                    # unit it makes a key no hypothesis n-gram has)
+
+
+cdef int counts_prepare(Counts* c, int64_t n_items) noexcept nogil:
+    """Empty, with room for ``n_items`` keys (load <= 1/2); -1 when memory runs out."""
+    cdef int bits = table_bits(n_items)
+    cdef int64_t need = (<int64_t>1) << bits, k
+    for k in range(c.n_live):       # free the previous segment's slots
+        c.slots[c.live[k]].key = 0
+    c.n_live = 0
+    if need > c.cap:
+        free(c.slots)
+        c.slots = <Slot*>calloc(need, sizeof(Slot))
+        if c.slots == NULL:
+            c.cap = 0
+            return -1
+        c.cap = need
+    if n_items > c.live_cap:
+        free(c.live)
+        c.live = <int32_t*>malloc(n_items * sizeof(int32_t))
+        if c.live == NULL:
+            c.live_cap = 0
+            return -1
+        c.live_cap = n_items
+    c.mask = <uint64_t>(need - 1)
+    c.shift = 64 - bits
+    return 0
+
+
+cdef inline int32_t counts_add(Counts* c, uint64_t key) noexcept nogil:
+    """Counts one hypothesis n-gram; its slot."""
+    cdef uint64_t i = (key * GOLDEN) >> c.shift
+    cdef Slot* s
+    while True:
+        s = &c.slots[i]
+        if s.key == 0:
+            s.key = key
+            s.hyp = 1
+            s.ref = 0
+            c.live[c.n_live] = <int32_t>i
+            c.n_live += 1
+            return <int32_t>i
+        if s.key == key:
+            s.hyp += 1
+            return <int32_t>i
+        i = (i + 1) & c.mask
+
+
+cdef inline int32_t counts_find(const Counts* c, uint64_t key) noexcept nogil:
+    """The slot of a hypothesis n-gram, or -1."""
+    cdef uint64_t i = (key * GOLDEN) >> c.shift
+    cdef const Slot* s
+    while True:
+        s = &c.slots[i]
+        if s.key == key:
+            return <int32_t>i
+        if s.key == 0:
+            return -1
+        i = (i + 1) & c.mask
+
+
+cdef inline uint64_t ngram_key(int32_t prefix, uint64_t unit) noexcept nogil:
+    return ((<uint64_t>(prefix + 1)) << 32) | unit
+
+
+cdef void match_pair(Counts* c, const uint32_t* hyp, int64_t n_hyp, const uint32_t* ref,
+                     int64_t n_ref, int max_order, uint64_t tag, int32_t* at_hyp, int32_t* at_ref,
+                     int64_t* matches) noexcept nogil:
+    """Adds the matches per order (clipped counts) of the hypothesis's and the reference's
+    n-grams over units (code points or word ids) to ``matches``, order by order: an n-gram can
+    only match where its (n-1)-gram prefix is in both texts, so the hypothesis's n-grams are
+    counted only there (its totals are the caller's arithmetic) and the reference's looked up
+    only there. ``at_*`` are scratch (a slot per position)."""
+    cdef int64_t i, k, alive = 0
+    cdef int32_t j
+    cdef Slot* s
+    for i in range(n_hyp):
+        at_hyp[i] = counts_add(c, tag | hyp[i])
+    for k in range(max_order):
+        if k > 0:
+            if alive == 0:
+                return
+            for i in range(n_hyp - k):
+                j = at_hyp[i]
+                at_hyp[i] = counts_add(c, ngram_key(j, hyp[i + k])) if (
+                    j >= 0 and c.slots[j].ref > 0) else -1
+        alive = 0
+        for i in range(n_ref - k):
+            if k == 0:
+                j = counts_find(c, tag | ref[i])
+            elif at_ref[i] >= 0:
+                j = counts_find(c, ngram_key(at_ref[i], ref[i + k]))
+            else:
+                continue
+            at_ref[i] = j
+            if j >= 0:
+                alive += 1
+                s = &c.slots[j]
+                s.ref += 1
+                if s.ref <= s.hyp:
+                    matches[k] += 1
+
+
+cdef struct Segment:
+    Counts counts
+    Table words         # the hypothesis's distinct words (span-verified)
+    Buf hyp_wid         # uint32: the hypothesis's word ids
+    Buf ref_wid         # uint32: the current reference's word ids (NO_WORD: not in the hypothesis)
+    Buf at_hyp          # int32: slot per position
+    Buf at_ref
+    int64_t hyp_chars   # the hypothesis's characters: e.chars[0:hyp_chars]
+    int64_t hyp_words_end
+
+
+cdef int intern_words(Segment* g, const Enc* e, bint hypothesis) noexcept nogil:
+    """Word ids of the current text's words: the hypothesis's words are added to the table
+    (id: the index of its first occurrence); a reference's are looked up (NO_WORD if absent)."""
+    cdef int64_t t, T = e.tok.n
+    cdef const int64_t* tok = <int64_t*>e.tok.p
+    cdef const uint64_t* unit = <uint64_t*>e.unit.p
+    cdef Buf* out = &g.hyp_wid if hypothesis else &g.ref_wid
+    cdef uint32_t* wid
+    cdef Item it
+    cdef Entry* en
+    cdef bint found
+    out.n = 0
+    if buf_reserve(out, T) < 0:
+        return -1
+    if hypothesis and table_prepare(&g.words, T) < 0:
+        return -1
+    wid = <uint32_t*>out.p
+    for t in range(T):
+        it.hash = unit[t]
+        it.start = tok[2 * t]
+        it.len = <int32_t>(tok[2 * t + 1] - tok[2 * t])
+        it.order = e.char_order
+        en = table_find(&g.words, e, &it, &found)
+        if not found and hypothesis:
+            table_claim(&g.words, en, &it, <int32_t>t)
+            found = True
+        wid[t] = <uint32_t>en.count if found else NO_WORD
+    out.n = T
+    return 0
+
+
+cdef inline int64_t ngrams_of(int64_t units, int k) noexcept nogil:
+    """How many n-grams of order k + 1 a text of ``units`` units has."""
+    return units - k if units > k else 0
+
+
+cdef int reference_row(Segment* g, const Enc* e, int64_t* st) noexcept nogil:
+    """``st`` = [hyp, ref, matches] per order of the segment's hypothesis against the reference
+    just read into ``e`` (the hypothesis count stays 0 where the reference has no n-gram)."""
+    cdef int co = e.char_order, wo = e.word_order, k
+    cdef int64_t Lh = g.hyp_chars, Lr = e.chars.n - g.hyp_chars
+    cdef int64_t Th = g.hyp_wid.n, Tr = e.tok.n, longest
+    cdef int64_t* matches = st + 3 * (co + wo)      # scratch after the row
+    cdef const uint32_t* chars = <uint32_t*>e.chars.p
+    longest = max(max(Lh, Lr), max(Th, Tr))
+    if (buf_reserve(&g.at_hyp, longest) < 0 or buf_reserve(&g.at_ref, longest) < 0
+            or counts_prepare(&g.counts, Lh * co + Th * wo) < 0):
+        return -1
+    if wo > 0 and intern_words(g, e, False) < 0:
+        return -1
+    for k in range(co + wo):
+        matches[k] = 0
+    if co > 0:
+        match_pair(&g.counts, chars, Lh, chars + Lh, Lr, co, CHAR_TAG, <int32_t*>g.at_hyp.p,
+                   <int32_t*>g.at_ref.p, matches)
+    if wo > 0:
+        match_pair(&g.counts, <uint32_t*>g.hyp_wid.p, Th, <uint32_t*>g.ref_wid.p, Tr, wo,
+                   WORD_TAG, <int32_t*>g.at_hyp.p, <int32_t*>g.at_ref.p, matches + co)
+    for k in range(co + wo):
+        st[3 * k + 1] = ngrams_of(Lr, k) if k < co else ngrams_of(Tr, k - co)
+        st[3 * k] = ((ngrams_of(Lh, k) if k < co else ngrams_of(Th, k - co))
+                     if st[3 * k + 1] > 0 else 0)
+        st[3 * k + 2] = matches[k]
+    return 0
+
+
+cdef inline object stream_item(object stream, Py_ssize_t i):
+    if type(stream) is list:
+        return (<list>stream)[i]
+    return stream[i]
+
+
+def corpus_rows(hypotheses, references, int char_order, int word_order, bint whitespace, beta,
+                bint eps_smoothing, int64_t[:, ::1] out):
+    """Fill ``out[i]`` (``3 * (char_order + word_order)`` int64 columns) with segment i's
+    statistics against its best reference (``references`` is a list of streams; None: absent)."""
+    cdef int order = char_order + word_order, k
+    cdef double factor = factor_of(beta), f, best
+    cdef Py_ssize_t i, n = len(hypotheses), j
+    cdef Enc e
+    cdef Segment g
+    cdef int64_t* st = NULL     # the row of one reference, then per-order scratch
+    cdef int status
+    cdef bint have
+    streams = list(references)
+    if out.shape[0] < n or (n and out.shape[1] != 3 * order):
+        raise ValueError(f"out must be ({n}, {3 * order}), got ({out.shape[0]}, {out.shape[1]})")
+    enc_init(&e, char_order, word_order, whitespace)
+    memset(&g, 0, sizeof(Segment))
+    g.hyp_wid.size = g.ref_wid.size = sizeof(uint32_t)
+    g.at_hyp.size = g.at_ref.size = sizeof(int32_t)
+    st = <int64_t*>calloc(4 * order + 1, sizeof(int64_t))
+    try:
+        if st == NULL:
+            raise MemoryError()
+        for i in range(n):
+            hyp = stream_item(hypotheses, i)
+            if not PyUnicode_Check(hyp):
+                raise TypeError(f"hypotheses[{i}] must be a str, got {type(hyp).__name__}")
+            e.chars.n = e.words.n = 0
+            read_units(&e, hyp)
+            g.hyp_chars = e.chars.n
+            g.hyp_words_end = e.words.n
+            g.hyp_wid.n = 0
+            if word_order > 0 and intern_words(&g, &e, True) < 0:
+                raise MemoryError()
+            best = -1.0
+            have = False
+            for k in range(len(streams)):
+                ref = stream_item(streams[k], i)
+                if ref is None:
+                    continue
+                if not PyUnicode_Check(ref):
+                    raise TypeError(
+                        f"references[{k}][{i}] must be a str or None, got {type(ref).__name__}")
+                have = True
+                # The reference goes after the hypothesis (whose text stays for the lookups).
+                e.chars.n = g.hyp_chars
+                e.words.n = g.hyp_words_end
+                read_units(&e, ref)
+                with nogil:
+                    status = reference_row(&g, &e, st)
+                    if status == 0:
+                        f = f_score(st, order, factor, eps_smoothing)
+                        if f > best:
+                            best = f
+                            for j in range(3 * order):
+                                out[i, j] = st[j]
+                if status < 0:
+                    raise MemoryError()
+            if not have:
+                raise ValueError(f"segment {i} has no reference (every one is None)")
+    finally:
+        free(st)
+        free(g.counts.slots)
+        free(g.counts.live)
+        free(g.words.e)
+        free(g.hyp_wid.p)
+        free(g.ref_wid.p)
+        free(g.at_hyp.p)
+        free(g.at_ref.p)
+        enc_free(&e)
+
+
+# -- the pairwise matrix --------------------------------------------------------------------------
+cdef class _Profiles:
+    """Every text's distinct n-grams as (global id, count) pairs, order by order: the n-grams of
+    all texts are numbered once in one vocabulary, so a pair of texts is matched by looking up
+    one text's ids in a dense array that holds the other's counts."""
+
+    cdef int order
+    cdef int64_t n_texts
+    cdef int64_t n_ids
+    cdef int32_t* ids       # per text, per order: its distinct ids ...
+    cdef int32_t* counts    # ... and their counts
+    cdef int64_t* off       # per text: order + 1 offsets into ids/counts
+    cdef int64_t* totals    # per text, per order: its n-gram count
+
+    def __dealloc__(self):
+        free(self.ids)
+        free(self.counts)
+        free(self.off)
+        free(self.totals)
+
+    cdef int build(self, Enc* e, int64_t n_texts) noexcept nogil:
+        """Numbers the n-grams of the ``n_texts`` texts encoded in ``e``; -1: out of memory."""
+        cdef int order = e.char_order + e.word_order, k
+        cdef int64_t n_items = e.items.n, j, t, p, first, last
+        cdef const Item* items = <Item*>e.items.p
+        cdef const int64_t* offs = <int64_t*>e.offs.p
+        cdef int32_t* gid = NULL
+        cdef int32_t* seen = NULL
+        cdef Entry* en
+        cdef bint found
+        cdef Table vocab
+        cdef int status = -1
+        memset(&vocab, 0, sizeof(Table))
+        self.order = order
+        self.n_texts = n_texts
+        self.ids = <int32_t*>calloc(n_items + 1, sizeof(int32_t))
+        self.counts = <int32_t*>calloc(n_items + 1, sizeof(int32_t))
+        self.off = <int64_t*>calloc(n_texts * (order + 1) + 1, sizeof(int64_t))
+        self.totals = <int64_t*>calloc(n_texts * order + 1, sizeof(int64_t))
+        gid = <int32_t*>calloc(n_items + 1, sizeof(int32_t))
+        if (self.ids == NULL or self.counts == NULL or self.off == NULL or self.totals == NULL
+                or gid == NULL or table_prepare(&vocab, n_items) < 0):
+            free(gid)
+            free(vocab.e)
+            return -1
+        self.n_ids = 0
+        for j in range(n_items):
+            en = table_find(&vocab, e, &items[j], &found)
+            if not found:
+                table_claim(&vocab, en, &items[j], <int32_t>self.n_ids)
+                self.n_ids += 1
+            gid[j] = en.count
+        free(vocab.e)
+        seen = <int32_t*>calloc(self.n_ids + 1, sizeof(int32_t))
+        if seen == NULL:
+            free(gid)
+            return -1
+        p = 0
+        for t in range(n_texts):
+            for k in range(order):
+                first = offs[t * (order + 1) + k]
+                last = offs[t * (order + 1) + k + 1]
+                self.totals[t * order + k] = last - first
+                self.off[t * (order + 1) + k] = p
+                for j in range(first, last):
+                    if seen[gid[j]] == 0:
+                        self.ids[p] = gid[j]
+                        p += 1
+                    seen[gid[j]] += 1
+                for j in range(self.off[t * (order + 1) + k], p):
+                    self.counts[j] = seen[self.ids[j]]
+                    seen[self.ids[j]] = 0
+            self.off[t * (order + 1) + order] = p
+        status = 0
+        free(seen)
+        free(gid)
+        return status
+
+    cdef int fill(self, int64_t n_hyps, int64_t r0, int64_t r1, double factor, bint eps_smoothing,
+                  double[:, ::1] out) noexcept nogil:
+        """out[h, r - n_hyps] for every hypothesis h < n_hyps and reference r in [r0, r1) (texts
+        n_hyps.. are the references); -1: out of memory."""
+        cdef int order = self.order, k
+        cdef int64_t r, h, j, a, b, n_ref, matches
+        cdef int32_t c, d
+        cdef int32_t* dense = <int32_t*>calloc(self.n_ids + 1, sizeof(int32_t))
+        cdef int64_t* st = <int64_t*>calloc(3 * order + 1, sizeof(int64_t))
+        if dense == NULL or st == NULL:
+            free(dense)
+            free(st)
+            return -1
+        for r in range(r0, r1):
+            a = self.off[r * (order + 1)]
+            b = self.off[r * (order + 1) + order]
+            for j in range(a, b):
+                dense[self.ids[j]] = self.counts[j]
+            for h in range(n_hyps):
+                for k in range(order):
+                    n_ref = self.totals[r * order + k]
+                    matches = 0
+                    if n_ref > 0:
+                        for j in range(self.off[h * (order + 1) + k],
+                                       self.off[h * (order + 1) + k + 1]):
+                            c = self.counts[j]
+                            d = dense[self.ids[j]]
+                            matches += c if c < d else d
+                    st[3 * k] = self.totals[h * order + k] if n_ref > 0 else 0
+                    st[3 * k + 1] = n_ref
+                    st[3 * k + 2] = matches
+                out[h, r - n_hyps] = f_score(st, order, factor, eps_smoothing)
+            for j in range(a, b):
+                dense[self.ids[j]] = 0
+        free(dense)
+        free(st)
+        return 0
+
+
+def pairwise_scores(hypotheses, references, int char_order, int word_order, bint whitespace, beta,
+                    bint eps_smoothing, double[:, ::1] out, int threads=1):
+    """``out[i, j]`` = sentence chrF of hypothesis i against reference j alone; each text's
+    n-grams counted once. ``threads`` > 1 splits the references among that many threads."""
+    cdef Py_ssize_t n_hyps = len(hypotheses), n_refs = len(references), i
+    cdef double factor = factor_of(beta)
+    cdef Enc e
+    cdef _Profiles prof = _Profiles()
+    cdef int status
+    if out.shape[0] != n_hyps or out.shape[1] != n_refs:
+        raise ValueError(f"out must be ({n_hyps}, {n_refs}), got ({out.shape[0]}, {out.shape[1]})")
+    enc_init(&e, char_order, word_order, whitespace)
+    try:
+        for what, texts in (("hypotheses", hypotheses), ("references", references)):
+            for i in range(len(texts)):
+                text = stream_item(texts, i)
+                if not PyUnicode_Check(text):
+                    raise TypeError(f"{what}[{i}] must be a str, got {type(text).__name__}")
+                encode(&e, text)
+        with nogil:
+            status = prof.build(&e, n_hyps + n_refs)
+        if status < 0:
+            raise MemoryError()
+    finally:
+        enc_free(&e)
+    threads = max(1, min(threads, n_refs))
+    if threads == 1:
+        with nogil:
+            status = prof.fill(n_hyps, n_hyps, n_hyps + n_refs, factor, eps_smoothing, out)
+        if status < 0:
+            raise MemoryError()
+        return
+    failed = []
+
+    def work(int64_t r0, int64_t r1):
+        cdef int s
+        with nogil:
+            s = prof.fill(n_hyps, r0, r1, factor, eps_smoothing, out)
+        if s < 0:
+            failed.append(r0)
+
+    bounds = [n_hyps + n_refs * w // threads for w in range(threads + 1)]
+    pool = [threading.Thread(target=work, args=(bounds[w], bounds[w + 1]))
+            for w in range(threads)]
+    for th in pool:
+        th.start()
+    for th in pool:
+        th.join()
+    if failed:
+        raise MemoryError()

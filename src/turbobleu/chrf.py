@@ -1,0 +1,416 @@
+"""sacrebleu-compatible chrF and chrF++: the ``CHRF`` metric object, ``corpus_chrf`` /
+``sentence_chrf``, sentence scores of many segments in one call and the pairwise matrix, with
+sacrebleu 2.6.0's statistics, scores, text and signatures (errors instead of silent truncation).
+
+The n-grams are counted by the compiled ``_engine/count/_chrf`` (or its twin); the score of a
+statistics row is ``_engine/recipes/chrf.f_score``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence as _Sequence
+
+from turbobleu._engine import impl as _impl
+from turbobleu._engine.count.references import check_hypotheses, sentence_references
+from turbobleu._engine.recipes.chrf import check_options, f_score
+from turbobleu._typing import TYPE_CHECKING
+from turbobleu.result import SACREBLEU_VERSION, BLEUSignature
+
+if TYPE_CHECKING:  # NumPy is imported by the calls that make arrays
+    from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+    import numpy as np
+
+
+class CHRFScore:
+    """A chrF score (sacrebleu's ``CHRFScore``: same attributes, text and JSON)."""
+
+    def __init__(self, score: float, char_order: int, word_order: int, beta: Any) -> None:
+        self.beta = beta
+        self.char_order = char_order
+        self.word_order = word_order
+        self.name = f"chrF{beta}" + "+" * word_order
+        self.score = score
+        self._mean = -1.0
+        self._ci = -1.0
+        self._verbose = ""
+
+    def format(
+        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
+    ) -> str:
+        """sacrebleu's text (``chrF2|sig = 56.78``), score-only or JSON rendering."""
+        score = f"{self.score:.{width}f}"
+        d: Dict[str, Any] = {
+            "name": self.name,
+            "score": float(score),
+            "signature": signature,
+        }
+        if self._mean > 0:
+            mean, ci = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
+            score += f" (μ = {mean} ± {ci})"
+            if is_json:
+                d.update(
+                    confidence_mean=float(mean),
+                    confidence_var=float(ci),
+                    confidence=f"μ = {mean} ± {ci}",
+                )
+        if score_only:
+            return score
+        if is_json:
+            if not signature:
+                raise ValueError("format(is_json=True) needs a signature (as in sacrebleu)")
+            for field in signature.split("|"):
+                key, value = field.split(":")
+                d[key] = value
+            import json  # here: only JSON output needs it
+
+            return json.dumps(d, indent=1, ensure_ascii=False)
+        head = f"{self.name}|{signature}" if signature else self.name
+        return f"{head} = {score}"
+
+    def estimate_ci(self, scores: Sequence[Any]) -> None:
+        """sacrebleu's ``Score.estimate_ci``: mean and 95% half-width of bootstrap scores."""
+        import statistics
+
+        raw = sorted(s.score for s in scores)
+        lo = len(raw) // 40
+        self._ci = 0.5 * (raw[len(raw) - lo - 1] - raw[lo])
+        self._mean = statistics.mean(raw)
+
+    def __repr__(self) -> str:
+        return self.format()
+
+    __str__ = __repr__
+
+
+class CHRFSignature(BLEUSignature):
+    """chrF's signature, e.g. ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0``."""
+
+    def __init__(  # noqa: D107 (BLEUSignature's formatting; chrF's fields)
+        self,
+        nrefs: Any,
+        lowercase: bool,
+        eps_smoothing: bool,
+        char_order: int,
+        word_order: int,
+        whitespace: bool,
+        n_bootstrap: Optional[int] = None,
+        seed: Optional[str] = None,
+    ) -> None:
+        self.info = self.shared_fields(nrefs, n_bootstrap, seed)
+        self.info.update(
+            case="lc" if lowercase else "mixed",
+            eff="yes" if not eps_smoothing else "no",
+            nc=char_order,
+            nw=word_order,
+            space="yes" if whitespace else "no",
+            version=SACREBLEU_VERSION,
+        )
+
+
+def _reference_streams(references: Any, segments: Optional[int]) -> List[list]:
+    """The reference streams as lists, checked: one entry (str or None) per segment each."""
+    if isinstance(references, str) or not isinstance(references, _Sequence):
+        raise TypeError(
+            "references must be a sequence of reference streams (lists of strings), got "
+            f"{type(references).__name__}"
+        )
+    streams = []
+    for k, stream in enumerate(references):
+        if isinstance(stream, str) or not isinstance(stream, _Sequence):
+            raise TypeError(
+                f"references[{k}] must be a sequence of strings (one reference stream, a string "
+                f"or None per segment), got {type(stream).__name__}"
+            )
+        streams.append(stream if type(stream) is list else list(stream))
+    if not streams:
+        raise ValueError("references is empty: give at least one reference stream")
+    lengths = [len(s) for s in streams]
+    expected = lengths[0] if segments is None else segments
+    for k, n in enumerate(lengths):
+        if n != expected:
+            raise ValueError(
+                f"references[{k}] has {n} segments but "
+                + ("hypotheses has" if segments is not None else "references[0] has")
+                + f" {expected}; every reference stream needs one entry (a string or None) per "
+                "segment (sacrebleu would silently truncate)"
+            )
+    if expected == 0:
+        raise ValueError("references has no segments")
+    return streams
+
+
+def _num_refs(streams: List[list]) -> int:
+    """References per segment, or -1 when it varies (a None somewhere), as sacrebleu counts."""
+    if not any(None in s for s in streams):
+        return len(streams)
+    per_segment = {sum(r is not None for r in seg) for seg in zip(*streams)}
+    return per_segment.pop() if len(per_segment) == 1 else -1
+
+
+def _lower_all(texts: list, what: str) -> list:
+    out = []
+    for i, t in enumerate(texts):
+        if t is not None and not isinstance(t, str):
+            raise TypeError(f"{what}[{i}] must be a str, got {type(t).__name__}")
+        out.append(t if t is None else t.lower())
+    return out
+
+
+class CHRF:
+    """chrF (and chrF++ with ``word_order=2``) with sacrebleu's options and results
+    (``sacrebleu.metrics.CHRF``). ``references``, if given, are kept (lowercased if asked) and
+    reused by ``corpus_score(hyps)``."""
+
+    CHAR_ORDER = 6
+    WORD_ORDER = 0
+    BETA = 2
+
+    def __init__(
+        self,
+        char_order: int = CHAR_ORDER,
+        word_order: int = WORD_ORDER,
+        beta: int = BETA,
+        lowercase: bool = False,
+        whitespace: bool = False,
+        eps_smoothing: bool = False,
+        references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+    ) -> None:
+        check_options(char_order, word_order, beta)
+        self.char_order = char_order
+        self.word_order = word_order
+        self.order = char_order + word_order
+        self.beta = beta
+        self.lowercase = bool(lowercase)
+        self.whitespace = bool(whitespace)
+        self.eps_smoothing = bool(eps_smoothing)
+        self.n_bootstrap: Optional[int] = None
+        self.seed: Optional[str] = None
+        self._ref_cache: Optional[List[list]] = None
+        if references is not None:
+            self._ref_cache = self._prepare_references(references, None)
+
+    # -- statistics -------------------------------------------------------------------------
+    def _preprocess_segment(self, sent: str) -> str:
+        """sacrebleu's preprocessing: lowercasing, if asked."""
+        return sent.lower() if self.lowercase else sent
+
+    def _prepare_references(self, references: Any, segments: Optional[int]) -> List[list]:
+        streams = _reference_streams(references, segments)
+        self.num_refs = _num_refs(streams)
+        if self.lowercase:
+            streams = [_lower_all(s, f"references[{k}]") for k, s in enumerate(streams)]
+        return streams
+
+    def _references(self, references: Any, segments: int) -> List[list]:
+        if references:
+            return self._prepare_references(references, segments)
+        if self._ref_cache is None:
+            raise ValueError(
+                "references: none given and none cached (pass references= to CHRF() or to "
+                "this call)"
+            )
+        if len(self._ref_cache[0]) != segments:
+            raise ValueError(
+                f"hypotheses has {segments} segments but the cached references have "
+                f"{len(self._ref_cache[0])} (sacrebleu would silently truncate)"
+            )
+        self.num_refs = _num_refs(self._ref_cache)
+        return self._ref_cache
+
+    def corpus_stats(
+        self,
+        hypotheses: Sequence[str],
+        references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+    ) -> np.ndarray:
+        """Per-segment integer statistics, an int64 array of ``3 * (char_order + word_order)``
+        columns: per order ``[hyp n-grams, ref n-grams, matches]`` against the best reference
+        (sacrebleu's ``_extract_corpus_statistics`` rows)."""
+        import numpy as np
+
+        hyps = check_hypotheses(hypotheses)
+        streams = self._references(references, len(hyps))
+        if self.lowercase:
+            hyps = _lower_all(hyps, "hypotheses")
+        rows = np.zeros((len(hyps), 3 * self.order), dtype=np.int64)
+        _impl.chrf.corpus_rows(
+            hyps,
+            streams,
+            self.char_order,
+            self.word_order,
+            self.whitespace,
+            self.beta,
+            self.eps_smoothing,
+            rows,
+        )
+        return rows
+
+    # -- scores -----------------------------------------------------------------------------
+    def score_row(self, row: Any) -> CHRFScore:
+        """The score of one aggregated statistics row (a list, or a NumPy row)."""
+        return CHRFScore(
+            f_score(row, self.order, self.beta, self.eps_smoothing),
+            self.char_order,
+            self.word_order,
+            self.beta,
+        )
+
+    def corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+        n_bootstrap: int = 1,
+    ) -> CHRFScore:
+        """Corpus chrF; ``n_bootstrap > 1`` adds sacrebleu's bootstrap confidence interval."""
+        rows = self.corpus_stats(hypotheses, references)
+        score = self.score_row([int(x) for x in rows.sum(axis=0)])
+        if n_bootstrap > 1:
+            self.n_bootstrap = n_bootstrap
+            self.seed, resampled = self._bootstrap(rows, n_bootstrap)
+            score.estimate_ci(resampled)
+        return score
+
+    def _bootstrap(self, rows: np.ndarray, n_samples: int) -> Tuple[str, List[CHRFScore]]:
+        """sacrebleu's ``_bootstrap_resample``: the same seed, resamples and float32 sums."""
+        import os
+
+        import numpy as np
+
+        seed = os.environ.get("SACREBLEU_SEED", "12345")
+        rng = np.random.default_rng(None if seed.lower() == "none" else int(seed))
+        idxs = rng.choice(len(rows), size=(n_samples, len(rows)), replace=True)
+        stats = rows.astype(np.float32)
+        return seed.lower(), [self.score_row(stats[i].sum(0)) for i in idxs]
+
+    def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> CHRFScore:
+        """chrF of one hypothesis against its references (a list of strings)."""
+        if not isinstance(hypothesis, str):
+            raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+        refs = sentence_references(references)
+        rows = self.corpus_stats([hypothesis], [[r] for r in refs])
+        return self.score_row(rows[0].tolist())
+
+    def sentence_scores(
+        self,
+        hypotheses: Sequence[str],
+        references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+    ) -> np.ndarray:
+        """One sentence score per segment, in one call (float64 array): entry i equals
+        ``sentence_score(hypotheses[i], [refs[i] for refs in references])``."""
+        import numpy as np
+
+        rows = self.corpus_stats(hypotheses, references)
+        scores = np.empty(len(rows), dtype=np.float64)
+        _impl.chrf.sentence_scores(rows, self.order, self.beta, self.eps_smoothing, scores)
+        return scores
+
+    def pairwise_scores(
+        self, hypotheses: Sequence[str], references: Sequence[str], threads: int = 1
+    ) -> np.ndarray:
+        """The ``(len(hypotheses), len(references))`` float64 matrix whose cell (i, j) equals
+        ``sentence_score(hypotheses[i], [references[j]])``; each text's n-grams are counted
+        once. ``threads`` > 1 splits the references among that many threads."""
+        import numpy as np
+
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
+        hyps = check_hypotheses(hypotheses)
+        refs = check_hypotheses(references, "references")
+        if self.lowercase:
+            hyps = _lower_all(hyps, "hypotheses")
+            refs = _lower_all(refs, "references")
+        out = np.empty((len(hyps), len(refs)), dtype=np.float64)
+        _impl.chrf.pairwise_scores(
+            hyps,
+            refs,
+            self.char_order,
+            self.word_order,
+            self.whitespace,
+            self.beta,
+            self.eps_smoothing,
+            out,
+            threads,
+        )
+        return out
+
+    def get_signature(self) -> CHRFSignature:
+        if not hasattr(self, "num_refs"):
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        return CHRFSignature(
+            self.num_refs,
+            self.lowercase,
+            self.eps_smoothing,
+            self.char_order,
+            self.word_order,
+            self.whitespace,
+            self.n_bootstrap,
+            self.seed,
+        )
+
+    # -- sacrebleu internals that significance code calls ----------------------------------
+    def _extract_corpus_statistics(
+        self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[Optional[str]]]]
+    ) -> List[List[int]]:
+        rows: List[List[int]] = self.corpus_stats(hypotheses, references).tolist()
+        return rows
+
+    def _compute_score_from_stats(self, stats: Any) -> CHRFScore:
+        return self.score_row(stats)
+
+    def _aggregate_and_compute(self, stats: Any) -> CHRFScore:
+        if len(stats) == 1:
+            return self.score_row(stats[0])
+        import numpy as np
+
+        total = np.asarray(stats).sum(axis=0)
+        return self.score_row(total.tolist() if total.dtype.kind in "iu" else total)
+
+
+def corpus_chrf(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[Optional[str]]],
+    char_order: int = CHRF.CHAR_ORDER,
+    word_order: int = CHRF.WORD_ORDER,
+    beta: int = CHRF.BETA,
+    remove_whitespace: bool = True,
+    eps_smoothing: bool = False,
+) -> CHRFScore:
+    """Corpus chrF exactly as ``sacrebleu.corpus_chrf`` (raises on length mismatches)."""
+    metric = CHRF(
+        char_order, word_order, beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing
+    )
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_chrf(
+    hypothesis: str,
+    references: Sequence[Optional[str]],
+    char_order: int = CHRF.CHAR_ORDER,
+    word_order: int = CHRF.WORD_ORDER,
+    beta: int = CHRF.BETA,
+    remove_whitespace: bool = True,
+    eps_smoothing: bool = False,
+) -> CHRFScore:
+    """Sentence chrF exactly as ``sacrebleu.sentence_chrf``."""
+    metric = CHRF(
+        char_order, word_order, beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing
+    )
+    return metric.sentence_score(hypothesis, references)
+
+
+def pairwise_chrf(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    char_order: int = CHRF.CHAR_ORDER,
+    word_order: int = CHRF.WORD_ORDER,
+    beta: int = CHRF.BETA,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    threads: int = 1,
+) -> np.ndarray:
+    """Every hypothesis against every reference: a ``(len(hypotheses), len(references))``
+    float64 matrix, cell (i, j) == sacrebleu's ``CHRF(...).sentence_score(hypotheses[i],
+    [references[j]]).score`` (for MBR utilities and rewards)."""
+    metric = CHRF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    return metric.pairwise_scores(hypotheses, references, threads)

@@ -1,0 +1,156 @@
+"""chrF / chrF++ against sacrebleu 2.6.0 on generated Unicode text: combining marks, every kind
+of Python whitespace, punctuation at word edges, case pairs whose lowercase changes length
+(``'İ'``) or depends on context (final sigma), astral characters, empty strings and several
+references (some None); every option drawn. Integer statistics, corpus scores, sentence scores,
+the pairwise matrix and the error for bad input are compared."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics import CHRF as SacreCHRF
+
+import turbobleu
+from turbobleu._engine.recipes.chrf import PUNCTUATION, chrf_words
+
+# Characters chosen for what chrF treats specially; words are made of them.
+LETTERS = "abcAB" + "éÉİıΣσς" + "\u0301\u0308" + "中文" + "\U0001f600"
+PUNCT = "".join(sorted(PUNCTUATION)) + "«»…"
+SPACES = (
+    " \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2003\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+NOT_SPACE = "\u200b\ufeff"  # zero-width characters that Python does not split on
+
+# Words from a small vocabulary (so that hypotheses and references share some, in new company)
+# or made up.
+COMMON = ["a", "b", "ab", '"', "-", "—", '"a', 'a"', "(b)", "a.", "σ", "Σς"]
+word = st.sampled_from(COMMON) | st.text(
+    alphabet=LETTERS + PUNCT + NOT_SPACE, min_size=1, max_size=6
+)
+text = st.builds(
+    lambda words, gaps: "".join(w + g for w, g in zip(words, gaps)),
+    st.lists(word, max_size=8),
+    st.lists(st.text(alphabet=SPACES, min_size=1, max_size=2), min_size=8, max_size=8),
+) | st.sampled_from(["", " ", "\u3000", "a", ".", "(hi)", "a.b. ,c"])
+
+options = st.fixed_dictionaries(
+    {
+        "char_order": st.integers(0, 7),
+        "word_order": st.integers(0, 3),
+        "beta": st.sampled_from([0, 1, 2, 3, 0.5]),
+        "lowercase": st.booleans(),
+        "whitespace": st.booleans(),
+        "eps_smoothing": st.booleans(),
+    }
+).filter(lambda o: o["char_order"] + o["word_order"] > 0)
+
+
+def shuffled(sentence: str) -> Any:
+    """The sentence's words in another order, some dropped or doubled."""
+    words = sentence.split()
+    return (
+        st.lists(st.sampled_from(words), max_size=len(words) + 2).map(" ".join)
+        if words
+        else st.just("")
+    )
+
+
+@st.composite
+def corpora(draw: Any) -> Tuple[List[str], List[List[Optional[str]]]]:
+    segments = draw(st.integers(1, 4))
+    n_refs = draw(st.integers(1, 3))
+    hyps = [draw(text) for _ in range(segments)]
+    streams: List[List[Optional[str]]] = [[] for _ in range(n_refs)]
+    for i in range(segments):
+        # References copy and edit the hypothesis often, so that n-grams match.
+        entries = [
+            draw(
+                st.one_of(
+                    text, st.just(hyps[i]), st.just(hyps[i][::-1]), st.none(), shuffled(hyps[i])
+                )
+            )
+            for _ in range(n_refs)
+        ]
+        if all(e is None for e in entries):
+            entries[0] = draw(text)
+        for k, e in enumerate(entries):
+            streams[k].append(e)
+    return hyps, streams
+
+
+@given(corpus=corpora(), opts=options)
+@settings(max_examples=300)
+def test_statistics_and_scores_equal_sacrebleu(
+    corpus: Tuple[List[str], List[List[Optional[str]]]], opts: Dict[str, Any]
+) -> None:
+    hyps, refs = corpus
+    sacre = SacreCHRF(**opts)
+    want_rows = sacre._extract_corpus_statistics(hyps, refs)
+    ours = turbobleu.CHRF(**opts)
+    assert ours.corpus_stats(hyps, refs).tolist() == want_rows
+    assert ours.corpus_score(hyps, refs).score == sacre._aggregate_and_compute(want_rows).score
+    sentence = ours.sentence_scores(hyps, refs)
+    for i, hyp in enumerate(hyps):
+        segment_refs = [s[i] for s in refs]
+        assert sentence[i] == sacre.sentence_score(hyp, segment_refs).score
+        assert ours.sentence_score(hyp, segment_refs).score == sentence[i]
+    assert str(ours.get_signature()) == str(sacre.get_signature())
+
+
+@given(
+    hyps=st.lists(text, min_size=1, max_size=4),
+    refs=st.lists(text, min_size=1, max_size=4),
+    opts=options,
+    threads=st.sampled_from([1, 2]),
+)
+@settings(max_examples=150)
+def test_pairwise_matrix_equals_sacrebleu(
+    hyps: List[str], refs: List[str], opts: Dict[str, Any], threads: int
+) -> None:
+    sacre = SacreCHRF(**opts)
+    want = [[sacre.sentence_score(h, [r]).score for r in refs] for h in hyps]
+    got = turbobleu.CHRF(**opts).pairwise_scores(hyps, refs, threads=threads)
+    assert got.tolist() == want
+
+
+@given(sentence=text)
+def test_chrf_words_are_sacrebleus(sentence: str) -> None:
+    assert chrf_words(sentence) == SacreCHRF()._remove_punctuation(sentence)
+
+
+def test_words_split_one_punctuation_mark_off_an_edge() -> None:
+    assert chrf_words("(hi) 'a' , ..x") == ["(hi", ")", "'a", "'", ",", ".", ".x"]
+
+
+def test_bad_input_raises_errors_that_name_it() -> None:
+    metric = turbobleu.CHRF()
+    with pytest.raises(TypeError, match=r"hypotheses\[1\] must be a str"):
+        metric.corpus_score(["a", 3], [["a", "b"]])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be a str or None"):
+        metric.corpus_score(["a", "b"], [["a", b"b"]])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="segment 1 has no reference"):
+        metric.corpus_score(["a", "b"], [["a", None]])
+    with pytest.raises(ValueError, match=r"references\[0\] has 1 segments but hypotheses has 2"):
+        metric.corpus_score(["a", "b"], [["a"]])
+    with pytest.raises(ValueError, match="none given and none cached"):
+        metric.corpus_score(["a"])
+    with pytest.raises(ValueError, match="char_order must be an integer >= 0"):
+        turbobleu.CHRF(char_order=-1)
+    with pytest.raises(ValueError, match="at least 1"):
+        turbobleu.CHRF(char_order=0, word_order=0)
+    with pytest.raises(ValueError, match="threads must be an integer >= 1"):
+        metric.pairwise_scores(["a"], ["a"], threads=0)
+    with pytest.raises(ValueError, match="Number of references unknown"):
+        turbobleu.CHRF().get_signature()
+
+
+def test_sentence_scores_of_an_empty_statistics_array() -> None:
+    from turbobleu._engine import impl
+
+    out = np.empty(0)
+    impl.chrf.sentence_scores(np.zeros((0, 18), dtype=np.int64), 6, 2, False, out)
+    assert out.shape == (0,)
