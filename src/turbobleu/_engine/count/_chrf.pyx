@@ -25,8 +25,6 @@ cdef extern from "Python.h":
 cdef extern from "cpython_layout.h":
     int tb_unicode_ready(object) except -1
 
-__all__ = ["corpus_rows", "pairwise_scores", "sentence_scores"]
-
 cdef uint32_t SEP = 0xFFFFFFFF      # ends every word in the word buffer (not a code point)
 cdef uint64_t SEED = 0x243F6A8885A308D3
 cdef double EPS = 1e-16
