@@ -180,7 +180,7 @@ def _bad_text(value: Any) -> Optional[str]:
     if value is None:
         return "is null"
     if isinstance(value, float) and value != value:  # pandas' missing value
-        return "is null (NaN)"
+        return "is null"
     if not isinstance(value, str):
         return f"is a {type(value).__name__}, not a string"
     return None
@@ -291,7 +291,7 @@ class Scorer:
                 invalid(i, hypothesis_column, f"the hypothesis {why}")
                 hyps[i] = ""
         per_segment = self._references_per_row(references, per_row, n, reference_columns, invalid)
-        for i in np.flatnonzero(skipped):
+        for i in np.flatnonzero(skipped).tolist():
             hyps[i], per_segment[i] = "", [""]
         refs = np.array([len(r) for r in per_segment], dtype=np.int64)
         refs[skipped] = 0
@@ -313,9 +313,15 @@ class Scorer:
                     out.append([""])
                     continue
                 refs = list(refs)
-                bad = next((w for w in map(_bad_text, refs) if w is not None), None)
-                if bad is not None or not refs:
-                    invalid(i, column, f"a reference {bad}" if bad else "there is no reference")
+                bad = [(k, w) for k, w in enumerate(map(_bad_text, refs)) if w is not None]
+                if bad:
+                    # (several reference columns packed into one array: name the column)
+                    k, problem = bad[0]
+                    name = columns[k] if len(columns) == len(refs) > 1 else column
+                    invalid(i, name, f"the reference {problem}")
+                    refs = [""]
+                elif not refs:
+                    invalid(i, column, "there is no reference")
                     refs = [""]
                 out.append(refs)
             return out
@@ -330,8 +336,7 @@ class Scorer:
                 why = _bad_text(ref)
                 if why is not None:
                     invalid(i, column, f"the reference {why}")
-                    ref = ""
-                out[i].append(ref)
+                out[i].append("" if why else ref)
         return out
 
     def _count(self, hyps: List[str], per_segment: List[List[str]]) -> np.ndarray:
@@ -386,7 +391,9 @@ class Scorer:
         if self._metric is not None:
             metric = self._metric
             score = metric.score_row([int(x) for x in totals.sums])
-            metric.num_refs = totals.min_refs if totals.min_refs == totals.max_refs else -1
+            # sacrebleu's "nrefs:var" (-1) when segments have different numbers of references
+            same = totals.min_refs == totals.max_refs
+            metric.num_refs = int(totals.max_refs or 0) if same else -1
             return CorpusBLEUScore(score, totals.segments, totals.skipped, metric.get_signature())
         return NLTKCorpusScore(self._nltk_score(totals), totals, self.max_order)
 
