@@ -16,6 +16,9 @@ if not dist.is_available() or not dist.is_gloo_available():
     pytest.skip("torch.distributed with gloo is not available", allow_module_level=True)
 
 import torch.multiprocessing as mp  # noqa: E402
+
+import turbobleu  # noqa: E402
+from conftest import HAVE_SHARED_DATA, requires_wmt23  # noqa: E402
 from scale_helpers import (  # noqa: E402
     CONFIGS,
     GENERATED_CONFIGS,
@@ -26,9 +29,6 @@ from scale_helpers import (  # noqa: E402
     generated_expected,
     partition_sizes,
 )
-
-import turbobleu  # noqa: E402
-from conftest import HAVE_SHARED_DATA, requires_wmt23  # noqa: E402
 from turbobleu.aggregate import Totals  # noqa: E402
 from turbobleu.distributed import (  # noqa: E402
     DistributedBLEU,

@@ -15,6 +15,8 @@ import pandas as pd  # noqa: E402
 import sacrebleu  # noqa: E402
 from pyspark.sql import SparkSession  # noqa: E402
 from pyspark.sql import functions as F  # noqa: E402
+
+from conftest import requires_wmt23  # noqa: E402
 from scale_helpers import (  # noqa: E402
     CONFIGS,
     GENERATED_CONFIGS,
@@ -25,8 +27,6 @@ from scale_helpers import (  # noqa: E402
     generated_expected,
     partition_sizes,
 )
-
-from conftest import requires_wmt23  # noqa: E402
 from turbobleu import spark as tbs  # noqa: E402
 from turbobleu.aggregate import Scorer, Totals  # noqa: E402
 
