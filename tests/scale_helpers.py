@@ -8,10 +8,11 @@ from functools import lru_cache
 from typing import Any, Dict, List, Tuple
 
 import numpy as np
+import pytest
 
 import turbobleu
 import turbobleu.nltk
-from conftest import SCORE_FIELDS, SHARED_DATA, discover_corpora
+from conftest import FULL_MATRIX, IMPLEMENTATION, SCORE_FIELDS, SHARED_DATA, discover_corpora
 
 # The matrix of the issue: 13a, zh, char and intl with and without lowercase, and NLTK's recipe.
 CONFIGS: Dict[str, Dict[str, Any]] = {
@@ -22,6 +23,15 @@ CONFIGS: Dict[str, Dict[str, Any]] = {
 CONFIGS["nltk-method1"] = {"recipe": "nltk", "smoothing_function": 1}
 
 GENERATED_ROWS = 1_000_000
+
+# The pure-Python twins are ~100x slower: the million rows run with the compiled build only, the
+# WMT23 matrix where conftest's FULL_MATRIX asks for it.
+compiled_only = pytest.mark.skipif(
+    IMPLEMENTATION != "cython", reason="a million rows: compiled build only"
+)
+full_matrix_only = pytest.mark.skipif(
+    not FULL_MATRIX, reason="the WMT23 matrix on the twins: set TURBOBLEU_TEST_FULL=1"
+)
 # On the generated million rows (all of CONFIGS with TURBOBLEU_SCALE_FULL=1).
 GENERATED_CONFIGS = (
     list(CONFIGS)

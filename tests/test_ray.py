@@ -24,6 +24,8 @@ from scale_helpers import (  # noqa: E402
     cached_generated_rows,
     cached_wmt23_rows,
     check_wmt23,
+    compiled_only,
+    full_matrix_only,
     generated_expected,
     partition_sizes,
 )
@@ -85,6 +87,7 @@ def test_bad_rows_named_or_counted(local_ray) -> None:
 
 
 @requires_wmt23
+@full_matrix_only
 @pytest.mark.parametrize("config_name", list(CONFIGS))
 def test_wmt23_grouped_by_pair_and_system(local_ray, config_name: str) -> None:
     data = cached_wmt23_rows()
@@ -101,6 +104,7 @@ def test_wmt23_grouped_by_pair_and_system(local_ray, config_name: str) -> None:
     check_wmt23(scores, config_name)
 
 
+@compiled_only
 def test_million_rows_uneven_blocks(local_ray) -> None:
     hyps, refs = cached_generated_rows()
     frames, start = [], 0

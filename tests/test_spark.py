@@ -24,6 +24,8 @@ from scale_helpers import (  # noqa: E402
     cached_generated_rows,
     cached_wmt23_rows,
     check_wmt23,
+    compiled_only,
+    full_matrix_only,
     generated_expected,
     partition_sizes,
 )
@@ -104,6 +106,7 @@ def test_bad_rows_named_or_counted(spark) -> None:
 
 
 @requires_wmt23
+@full_matrix_only
 @pytest.mark.parametrize("config_name", list(CONFIGS))
 def test_wmt23_grouped_by_pair_and_system(spark, config_name: str) -> None:
     data = cached_wmt23_rows()
@@ -120,6 +123,7 @@ def test_wmt23_grouped_by_pair_and_system(spark, config_name: str) -> None:
     check_wmt23(scores, config_name)
 
 
+@compiled_only
 def test_million_rows_uneven_partitions(spark) -> None:
     """All configurations in one job: one statistics struct per configuration, summed in Spark
     over partitions of very different sizes (empty ones included)."""

@@ -176,6 +176,15 @@ class NLTKCorpusScore:
         return f"NLTKCorpusScore(score={self.score!r}, segments={self.segments})"
 
 
+def _streams(per_segment: List[List[str]], width: int) -> List[List[Any]]:
+    """Per-row references as sacrebleu's streams, ``None`` where a row has fewer."""
+    return [[r[k] if k < len(r) else None for r in per_segment] for k in range(width)]
+
+
+def _all_str(values: List[Any]) -> bool:
+    return all(type(v) is str for v in values)
+
+
 def _bad_text(value: Any) -> Optional[str]:
     if value is None:
         return "is null"
@@ -285,66 +294,89 @@ class Scorer:
             )
 
         hyps = list(hypotheses)
-        for i, hyp in enumerate(hyps):
-            why = _bad_text(hyp)
-            if why is not None:
-                invalid(i, hypothesis_column, f"the hypothesis {why}")
-                hyps[i] = ""
-        per_segment = self._references_per_row(references, per_row, n, reference_columns, invalid)
-        for i in np.flatnonzero(skipped).tolist():
-            hyps[i], per_segment[i] = "", [""]
-        refs = np.array([len(r) for r in per_segment], dtype=np.int64)
+        if not _all_str(hyps):
+            for i, hyp in enumerate(hyps):
+                why = _bad_text(hyp)
+                if why is not None:
+                    invalid(i, hypothesis_column, f"the hypothesis {why}")
+                    hyps[i] = ""
+        if per_row:
+            per_segment = self._references_per_row(references, n, reference_columns, invalid)
+            refs = np.array([len(r) for r in per_segment], dtype=np.int64)
+            streams = _streams(per_segment, int(refs.max()) if n else 0)
+        else:
+            streams = self._reference_columns(references, n, reference_columns, invalid)
+            refs = np.full(n, len(streams), dtype=np.int64)
+        for i in np.flatnonzero(skipped).tolist():  # counted as empty segments, then zeroed
+            hyps[i] = ""
+            for k, stream in enumerate(streams):
+                stream[i] = None if k else ""
         refs[skipped] = 0
-        stats = self._count(hyps, per_segment)
+        stats = self._count(hyps, streams)
         stats[skipped] = 0
         return Rows(stats, refs, skipped)
 
+    @staticmethod
     def _references_per_row(
-        self, references: Any, per_row: bool, n: int, columns: Sequence[str], invalid: Any
+        references: Any, n: int, columns: Sequence[str], invalid: Any
     ) -> List[List[str]]:
-        if per_row:
-            if len(references) != n:
-                raise ValueError(f"{n} hypotheses but {len(references)} rows of references")
-            column = columns[0]
-            out: List[List[str]] = []
-            for i, refs in enumerate(references):
-                if refs is None or isinstance(refs, (str, float)):
-                    invalid(i, column, "the references are not an array of strings")
-                    out.append([""])
-                    continue
-                refs = list(refs)
-                bad = [(k, w) for k, w in enumerate(map(_bad_text, refs)) if w is not None]
-                if bad:
-                    # (several reference columns packed into one array: name the column)
-                    k, problem = bad[0]
-                    name = columns[k] if len(columns) == len(refs) > 1 else column
-                    invalid(i, name, f"the reference {problem}")
-                    refs = [""]
-                elif not refs:
-                    invalid(i, column, "there is no reference")
-                    refs = [""]
+        """An array column's rows as lists of strings, checked."""
+        if len(references) != n:
+            raise ValueError(f"{n} hypotheses but {len(references)} rows of references")
+        column = columns[0]
+        out: List[List[str]] = []
+        for i, refs in enumerate(references):
+            if type(refs) is np.ndarray:
+                refs = refs.tolist()
+            if type(refs) is list and refs and _all_str(refs):  # the common case, quickly
                 out.append(refs)
-            return out
+                continue
+            if refs is None or isinstance(refs, (str, float)):
+                invalid(i, column, "the references are not an array of strings")
+                out.append([""])
+                continue
+            refs = list(refs)
+            bad = [(k, w) for k, w in enumerate(map(_bad_text, refs)) if w is not None]
+            if bad:
+                invalid(i, column, f"reference {bad[0][0]} {bad[0][1]}")
+                refs = [""]
+            elif not refs:
+                invalid(i, column, "there is no reference")
+                refs = [""]
+            out.append(refs)
+        return out
+
+    @staticmethod
+    def _reference_columns(
+        references: Any, n: int, columns: Sequence[str], invalid: Any
+    ) -> List[List[Any]]:
+        """Reference columns as lists of strings (sacrebleu's streams), checked."""
         if not references:
             raise ValueError("no reference column given")
-        for column, values in zip(columns, references):
+        streams = [list(values) for values in references]
+        for column, values in zip(columns, streams):
             if len(values) != n:
                 raise ValueError(f"{n} hypotheses but {len(values)} values in column {column!r}")
-        out = [[] for _ in range(n)]
-        for column, values in zip(columns, references):
+            if _all_str(values):
+                continue
             for i, ref in enumerate(values):
                 why = _bad_text(ref)
                 if why is not None:
                     invalid(i, column, f"the reference {why}")
-                out[i].append("" if why else ref)
-        return out
+                    values[i] = ""
+        return streams
 
-    def _count(self, hyps: List[str], per_segment: List[List[str]]) -> np.ndarray:
+    def _count(self, hyps: List[str], streams: List[List[Any]]) -> np.ndarray:
+        """Statistics rows of checked inputs (``None``: no reference in that stream)."""
         n = len(hyps)
         if n == 0:
             return np.zeros((0, 2 + 2 * self.max_order), dtype=np.int64)
         if self._metric is not None:
-            return self._sacrebleu_rows(hyps, per_segment)
+            stats = np.empty((n, 2 + 2 * self.max_order), dtype=np.int64)
+            if self._metric._plain_corpus_row(hyps, streams, stats) is None:
+                stats = np.array(self._metric.corpus_stats(hyps, streams).array)
+            return stats
+        per_segment = [[r for r in refs if r is not None] for refs in zip(*streams)]
         # Counted without scoring (scoring would warn NLTK's method0 warnings here).
         encoder = _ids.TextEncoder(self.tokenize, self.lowercase)
         ref_ids, ref_off, group_off = _ids.groups(per_segment, "references", None, None, encoder)
@@ -355,18 +387,6 @@ class Scorer:
         )
         # NLTK's corpus sums take each sentence's modified-precision denominator, max(1, count).
         np.maximum(stats[:, 2 + self.max_order :], 1, out=stats[:, 2 + self.max_order :])
-        return stats
-
-    def _sacrebleu_rows(self, hyps: List[str], per_segment: List[List[str]]) -> np.ndarray:
-        metric = self._metric
-        assert metric is not None
-        width = max(len(r) for r in per_segment)
-        streams: List[List[Any]] = [
-            [r[k] if k < len(r) else None for r in per_segment] for k in range(width)
-        ]
-        stats = np.empty((len(hyps), 2 + 2 * self.max_order), dtype=np.int64)
-        if metric._plain_corpus_row(hyps, streams, stats) is None:
-            stats = np.array(metric.corpus_stats(hyps, streams).array)
         return stats
 
     # -- rows -> scores ---------------------------------------------------------------------

@@ -51,23 +51,29 @@ def _inputs(
     if isinstance(references, (list, tuple)):
         if not references:
             raise ValueError("references: give at least one column")
-        refs = F.array(*[F.col(r) if isinstance(r, str) else r for r in references])
-        names = [_name(hypothesis)] + [_name(r) for r in references]
+        refs = list(references)
     else:
-        refs = F.col(references) if isinstance(references, str) else references
-        names = [_name(hypothesis), _name(references)]
-    hyp = F.col(hypothesis) if isinstance(hypothesis, str) else hypothesis
-    columns = [hyp, refs]
+        refs = [references]
+    columns = [_col(hypothesis)] + [_col(r) for r in refs]
     if key is not None:
-        columns.append(F.col(key) if isinstance(key, str) else key)
-    return columns, names
+        columns.append(_col(key))
+    return columns, [_name(hypothesis)] + [_name(r) for r in refs]
 
 
-def _rows(scorer: Scorer, names: List[str], hyps: pd.Series, refs: pd.Series, keys: Any) -> Any:
+def _col(column: ColumnOrName) -> Column:
+    return F.col(column) if isinstance(column, str) else column
+
+
+def _rows(scorer: Scorer, names: List[str], per_row: bool, series: Tuple[pd.Series, ...]) -> Any:
+    """Rows of one Arrow batch: the hypotheses, then one array column (``per_row``) or the
+    reference columns, then the key column if any."""
+    refs = len(names) - 1
+    keys = series[1 + refs] if len(series) > 1 + refs else None
+    references = [s.tolist() for s in series[1 : 1 + refs]]
     return scorer.rows(
-        hyps.tolist(),
-        refs.tolist(),
-        per_row=True,
+        series[0].tolist(),
+        references[0] if per_row else references,
+        per_row=per_row,
         hypothesis_column=names[0],
         reference_columns=names[1:],
         keys=None if keys is None else keys.tolist(),
@@ -84,12 +90,12 @@ def _udf(
     key: Optional[ColumnOrName],
 ) -> Column:
     columns, names = _inputs(hypothesis, references, key)
+    per_row = not isinstance(references, (list, tuple))
 
     # The scorer travels inside the function (pickled once per task, not per batch).
     def batches(batches: Iterator[Tuple[pd.Series, ...]]) -> Iterator[pd.Series]:
         for series in batches:
-            keys = series[2] if len(series) > 2 else None
-            yield compute(_rows(scorer, names, series[0], series[1], keys))
+            yield compute(_rows(scorer, names, per_row, series))
 
     # Spark picks the UDF kind from these hints: a struct comes back as a DataFrame.
     batches.__annotations__ = {
