@@ -104,6 +104,17 @@ def cached_wmt23_rows() -> Tuple[Tuple[str, str, str, Tuple[str, ...]], ...]:
     return tuple((p, s, h, tuple(r)) for p, s, h, r in wmt23_rows())
 
 
+def wmt23_frame() -> Any:
+    """Every WMT23 segment as a pandas DataFrame: pair, system, hyp, refs (a list)."""
+    import pandas as pd
+
+    data = cached_wmt23_rows()
+    columns = {"pair": 0, "system": 1, "hyp": 2}
+    frame = pd.DataFrame({name: [r[i] for r in data] for name, i in columns.items()})
+    frame["refs"] = [list(r[3]) for r in data]
+    return frame
+
+
 @lru_cache(maxsize=None)
 def wmt23_expected(config_name: str) -> Dict[Tuple[str, str], Tuple[Any, int]]:
     """Per (pair, system): the single-process score and the number of segments."""

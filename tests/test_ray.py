@@ -22,12 +22,12 @@ from scale_helpers import (  # noqa: E402
     GENERATED_CONFIGS,
     assert_same,
     cached_generated_rows,
-    cached_wmt23_rows,
     check_wmt23,
     compiled_only,
     full_matrix_only,
     generated_expected,
     partition_sizes,
+    wmt23_frame,
 )
 from turbobleu import ray as tbr  # noqa: E402
 
@@ -90,15 +90,7 @@ def test_bad_rows_named_or_counted(local_ray) -> None:
 @full_matrix_only
 @pytest.mark.parametrize("config_name", list(CONFIGS))
 def test_wmt23_grouped_by_pair_and_system(local_ray, config_name: str) -> None:
-    data = cached_wmt23_rows()
-    frame = pd.DataFrame(
-        {
-            "pair": [r[0] for r in data],
-            "system": [r[1] for r in data],
-            "hyp": [r[2] for r in data],
-            "refs": [list(r[3]) for r in data],
-        }
-    )
+    frame = wmt23_frame()
     ds = ray.data.from_pandas(frame).repartition(5)
     scores = tbr.corpus_bleu(ds, "hyp", "refs", by=["pair", "system"], **CONFIGS[config_name])
     check_wmt23(scores, config_name)

@@ -186,9 +186,7 @@ def _all_str(values: List[Any]) -> bool:
 
 
 def _bad_text(value: Any) -> Optional[str]:
-    if value is None:
-        return "is null"
-    if isinstance(value, float) and value != value:  # pandas' missing value
+    if value is None or (isinstance(value, float) and value != value):  # (NaN: pandas' null)
         return "is null"
     if not isinstance(value, str):
         return f"is a {type(value).__name__}, not a string"
