@@ -145,3 +145,34 @@ def test_million_rows_uneven_partitions(spark) -> None:
         assert_same(scorer.score(totals), generated_expected(name), len(hyps), name)
     score = tbs.corpus_bleu(df, "hyp", ["ref"])  # the public path, once
     assert_same(score, generated_expected("13a"), len(hyps), "corpus_bleu 13a")
+
+
+def test_collected_rows_feed_significance(spark) -> None:
+    """Per-segment rows from Spark (ordered by a segment id) give the single-process paired
+    bootstrap and approximate randomization results."""
+    import numpy as np
+
+    import turbobleu
+    from conftest import FIXTURE_DATA, read_lines
+    from turbobleu import significance
+
+    he_en = FIXTURE_DATA / "he-en"
+    refs = read_lines(he_en / "ref.refA.en")
+    systems = [read_lines(he_en / f"hyp.{name}.en") for name in ("GPT4-5shot", "NLLB_Greedy")]
+    scorer = Scorer()
+
+    def spark_rows(hyps):
+        frame = pd.DataFrame({"id": range(len(hyps)), "hyp": hyps, "ref": refs})
+        df = spark.createDataFrame(frame).repartition(3)
+        stats = df.select("id", tbs.statistics("hyp", ["ref"], scorer=scorer).alias("s"))
+        rows = stats.orderBy("id").select([f"s.{c}" for c in scorer.columns]).collect()
+        return turbobleu.BLEUStats(np.array([list(r) for r in rows]), 4)
+
+    metric = turbobleu.BLEU()
+    single = [metric.corpus_stats(h, [refs]) for h in systems]
+    gathered = [spark_rows(h) for h in systems]
+    assert gathered == single
+    for test in (significance.paired_bootstrap, significance.paired_approximate_randomization):
+        want = test(single[0], [single[1]], metric, n_samples=200, seed=12345)
+        got = test(gathered[0], [gathered[1]], scorer.metric, n_samples=200, seed=12345)
+        assert [r.as_dict() for r in got] == [r.as_dict() for r in want]
