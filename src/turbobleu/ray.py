@@ -1,8 +1,8 @@
 """BLEU on Ray Data (``pip install turbobleu[ray]``).
 
-- ``SentenceBLEU``: a batch callable for ``Dataset.map_batches``. As a class
-  (``ds.map_batches(SentenceBLEU, fn_constructor_kwargs={...}, concurrency=n)``) its options and
-  tokenizer are set up once per worker; an instance also pickles cleanly for task-based
+- ``SentenceBLEU``: a batch callable for ``Dataset.map_batches``. As a class (``map_batches(
+  SentenceBLEU, fn_constructor_kwargs={...}, compute=ActorPoolStrategy(size=n))``) its options
+  and tokenizer are set up once per worker; an instance also pickles cleanly for task-based
   ``map_batches``. It adds the sentence score column (NaN for a skipped row) and, with
   ``statistics=True``, each segment's integer statistics (``sys_len``, ``ref_len``,
   ``matches_n``, ``totals_n``) with ``refs`` and ``skipped``.
