@@ -260,8 +260,6 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     others = sorted({m.lower() for m in args.metrics} - set(METRICS))
     if others:
         raise UsageError(f"-m/--metrics: turbobleu computes bleu and chrf, not {', '.join(others)}")
-    if args.sentence_level and len(args.metrics) > 1:
-        raise UsageError("--sentence-level scores one metric; give one -m")
     args.metrics = list(dict.fromkeys(m.lower() for m in args.metrics))  # in order, once each
     if args.width < 0:
         raise UsageError(f"-w/--width must be >= 0, got {args.width}")
@@ -351,6 +349,8 @@ def _read_inputs(
 
 def _check_modes(args: argparse.Namespace, n_systems: int, paired: bool) -> None:
     if args.sentence_level:
+        if len(args.metrics) > 1:
+            raise InputError("--sentence-level scores one metric; give one -m")
         if n_systems > 1:
             raise InputError("--sentence-level scores one system; give one")
         if args.confidence or paired:
