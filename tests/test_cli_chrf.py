@@ -71,7 +71,19 @@ def _cases(label: str, directory: Path, lang: str, systems: List[str], refs: Lis
     _add(f"{label}/sentence-level/chrf++-b", *one, "-m", "chrf", "-cw", "2", "-sl", "-b")
     _add(f"{label}/sentence-level/two-metrics", *one, "-m", "bleu", "chrf", "-sl", status=1)
     _add(f"{label}/confidence/json", *one, "-m", "chrf", "-ci")
-    _add(f"{label}/confidence/text-w17", *one, "-m", "chrf", "-cw", "2", "-ci", "-f", "text")
+    _add(
+        f"{label}/confidence/text-w17",
+        *one,
+        "-m",
+        "chrf",
+        "-cw",
+        "2",
+        "-ci",
+        "-w",
+        "17",
+        "-f",
+        "text",
+    )
     _add(
         f"{label}/confidence/seed7-n200",
         *one,

@@ -1,4 +1,4 @@
-"""Bootstrap confidence intervals and paired significance tests on BLEU statistics rows.
+"""Bootstrap confidence intervals and paired significance tests on BLEU (or chrF) statistics rows.
 
 The numbers are sacrebleu's (``sacrebleu.significance`` and ``corpus_score(n_bootstrap=...)``)
 for the same seed: the same NumPy ``default_rng`` calls draw the same resamples, and every score
@@ -393,7 +393,8 @@ def confidence_interval(
 ) -> Tuple[float, float]:
     """(mean, 95% CI half-width) of the bootstrap scores, exactly as sacrebleu's
     ``corpus_score(n_bootstrap=n_samples)`` stores them in ``_mean`` and ``_ci``."""
-    return exact_mean_ci(bootstrap_scores(stats, metric, n_samples, seed, progress).tolist())
+    # list(): NumPy scalars, kept in their dtype (chrF's are float32, as in sacrebleu)
+    return exact_mean_ci(list(bootstrap_scores(stats, metric, n_samples, seed, progress)))
 
 
 # -- paired tests ------------------------------------------------------------------------------
@@ -608,10 +609,12 @@ class PairedTest:
         if len(named_systems) < 2:
             raise ValueError("named_systems needs the baseline and at least one system")
         for name, metric in metrics.items():
-            if not hasattr(metric, "corpus_stats"):
+            # (a CHRF has corpus_stats too, but this class names its results "BLEU")
+            if not hasattr(metric, "corpus_stats") or hasattr(metric, "char_order"):
                 raise TypeError(
                     f"metrics[{name!r}] must be a turbobleu.BLEU, got "
-                    f"{type(metric).__name__} (only BLEU is provided)"
+                    f"{type(metric).__name__} (only BLEU is provided; for chrF call "
+                    "paired_bootstrap or paired_approximate_randomization with its corpus_stats)"
                 )
         self.test_type = test_type
         self.named_systems = list(named_systems)
