@@ -664,15 +664,15 @@ def _run_metrics(
     order = args.metrics if paired else sorted(args.metrics)
     scored = [scorers[name](args, systems, refs, paired or args.confidence) for name in order]
     if len(systems) == 1:
-        results = []
+        lines = []
         for s in scored:
             _add_confidence(args, s.metric, s.scores[0], s.stats[0] if s.stats else None)
-            results.append(_format_score(args, s.metric, s.scores[0], out))
-        out.print(single_system_listing(results, args.format == "json"))
+            lines.append(_format_score(args, s.metric, s.scores[0], out))
+        out.print(single_system_listing(lines, args.format == "json"))
         return
     columns: List[Column] = []
     for s in scored:
-        if paired:
+        if paired and s.stats is not None:
             results, signature = _paired(args, s.metric, s.stats)
             columns.append((s.scores[0].name, results, signature))
         else:
