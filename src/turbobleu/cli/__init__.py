@@ -86,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="BLEU exactly as sacreBLEU computes and prints it, fast; with paired "
+        description="BLEU and chrF exactly as sacreBLEU computes and prints it, fast; with paired "
         "significance tests.\nUsage: turbobleu REF [REF ...] -i HYP [HYP ...]  "
         "(or hypotheses on stdin, one tab-separated field per system)",
     )
@@ -225,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--version",
         "-V",
         action="version",
-        version=f"{PROG} {__version__} (BLEU of sacrebleu {SACREBLEU_VERSION})",
+        version=f"{PROG} {__version__} (BLEU and chrF of sacrebleu {SACREBLEU_VERSION})",
     )
     hidden = argparse.SUPPRESS
     for flags, dest, kind in (
