@@ -311,17 +311,3 @@ def test_bad_chrf_option_is_one_error_line() -> None:
     )
     assert done.returncode == 1
     assert done.stderr.startswith("turbobleu: error: char_order must be an integer >= 0")
-
-
-def test_help_lists_the_chrf_options() -> None:
-    helped = subprocess.run([TURBOBLEU, "--help"], capture_output=True, text=True)
-    assert helped.returncode == 0
-    for flag in (
-        "--chrf-char-order",
-        "--chrf-word-order",
-        "--chrf-beta",
-        "--chrf-whitespace",
-        "--chrf-lowercase",
-        "--chrf-eps-smoothing",
-    ):
-        assert flag in helped.stdout
