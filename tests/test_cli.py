@@ -663,5 +663,12 @@ def test_version_and_help() -> None:
         "--smooth-method",
         "--sentence-level",
         "--quiet",
+        "--metrics",
+        "--chrf-char-order",
+        "--chrf-word-order",
+        "--chrf-beta",
+        "--chrf-whitespace",
+        "--chrf-lowercase",
+        "--chrf-eps-smoothing",
     ):
         assert flag in helped.stdout

@@ -88,7 +88,7 @@ CASES: List[Tuple[str, List[str], Optional[bytes], int, Tuple[str, ...]]] = [
     ("bad-int", ["ref", "-i", "hyp", "-w", "two"], None, 2, ("--width", "two")),
     ("negative-width", ["ref", "-i", "hyp", "-w", "-1"], None, 2, ("-w/--width",)),
     ("unknown-tokenizer", ["ref", "-i", "hyp", "-tok", "moses"], None, 2, ("moses",)),
-    ("other-metric", ["ref", "-i", "hyp", "-m", "chrf"], None, 2, ("BLEU only", "chrf")),
+    ("other-metric", ["ref", "-i", "hyp", "-m", "ter"], None, 2, ("bleu and chrf", "ter")),
     ("test-set", ["-t", "wmt14", "-l", "en-de"], None, 2, ("-t/--test-set", "never downloads")),
     ("bad-language-pair", ["ref", "-i", "hyp", "-l", "english"], None, 2, ("src-trg",)),
     ("unknown-encoding", ["ref", "-i", "hyp", "-e", "klingon"], None, 2, ("klingon",)),

@@ -175,7 +175,19 @@ def sacrebleu_cli(args: List[str]) -> str:
     return proc.stdout
 
 
-@pytest.mark.parametrize("extra", [["-b"], [], ["-f", "text"], ["-sl", "-b"], ["-lc", "-w", "3"]])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["-b"],
+        [],
+        ["-f", "text"],
+        ["-sl", "-b"],
+        ["-lc", "-w", "3"],
+        ["-m", "chrf"],
+        ["-m", "bleu", "chrf", "-f", "text"],
+        ["-m", "chrf", "-cw", "2", "-sl"],
+    ],
+)
 def test_the_command_line_without_significance_tests_loads_no_numpy(extra: List[str]) -> None:
     args = [str(p) for p in REFS] + ["-i", str(SYSTEMS[0])] + extra
     proc = cli(*args)
@@ -183,8 +195,10 @@ def test_the_command_line_without_significance_tests_loads_no_numpy(extra: List[
     assert not numpy_loaded(proc)
 
 
-def test_a_multi_system_table_loads_no_numpy() -> None:
+@pytest.mark.parametrize("metrics", [["bleu"], ["chrf", "bleu"]])
+def test_a_multi_system_table_loads_no_numpy(metrics: List[str]) -> None:
     args = [str(p) for p in REFS] + ["-i"] + [str(p) for p in SYSTEMS] + ["-f", "text"]
+    args += ["-m", *metrics]
     proc = cli(*args)
     assert proc.stdout == sacrebleu_cli(args)
     assert not numpy_loaded(proc)

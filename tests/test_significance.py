@@ -584,3 +584,43 @@ def test_libm_map_on_the_values_scoring_sees() -> None:
     assert out.tolist() == [math.log(p) for p in precisions.tolist()]
     with pytest.raises(ValueError, match="'log' or 'exp'"):
         _impl.kernel.libm_map("sqrt", precisions, out)
+
+
+# -- chrF's statistics rows ----------------------------------------------------------------------
+def exact(*values: object) -> tuple:
+    """Values as Python floats (None kept): a float32 becomes its exact float64 value."""
+    return tuple(None if v is None else float(v) for v in values)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("options", [{}, {"word_order": 2}, {"eps_smoothing": True, "beta": 1}])
+def test_chrf_rows_give_sacrebleus_paired_tests_and_interval(
+    options: Dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """chrF's resample scores are float32 in sacrebleu (its recipe on float32 sums): the means,
+    intervals and p-values must follow, not only the rounded text."""
+    from sacrebleu.metrics import CHRF as SacreCHRF
+
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    he = FIXTURE_DATA / "he-en"
+    refs = [read_lines(he / "ref.refA.en"), read_lines(he / "ref.refB.en")]
+    names = ["hyp.GPT4-5shot.en", "hyp.NLLB_Greedy.en"]
+    systems = [read_lines(he / n) for n in names]
+    ours = turbobleu.CHRF(**options)
+    stats = [ours.corpus_stats(s, refs) for s in systems]
+    theirs = SacreCHRF(**options, references=refs)
+    for kind, n in (("bs", 300), ("ar", 500)):
+        if kind == "bs":
+            got = paired_bootstrap(stats[0], stats[1:], ours, n)
+        else:
+            got = paired_approximate_randomization(stats[0], stats[1:], ours, n)
+        _, scores = PairedTest(list(zip(names, systems)), {"c": theirs}, None, kind, n)()
+        expected = scores[next(k for k in scores if k != "System")]
+        for g, e in zip(got, expected):
+            # as float64 both: NumPy compares a float32 with a Python float in float32
+            assert exact(g.score, g.p_value, g.mean, g.ci) == exact(
+                e.score, e.p_value, e.mean, e.ci
+            )
+    mean, ci = confidence_interval(stats[0], ours, 200)
+    score = SacreCHRF(**options).corpus_score(systems[0], refs, n_bootstrap=200)
+    assert exact(mean, ci) == exact(score._mean, score._ci)
+    assert bootstrap_scores(stats[0], ours, 200).dtype == np.float32

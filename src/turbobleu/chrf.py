@@ -229,10 +229,22 @@ class CHRF:
         import numpy as np
 
         hyps = check_hypotheses(hypotheses)
+        rows = np.zeros((len(hyps), 3 * self.order), dtype=np.int64)
+        self.fill_rows(hyps, rows, references)
+        return rows
+
+    def fill_rows(
+        self,
+        hypotheses: Sequence[str],
+        out: Any,
+        references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+    ) -> None:
+        """``corpus_stats`` written into ``out``, a zeroed ``(segments, 3 * order)`` int64
+        buffer (a NumPy array, or for the compiled module any int64 memoryview: no NumPy)."""
+        hyps = check_hypotheses(hypotheses)
         streams = self._references(references, len(hyps))
         if self.lowercase:
             hyps = _lower_all(hyps, "hypotheses")
-        rows = np.zeros((len(hyps), 3 * self.order), dtype=np.int64)
         _impl.chrf.corpus_rows(
             hyps,
             streams,
@@ -241,9 +253,8 @@ class CHRF:
             self.whitespace,
             self.beta,
             self.eps_smoothing,
-            rows,
+            out,
         )
-        return rows
 
     # -- scores -----------------------------------------------------------------------------
     def score_row(self, row: Any) -> CHRFScore:

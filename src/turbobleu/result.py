@@ -117,10 +117,11 @@ class BLEUScore:
 
 def mean_ci(scores: Sequence[float]) -> Tuple[float, float]:
     """(mean, 95% CI half-width) of bootstrap scores as sacrebleu's ``Score.estimate_ci``
-    computes them: ``statistics.mean`` of the sorted scores, half the 2.5%-97.5% range."""
+    computes them: ``statistics.mean`` of the sorted scores, half the 2.5%-97.5% range. The
+    scores keep their type, as there: chrF's are NumPy float32 and so are its mean and CI."""
     import statistics  # here: only the bootstrap needs it (a lighter `import turbobleu`)
 
-    ordered = sorted(float(s) for s in scores)
+    ordered = sorted(scores)
     lo = len(ordered) // 40
     hi = len(ordered) - lo - 1
     return statistics.mean(ordered), 0.5 * (ordered[hi] - ordered[lo])

@@ -1,4 +1,4 @@
-"""Bootstrap confidence intervals and paired significance tests on BLEU statistics rows.
+"""Bootstrap confidence intervals and paired significance tests on BLEU (or chrF) statistics rows.
 
 The numbers are sacrebleu's (``sacrebleu.significance`` and ``corpus_score(n_bootstrap=...)``)
 for the same seed: the same NumPy ``default_rng`` calls draw the same resamples, and every score
@@ -28,6 +28,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 from turbobleu._engine import impl as _impl
+from turbobleu._engine.recipes.chrf import f_score
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM, SacreBLEUOptions
 from turbobleu._engine.recipes.sacrebleu_batch import bleu_scores, bootstrap_arithmetic
 from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_from_row
@@ -108,9 +109,11 @@ class Recipe(SacreBLEUOptions):
     __slots__ = ()
 
     @classmethod
-    def of(cls, metric: Any) -> "Recipe":
-        if isinstance(metric, Recipe):
+    def of(cls, metric: Any) -> Union["Recipe", "ChrFRecipe"]:
+        if isinstance(metric, (Recipe, ChrFRecipe)):
             return metric
+        if hasattr(metric, "char_order"):  # a turbobleu.CHRF
+            return ChrFRecipe(metric.order, metric.beta, metric.eps_smoothing)
         if isinstance(metric, SacreBLEUOptions):
             return cls(
                 metric.max_order, metric.smooth_method, metric.smooth_value, metric.effective_order
@@ -126,6 +129,11 @@ class Recipe(SacreBLEUOptions):
             raise TypeError(
                 f"metric must be a turbobleu.BLEU (or a Recipe), got {type(metric).__name__}"
             ) from None
+
+    @property
+    def width(self) -> int:
+        """Columns of a statistics row."""
+        return 2 + 2 * self.max_order
 
     def corpus_score(self, rows: np.ndarray) -> float:
         """The score of the whole corpus, as sacrebleu's ``_aggregate_and_compute``."""
@@ -169,9 +177,49 @@ class Recipe(SacreBLEUOptions):
         return float(self.smooth_value).is_integer()
 
 
-def _rows(stats: StatsLike, recipe: Recipe, what: str) -> np.ndarray:
+class ChrFRecipe:
+    """chrF's scoring for the same tests (a ``turbobleu.CHRF`` has the options).
+
+    sacrebleu scores a bootstrap resample from its float32 sums with chrF's Python recipe, so
+    the arithmetic (and the scores' dtype, float32) is NumPy's float32 scalar arithmetic: the
+    same recipe is run here on the same float32 values. Integer rows (approximate
+    randomization) are scored by the compiled recipe, which equals it on integers."""
+
+    __slots__ = ("order", "beta", "eps_smoothing")
+
+    def __init__(self, order: int, beta: Any, eps_smoothing: bool) -> None:
+        self.order = order
+        self.beta = beta
+        self.eps_smoothing = bool(eps_smoothing)
+
+    @property
+    def width(self) -> int:
+        return 3 * self.order
+
+    def corpus_score(self, rows: np.ndarray) -> float:
+        total = [int(x) for x in rows.sum(axis=0)]
+        return f_score(total, self.order, self.beta, self.eps_smoothing)
+
+    def scores(self, sums: np.ndarray, arithmetic: str) -> np.ndarray:
+        if arithmetic == "int64":
+            out = np.empty(len(sums), dtype=np.float64)
+            rows = np.ascontiguousarray(sums, dtype=np.int64)
+            _impl.chrf.sentence_scores(rows, self.order, self.beta, self.eps_smoothing, out)
+            return out
+        # sacrebleu's np.array([score of each float32 row]): float32 unless a score is a
+        # Python float (a resample with no n-gram at all)
+        return np.array([f_score(row, self.order, self.beta, self.eps_smoothing) for row in sums])
+
+
+# What the tests score statistics rows with.
+AnyRecipe = Union[Recipe, ChrFRecipe]
+
+
+def _rows(stats: StatsLike, recipe: AnyRecipe, what: str) -> np.ndarray:
     """Statistics rows as a C-contiguous int64 array, checked."""
     if isinstance(stats, BLEUStats):
+        if not isinstance(recipe, Recipe):
+            raise TypeError(f"{what} is BLEU statistics but the metric is chrF")
         if stats.max_order != recipe.max_order:
             raise ValueError(
                 f"{what} has max order {stats.max_order} but the metric uses {recipe.max_order}"
@@ -184,7 +232,7 @@ def _rows(stats: StatsLike, recipe: Recipe, what: str) -> np.ndarray:
                 raise ValueError(f"{what} must hold integer statistics")
         elif rows.dtype.kind not in "iu":
             raise TypeError(f"{what} must be integer statistics rows, got dtype {rows.dtype}")
-    width = 2 + 2 * recipe.max_order
+    width = recipe.width
     if rows.ndim != 2 or rows.shape[1] != width:
         raise ValueError(f"{what} must have shape (segments, {width}), got {rows.shape}")
     if rows.shape[0] == 0:
@@ -231,7 +279,7 @@ class Result:
 def numpy_mean_ci(scores: np.ndarray) -> Tuple[float, float]:
     """(mean, 95% CI half-width) as ``sacrebleu.significance.estimate_ci`` computes them
     (``np.mean`` of the sorted scores)."""
-    ordered = np.sort(np.asarray(scores, dtype=np.float64))
+    ordered = np.sort(np.asarray(scores))  # in their dtype: chrF's resample scores are float32
     lo = len(ordered) // 40
     hi = len(ordered) - lo - 1
     return float(ordered.mean()), float(0.5 * (ordered[hi] - ordered[lo]))
@@ -282,7 +330,7 @@ def _rounded_float32_sums(
 def _bootstrap_matrix(
     rng: np.random.Generator,
     all_rows: List[np.ndarray],
-    recipe: Recipe,
+    recipe: AnyRecipe,
     n_samples: int,
     progress: ProgressFn,
 ) -> np.ndarray:
@@ -300,7 +348,7 @@ def _bootstrap_matrix(
     exact_in_f32 = n_segments * int(np.abs(stacked).max(initial=0)) < _F32_EXACT
     block = max(1, min(n_samples, _CHUNK_ELEMENTS // n_segments))
     counts = np.empty((block, n_segments), dtype=np.float32 if exact_in_f32 else np.float64)
-    scores = np.empty((len(all_rows), n_samples), dtype=np.float64)
+    scores: Optional[np.ndarray] = None  # in the recipe's dtype (float32 for chrF)
     for done in range(0, n_samples, block):
         k = min(block, n_samples - done)
         indices = _draw_counts(rng, n_segments, counts[:k], keep_indices=not exact_in_f32)
@@ -310,11 +358,13 @@ def _bootstrap_matrix(
             sums = _rounded_float32_sums(counts[:k], indices, stacked, stacked_f32)
         # every row set's resamples as one (sets * k, width) batch: one recipe call
         batch = sums.reshape(k, len(all_rows), width).transpose(1, 0, 2).reshape(-1, width)
-        scores[:, done : done + k] = recipe.scores(batch, bootstrap_arithmetic()).reshape(
-            len(all_rows), k
-        )
+        chunk = recipe.scores(batch, bootstrap_arithmetic()).reshape(len(all_rows), k)
+        if scores is None:
+            scores = np.empty((len(all_rows), n_samples), dtype=chunk.dtype)
+        scores[:, done : done + k] = chunk
         if progress is not None:
             progress(k)
+    assert scores is not None  # n_samples >= 1
     return scores
 
 
@@ -345,13 +395,14 @@ def confidence_interval(
 ) -> Tuple[float, float]:
     """(mean, 95% CI half-width) of the bootstrap scores, exactly as sacrebleu's
     ``corpus_score(n_bootstrap=n_samples)`` stores them in ``_mean`` and ``_ci``."""
-    return exact_mean_ci(bootstrap_scores(stats, metric, n_samples, seed, progress).tolist())
+    # list(): NumPy scalars, kept in their dtype (chrF's are float32, as in sacrebleu)
+    return exact_mean_ci(list(bootstrap_scores(stats, metric, n_samples, seed, progress)))
 
 
 # -- paired tests ------------------------------------------------------------------------------
 def _prepare(
     baseline: StatsLike, systems: Sequence[StatsLike], metric: Any
-) -> Tuple[Recipe, List[np.ndarray]]:
+) -> Tuple[AnyRecipe, List[np.ndarray]]:
     recipe = Recipe.of(metric)
     if isinstance(systems, (BLEUStats, np.ndarray)):
         raise TypeError("systems must be a list of statistics (one per system), not one array")
@@ -433,7 +484,7 @@ def _ar_scores(
     rng: np.random.Generator,
     baseline: np.ndarray,
     others: List[np.ndarray],
-    recipe: Recipe,
+    recipe: AnyRecipe,
     n_trials: int,
     progress: ProgressFn,
 ) -> List[Tuple[np.ndarray, np.ndarray]]:
@@ -560,10 +611,12 @@ class PairedTest:
         if len(named_systems) < 2:
             raise ValueError("named_systems needs the baseline and at least one system")
         for name, metric in metrics.items():
-            if not hasattr(metric, "corpus_stats"):
+            # (a CHRF has corpus_stats too, but this class names its results "BLEU")
+            if not hasattr(metric, "corpus_stats") or hasattr(metric, "char_order"):
                 raise TypeError(
                     f"metrics[{name!r}] must be a turbobleu.BLEU, got "
-                    f"{type(metric).__name__} (only BLEU is provided)"
+                    f"{type(metric).__name__} (only BLEU is provided; for chrF call "
+                    "paired_bootstrap or paired_approximate_randomization with its corpus_stats)"
                 )
         self.test_type = test_type
         self.named_systems = list(named_systems)

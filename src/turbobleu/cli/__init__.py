@@ -1,8 +1,10 @@
-"""The ``turbobleu`` command: sacrebleu's command line for BLEU, with fast significance tests.
+"""The ``turbobleu`` command: sacrebleu's command line for BLEU and chrF, with fast significance
+tests.
 
-``turbobleu REF [REF ...] -i HYP [HYP ...]`` prints what ``sacrebleu`` prints for BLEU with the
-same options (text, JSON or LaTeX, signature included); ``--paired-bs``/``--paired-ar`` and
-``--confidence`` give sacrebleu's numbers for the same ``SACREBLEU_SEED``. User errors end with
+``turbobleu REF [REF ...] -i HYP [HYP ...]`` prints what ``sacrebleu`` prints for BLEU (and,
+with ``-m chrf`` or ``-m bleu chrf``, for chrF; see ``cli.metrics``) with the same options (text,
+JSON or LaTeX, signature included); ``--paired-bs``/``--paired-ar`` and ``--confidence`` give
+sacrebleu's numbers for the same ``SACREBLEU_SEED``. User errors end with
 one line on stderr (``turbobleu: error: ...``) and a non-zero exit status: 2 for usage, 1 for
 bad input, 17 for a wrong number of tab-separated fields (sacrebleu's code).
 
@@ -17,10 +19,8 @@ import argparse
 import os
 import re
 import sys
-from array import array
 
 from turbobleu import __version__, _log
-from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.sacrebleu import SMOOTH_DEFAULTS
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.bleu import BLEU
@@ -32,6 +32,15 @@ from turbobleu.cli.io import (
     read_references,
     read_stdin_systems,
 )
+from turbobleu.cli.metrics import (
+    METRICS,
+    Scored,
+    add_chrf_options,
+    chrf_scored,
+    chrf_sentences,
+    segment_rows_buffer,
+    single_system_listing,
+)
 from turbobleu.cli.progress import Progress
 from turbobleu.cli.tables import colorize, render
 from turbobleu.result import SACREBLEU_VERSION, BLEUScore, mean_ci
@@ -42,6 +51,9 @@ if TYPE_CHECKING:  # significance (and NumPy with it) is imported only for the t
     from typing import Any, List, NoReturn, Optional, Sequence, Tuple
 
     from turbobleu.significance import Result
+
+    # A metric's column in a multi-system table: (name, each system's result, signature).
+    Column = Tuple[str, List[Any], str]
 
 PROG = "turbobleu"
 EXIT_USAGE = 2
@@ -74,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="BLEU exactly as sacreBLEU computes and prints it, fast; with paired "
+        description="BLEU and chrF exactly as sacreBLEU computes and prints it, fast; with paired "
         "significance tests.\nUsage: turbobleu REF [REF ...] -i HYP [HYP ...]  "
         "(or hypotheses on stdin, one tab-separated field per system)",
     )
@@ -101,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         default=["bleu"],
         metavar="METRIC",
-        help="Metrics to compute: only bleu is available.",
+        help="Metrics to compute: bleu, chrf or both. (Default: bleu)",
     )
     add("--sentence-level", "-sl", action="store_true", help="Score every sentence.")
     add(
@@ -141,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     bleu.add_argument(
         "--force", action="store_true", help="Do not warn about input that looks tokenized."
     )
+    add_chrf_options(parser)
     sig = parser.add_argument_group(
         "Confidence intervals and paired significance tests "
         "(seed: SACREBLEU_SEED, default 12345; 'none' = random)"
@@ -212,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--version",
         "-V",
         action="version",
-        version=f"{PROG} {__version__} (BLEU of sacrebleu {SACREBLEU_VERSION})",
+        version=f"{PROG} {__version__} (BLEU and chrF of sacrebleu {SACREBLEU_VERSION})",
     )
     hidden = argparse.SUPPRESS
     for flags, dest, kind in (
@@ -244,10 +257,10 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
                 f"{flag} is not supported: turbobleu scores local files and never "
                 "downloads test sets; give reference files and -i system files"
             )
-    metrics = {m.lower() for m in args.metrics}
-    if metrics != {"bleu"}:
-        others = ", ".join(sorted(metrics - {"bleu"}))
-        raise UsageError(f"-m/--metrics: turbobleu computes BLEU only, not {others}")
+    others = sorted({m.lower() for m in args.metrics} - set(METRICS))
+    if others:
+        raise UsageError(f"-m/--metrics: turbobleu computes bleu and chrf, not {', '.join(others)}")
+    args.metrics = list(dict.fromkeys(m.lower() for m in args.metrics))  # in order, once each
     if args.width < 0:
         raise UsageError(f"-w/--width must be >= 0, got {args.width}")
     if args.num_refs < 1:
@@ -336,6 +349,8 @@ def _read_inputs(
 
 def _check_modes(args: argparse.Namespace, n_systems: int, paired: bool) -> None:
     if args.sentence_level:
+        if len(args.metrics) > 1:
+            raise InputError("--sentence-level scores one metric; give one -m")
         if n_systems > 1:
             raise InputError("--sentence-level scores one system; give one")
         if args.confidence or paired:
@@ -402,19 +417,6 @@ def _statistics(
     return metric, [BLEUStats.merge(parts) for parts in blocks]
 
 
-def _segment_rows_buffer(segments: int, width: int) -> Any:
-    """A zeroed (segments, width) int64 buffer for corpus_row's per-segment rows: a memoryview of
-    an ``array`` for the compiled module (no NumPy), a NumPy array for the pure-Python twin
-    (which assigns whole rows, as a memoryview cannot)."""
-    if _impl.implementation == "python":
-        import numpy as np
-
-        return np.zeros((segments, width), dtype=np.int64)
-    return (
-        memoryview(array("q", bytes(8 * segments * width))).cast("B").cast("q", (segments, width))
-    )
-
-
 def _plain_rows(
     args: argparse.Namespace, systems: List[List[str]], refs: List[List[str]]
 ) -> Optional[Tuple[BLEU, List[List[List[int]]]]]:
@@ -444,7 +446,7 @@ def _plain_rows(
             for system, hyps in zip(rows, systems):
                 block = hyps if whole else hyps[start:end]
                 segment_rows = (
-                    _segment_rows_buffer(end - start, width) if args.sentence_level else None
+                    segment_rows_buffer(end - start, width) if args.sentence_level else None
                 )
                 total = metric._plain_corpus_row(block, block_refs, segment_rows)
                 if total is None:
@@ -472,19 +474,26 @@ def _sentence_level(
 
 def _single_system(args: argparse.Namespace, metric: BLEU, stats: BLEUStats, out: Output) -> None:
     score: BLEUScore = metric.score_stats(stats)
-    if args.confidence and args.confidence_n > 1:
-        from turbobleu.significance import bootstrap_scores, resolve_seed
-
-        seed = resolve_seed()
-        with Progress("bootstrap", enabled=None if not args.quiet else False) as bar:
-            samples = bootstrap_scores(stats, metric, args.confidence_n, seed.text, bar)
-        score._mean, score._ci = mean_ci(samples.tolist())
-        metric.n_bootstrap = args.confidence_n
-        metric.seed = seed.text
+    _add_confidence(args, metric, score, stats)
     out.print(_format_score(args, metric, score, out))
 
 
-def _format_score(args: argparse.Namespace, metric: BLEU, score: BLEUScore, out: Output) -> str:
+def _add_confidence(args: argparse.Namespace, metric: Any, score: Any, stats: Any) -> None:
+    """``--confidence``: the bootstrap mean and 95% CI of a score (kept in the resample scores'
+    type, as sacrebleu's ``Score.estimate_ci``), and the signature's ``bs`` and ``seed``."""
+    if not (args.confidence and args.confidence_n > 1):
+        return
+    from turbobleu.significance import bootstrap_scores, resolve_seed
+
+    seed = resolve_seed()
+    with Progress("bootstrap", enabled=None if not args.quiet else False) as bar:
+        samples = bootstrap_scores(stats, metric, args.confidence_n, seed.text, bar)
+    score._mean, score._ci = mean_ci(list(samples))
+    metric.n_bootstrap = args.confidence_n
+    metric.seed = seed.text
+
+
+def _format_score(args: argparse.Namespace, metric: Any, score: Any, out: Output) -> str:
     """One system's result as sacrebleu prints it."""
     is_json = args.format == "json"
     signature = metric.get_signature().format(args.short if not is_json else False)
@@ -496,9 +505,7 @@ def _format_score(args: argparse.Namespace, metric: BLEU, score: BLEUScore, out:
     return result
 
 
-def _paired(
-    args: argparse.Namespace, metric: BLEU, stats: List[BLEUStats]
-) -> Tuple[List[Result], str]:
+def _paired(args: argparse.Namespace, metric: Any, stats: List[Any]) -> Tuple[List[Result], str]:
     from turbobleu.significance import (
         DEFAULT_AR_TRIALS,
         DEFAULT_BOOTSTRAP_SAMPLES,
@@ -545,22 +552,28 @@ def _score_cells(results: List[Any], width: int, out: Output) -> Tuple[List[str]
 
 
 def _print_table(
-    args: argparse.Namespace, names: List[str], results: List[Any], signature: str, out: Output
+    args: argparse.Namespace, names: List[str], metric_columns: List[Column], out: Output
 ) -> None:
     if args.format == "json":
         import json
 
-        rows = [
-            {"system": name, "BLEU": r if isinstance(r, str) else r.as_dict()}
-            for name, r in zip(names, results)
-        ]
+        rows = []
+        for i, name in enumerate(names):
+            row = {"system": name}
+            for key, results, _ in metric_columns:
+                row[key] = results[i] if isinstance(results[i], str) else results[i].as_dict()
+            rows.append(row)
         out.print(json.dumps(rows, indent=4))
         return
-    cells, bootstrap = _score_cells(results, args.width, out)
-    if args.format == "latex":
-        cells = [c.replace("\n", " ") for c in cells]
-    columns = [list(names), cells]
-    headers = ["System", "BLEU (μ ± 95% CI)" if bootstrap else "BLEU"]
+    columns, headers = [list(names)], ["System"]
+    bootstrap = False  # sacrebleu marks this column and every later one, once one has means
+    for key, results, _ in metric_columns:
+        cells, has_means = _score_cells(results, args.width, out)
+        bootstrap = bootstrap or has_means
+        if args.format == "latex":
+            cells = [c.replace("\n", " ") for c in cells]
+        columns.append(cells)
+        headers.append(f"{key} (μ ± 95% CI)" if bootstrap else key)
     if names[0].startswith("Baseline:"):
         columns = [[out.color(col[0], "yellow")] + col[1:] for col in columns]
     headers = [out.color(h, "cyan") for h in headers]
@@ -575,7 +588,8 @@ def _print_table(
     out.print("-----------------")
     out.print("Metric signatures")
     out.print("-----------------")
-    out.print(f" - {'BLEU':<10} {signature}")
+    for key, _, signature in metric_columns:
+        out.print(f" - {key:<10} {signature}")
 
 
 def _print_paired_notes(args: argparse.Namespace, baseline_name: str, out: Output) -> None:
@@ -620,6 +634,53 @@ def _print_paired_notes(args: argparse.Namespace, baseline_name: str, out: Outpu
     out.print("\n".join(lines))
 
 
+def _bleu_scored(
+    args: argparse.Namespace, systems: List[List[str]], refs: List[List[str]], arrays: bool
+) -> Scored:
+    """BLEU of every system for ``_run_metrics`` (as ``cli.metrics.chrf_scored`` for chrF)."""
+    plain = None if arrays else _plain_rows(args, systems, refs)
+    if plain is not None:
+        metric, rows = plain
+        return Scored(metric, [metric.score_row(r[0]) for r in rows], None)
+    metric, stats = _statistics(args, systems, refs)
+    return Scored(metric, [metric.score_stats(s) for s in stats], stats)
+
+
+def _run_metrics(
+    args: argparse.Namespace,
+    systems: List[List[str]],
+    names: List[str],
+    refs: List[List[str]],
+    out: Output,
+) -> None:
+    """``-m`` with chrF, alone or with BLEU: what sacrebleu prints for every metric."""
+    if args.sentence_level:  # one metric (parse_args): chrF
+        out.print("\n".join(chrf_sentences(args, systems[0], refs)))
+        return
+    paired = bool(args.paired_bs or args.paired_ar)
+    scorers = {"bleu": _bleu_scored, "chrf": chrf_scored}
+    # sacrebleu lists one system's metrics, and the plain table's columns, by name (BLEU before
+    # CHRF); the paired tests' columns come in -m's order.
+    order = args.metrics if paired else sorted(args.metrics)
+    scored = [scorers[name](args, systems, refs, paired or args.confidence) for name in order]
+    if len(systems) == 1:
+        lines = []
+        for s in scored:
+            _add_confidence(args, s.metric, s.scores[0], s.stats[0] if s.stats else None)
+            lines.append(_format_score(args, s.metric, s.scores[0], out))
+        out.print(single_system_listing(lines, args.format == "json"))
+        return
+    columns: List[Column] = []
+    for s in scored:
+        if paired and s.stats is not None:
+            results, signature = _paired(args, s.metric, s.stats)
+            columns.append((s.scores[0].name, results, signature))
+        else:
+            cells = [score.format(args.width, True) for score in s.scores]
+            columns.append((s.scores[0].name, cells, s.metric.get_signature().format(args.short)))
+    _print_table(args, names, columns, out)
+
+
 def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
     """The whole command; raises UsageError/InputError for the caller to report."""
     args = parse_args(argv)
@@ -627,6 +688,9 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
     paired = bool(args.paired_bs or args.paired_ar)
     systems, names, refs = _read_inputs(args, paired)
     _check_modes(args, len(systems), paired)
+    if args.metrics != ["bleu"]:
+        _run_metrics(args, systems, names, refs, out)
+        return 0
     plain = None if (paired or args.confidence) else _plain_rows(args, systems, refs)
     if plain is not None:  # no significance test: rows as lists, no NumPy
         metric, rows = plain
@@ -637,7 +701,7 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
         else:
             cells = [metric.score_row(r[0]).format(args.width, True) for r in rows]
             signature = metric.get_signature().format(args.short)
-            _print_table(args, names, cells, signature, out)
+            _print_table(args, names, [("BLEU", cells, signature)], out)
         return 0
     metric, stats = _statistics(args, systems, refs)
 
@@ -647,11 +711,11 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
         _single_system(args, metric, stats[0], out)
     elif paired:
         results, signature = _paired(args, metric, stats)
-        _print_table(args, names, results, signature, out)
+        _print_table(args, names, [("BLEU", results, signature)], out)
     else:
         cells = [metric.score_stats(s).format(args.width, True) for s in stats]
         signature = metric.get_signature().format(args.short)
-        _print_table(args, names, cells, signature, out)
+        _print_table(args, names, [("BLEU", cells, signature)], out)
     return 0
 
 

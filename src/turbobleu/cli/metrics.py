@@ -1,0 +1,135 @@
+"""chrF on the ``turbobleu`` command line (sacrebleu's ``-m chrf`` and ``--chrf-*`` options),
+and what several metrics share there: per-metric results and the single-system listing.
+
+Without a significance test the statistics rows go into an ``array`` buffer and are summed in
+Python, so that ``-m chrf`` loads no NumPy either (the pure-Python twins still do).
+"""
+
+from __future__ import annotations
+
+import argparse
+from array import array
+
+from turbobleu._engine import impl as _impl
+from turbobleu._typing import TYPE_CHECKING
+from turbobleu.chrf import CHRF
+
+if TYPE_CHECKING:
+    from typing import Any, List, Optional
+
+
+class Scored:
+    """One metric's results: the metric (options, signature), every system's score and, for
+    the significance tests, every system's per-segment statistics."""
+
+    __slots__ = ("metric", "scores", "stats")
+
+    def __init__(self, metric: Any, scores: List[Any], stats: Optional[List[Any]]) -> None:
+        self.metric = metric
+        self.scores = scores
+        self.stats = stats
+
+
+# sacrebleu's -m choices that turbobleu computes.
+METRICS = ("bleu", "chrf")
+
+
+def add_chrf_options(parser: argparse.ArgumentParser) -> None:
+    """sacrebleu's chrF options, with its defaults."""
+    group = parser.add_argument_group("chrF options (-m chrf)")
+    add = group.add_argument
+    add(
+        "--chrf-char-order",
+        "-cc",
+        type=int,
+        default=CHRF.CHAR_ORDER,
+        help="Character n-gram order. (Default: %(default)s)",
+    )
+    add(
+        "--chrf-word-order",
+        "-cw",
+        type=int,
+        default=CHRF.WORD_ORDER,
+        help="Word n-gram order; 2 gives chrF++. (Default: %(default)s)",
+    )
+    add(
+        "--chrf-beta",
+        type=int,
+        default=CHRF.BETA,
+        help="Weight of recall against precision. (Default: %(default)s)",
+    )
+    add("--chrf-whitespace", action="store_true", help="Count whitespace in character n-grams.")
+    add("--chrf-lowercase", action="store_true", help="Case-insensitive chrF.")
+    add(
+        "--chrf-eps-smoothing",
+        action="store_true",
+        help="Epsilon smoothing (chrF++.py, NLTK, Moses) instead of effective order.",
+    )
+
+
+def segment_rows_buffer(segments: int, width: int) -> Any:
+    """A zeroed (segments, width) int64 buffer for per-segment rows: a memoryview of an
+    ``array`` for the compiled modules (no NumPy), a NumPy array for the pure-Python twins
+    (which assign whole rows, as a memoryview cannot)."""
+    if _impl.implementation == "python":
+        import numpy as np
+
+        return np.zeros((segments, width), dtype=np.int64)
+    return (
+        memoryview(array("q", bytes(8 * segments * width))).cast("B").cast("q", (segments, width))
+    )
+
+
+def chrf_metric(args: argparse.Namespace, refs: List[List[str]]) -> CHRF:
+    return CHRF(
+        args.chrf_char_order,
+        args.chrf_word_order,
+        args.chrf_beta,
+        lowercase=args.chrf_lowercase,
+        whitespace=args.chrf_whitespace,
+        eps_smoothing=args.chrf_eps_smoothing,
+        references=refs,
+    )
+
+
+def _segment_rows(metric: CHRF, hyps: List[str]) -> List[List[int]]:
+    rows = segment_rows_buffer(len(hyps), 3 * metric.order)
+    metric.fill_rows(hyps, rows)
+    segment_rows: List[List[int]] = rows.tolist()
+    return segment_rows
+
+
+def chrf_scored(
+    args: argparse.Namespace, systems: List[List[str]], refs: List[List[str]], arrays: bool
+) -> Scored:
+    """chrF of every system; ``arrays``: keep the per-segment rows (NumPy) for the tests."""
+    metric = chrf_metric(args, refs)
+    if arrays:
+        stats = [metric.corpus_stats(hyps) for hyps in systems]
+        totals = [[int(x) for x in s.sum(axis=0)] for s in stats]
+        return Scored(metric, [metric.score_row(t) for t in totals], stats)
+    totals = [[sum(c) for c in zip(*_segment_rows(metric, hyps))] for hyps in systems]
+    return Scored(metric, [metric.score_row(t) for t in totals], None)
+
+
+def chrf_sentences(args: argparse.Namespace, hyps: List[str], refs: List[List[str]]) -> List[str]:
+    """``--sentence-level`` lines: every segment's chrF with the signature."""
+    metric = chrf_metric(args, refs)
+    rows = _segment_rows(metric, hyps)
+    signature = metric.get_signature().format(args.short)
+    return [metric.score_row(r).format(args.width, args.score_only, signature) for r in rows]
+
+
+def single_system_listing(results: List[str], is_json: bool) -> str:
+    """One system's results of several metrics as sacrebleu lists them: a JSON list, or lines
+    aligned on their ``=`` (score-only lines have none and are left as they are)."""
+    if len(results) == 1:
+        return results[0]
+    if is_json:
+        return "[\n" + ",\n".join(results) + "\n]"
+    if any("=" not in line for line in results):
+        return "\n".join(results)
+    width = max(line.index("=") - 1 for line in results)
+    return "\n".join(
+        f"{line[: line.index('=') - 1]:>{width}}{line[line.index('=') - 1 :]}" for line in results
+    )
