@@ -29,6 +29,7 @@ from turbobleu._engine.recipes.sacrebleu_rows import (
     sacrebleu_from_int_row,
     sacrebleu_from_row,
 )
+from turbobleu._engine.validate import check_text_streams
 from turbobleu.result import BLEUScore, BLEUSignature
 from turbobleu.stats import BLEUStats
 from turbobleu.tokenizers import TOKENIZER_NAMES, Tokenizer, get_tokenizer
@@ -106,6 +107,8 @@ class BLEU:
 
     # -- statistics -------------------------------------------------------------------------
     def _references(self, references: Any, segments: int) -> PreparedReferences:
+        if references is not None:
+            check_text_streams(references)  # (an array's truth value would be ambiguous)
         if references:
             prepared = PreparedReferences(references, self.tokenizer, self.lowercase, segments)
         elif self._ref_cache is not None:
