@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The test suite and the differential fuzz test under AddressSanitizer + UndefinedBehaviorSanitizer.
+#
+# Builds the extension modules with -fsanitize=address,undefined into a scratch copy of the source
+# tree (the checkout's own build is left alone), then runs pytest there with libasan and libubsan
+# preloaded into the ordinary interpreter (CPython itself is not instrumented; leak detection is
+# off, as CPython's arenas and interned objects read as leaks). Undefined behaviour aborts at its
+# first report (-fno-sanitize-recover), as an ASan error does, so any report fails the run; the
+# logs are scanned for reports too and their count printed.
+#
+# Usage: scripts/sanitize.sh [--short] [--cases N] [python]   (default python3)
+#   (full)    every test file but the code-quality and packaging ones, then the fuzz test with
+#             N cases (default 20000); about 15 minutes on 2 cores.
+#   --short   the validation, batch, kernel, reentrancy and self-BLEU tests and 2000 fuzz cases
+#             (a few minutes: the CI session).
+# Exit status: 0 clean, 1 a test failed or a sanitizer reported, 2 the build failed. Needs gcc
+# (or clang, CC=clang) with libasan and libubsan. SANITIZE_KEEP=1 keeps the scratch copy.
+set -euo pipefail
+
+SHORT=0
+CASES=20000
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --short) SHORT=1; CASES=2000; shift ;;
+        --cases) CASES=$2; shift 2 ;;
+        *) break ;;
+    esac
+done
+PYTHON=${1:-python3}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/turbobleu-asan.XXXXXX")
+[ "${SANITIZE_KEEP:-0}" = 1 ] || trap 'rm -rf "$WORK"' EXIT
+
+runtime() {  # the sanitizer runtime's shared library, resolved
+    local lib
+    lib=$(${CC:-gcc} -print-file-name="$1")
+    [ -e "$lib" ] || { echo "sanitize: no $1 for ${CC:-gcc}" >&2; exit 2; }
+    readlink -f "$lib"
+}
+LIBASAN=$(runtime libasan.so)
+LIBUBSAN=$(runtime libubsan.so)
+
+echo "== building the extensions with -fsanitize=address,undefined in $WORK"
+(cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | grep -zv '\.\(so\|c\)$' \
+    | xargs -0 cp --parents -t "$WORK")
+start=$(date +%s)
+(cd "$WORK" && CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O1 \
+-fno-omit-frame-pointer" LDFLAGS="-fsanitize=address,undefined" TURBOBLEU_REQUIRE_EXTENSION=1 \
+    "$PYTHON" setup.py -q build_ext --inplace >"$WORK/build.log" 2>&1) \
+    || { tail -30 "$WORK/build.log"; exit 2; }
+echo "   built in $(( $(date +%s) - start )) s"
+
+if [ "$SHORT" = 1 ]; then
+    TESTS="tests/test_validation.py tests/test_batch.py tests/test_kernel.py
+           tests/test_reentrant_inputs.py tests/test_self_bleu.py tests/test_pad_id_and_empty_arrays.py"
+else
+    TESTS="tests --ignore=tests/test_code_quality.py --ignore=tests/test_packaging.py
+           --ignore=tests/test_fuzz_differential.py"
+fi
+
+LOG="$WORK/sanitizer"
+status=0
+run() {  # pytest under the sanitizers; reports go to $LOG.<pid> as well as to stderr
+    (cd "$WORK" && LD_PRELOAD="$LIBASAN $LIBUBSAN" \
+        ASAN_OPTIONS="detect_leaks=0 abort_on_error=1 log_path=$LOG" \
+        UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1 log_path=$LOG" \
+        PYTHONPATH=src TURBOBLEU_IMPL=cython "$PYTHON" -m pytest -q -p no:cacheprovider "$@") \
+        || status=1
+}
+echo "== the suite under the sanitizers ($LIBASAN, $LIBUBSAN)"
+start=$(date +%s)
+# shellcheck disable=SC2086  # TESTS is a list of arguments
+run $TESTS
+echo "   suite: $(( $(date +%s) - start )) s"
+echo "== the differential fuzz test, $CASES cases"
+start=$(date +%s)
+TURBOBLEU_FUZZ_CASES=$CASES run -s tests/test_fuzz_differential.py
+echo "   fuzz: $(( $(date +%s) - start )) s"
+
+reports=$(cat "$LOG".* 2>/dev/null | grep -cE "ERROR: AddressSanitizer|runtime error:" || true)
+echo "== sanitizer reports: $reports"
+if [ "$reports" != 0 ]; then
+    cat "$LOG".* | head -60
+    status=1
+fi
+exit $status
