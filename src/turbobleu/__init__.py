@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         sentence_bleu_batch,
     )
     from turbobleu.patching import patch, patched, unpatch
+    from turbobleu.stream import corpus_bleu_stream
 
 __version__ = "0.1.0"
 
@@ -41,6 +42,7 @@ _LAZY = {
     "ReferenceSets": "turbobleu.batch",
     "SacreBLEURecipe": "turbobleu.batch",
     "self_bleu": "turbobleu.batch",
+    "corpus_bleu_stream": "turbobleu.stream",
     "sentence_bleu_batch": "turbobleu.batch",
     "patch": "turbobleu.patching",
     "patched": "turbobleu.patching",
@@ -61,7 +63,7 @@ __all__ = [
     "__version__",
 ]
 __all__ += ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "self_bleu", "sentence_bleu_batch"]
-__all__ += ["patch", "patched", "unpatch", "significance"]
+__all__ += ["patch", "patched", "unpatch", "significance", "corpus_bleu_stream"]
 
 
 def __getattr__(name: str) -> Any:

@@ -210,6 +210,16 @@ class BLEU:
         mean, ci = confidence_interval(stats, self, n_samples, seed.text)
         return seed.text, mean, ci
 
+    def corpus_score_stream(
+        self, hypotheses: Any, references: Any, chunk_size: int = 20000
+    ) -> BLEUScore:
+        """``corpus_score`` of iterables of lines or text files (paths), read ``chunk_size``
+        segments at a time with their statistics summed: memory does not grow with the corpus
+        (``turbobleu.stream``)."""
+        from turbobleu.stream import corpus_score_stream
+
+        return corpus_score_stream(self, hypotheses, references, chunk_size)
+
     def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> BLEUScore:
         """BLEU of one hypothesis against its references (a list of strings)."""
         # (the common call, a non-empty list and a compiled tokenizer, in the fewest steps)

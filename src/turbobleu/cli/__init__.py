@@ -33,6 +33,7 @@ from turbobleu.cli.io import (
     read_stdin_systems,
 )
 from turbobleu.cli.progress import Progress
+from turbobleu.cli.stream import streamed_rows, streams
 from turbobleu.cli.tables import colorize, render
 from turbobleu.result import SACREBLEU_VERSION, BLEUScore, mean_ci
 from turbobleu.stats import BLEUStats
@@ -625,9 +626,13 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
     args = parse_args(argv)
     out = Output(args, stdout if stdout is not None else sys.stdout)
     paired = bool(args.paired_bs or args.paired_ar)
-    systems, names, refs = _read_inputs(args, paired)
-    _check_modes(args, len(systems), paired)
-    plain = None if (paired or args.confidence) else _plain_rows(args, systems, refs)
+    if streams(args):  # corpus scores only: files read in chunks, memory bounded
+        plain = streamed_rows(args, _metric(args, None, force=True), STATS_BLOCK)
+        systems, names = plain[1], list(args.input)
+    else:
+        systems, names, refs = _read_inputs(args, paired)
+        _check_modes(args, len(systems), paired)
+        plain = None if (paired or args.confidence) else _plain_rows(args, systems, refs)
     if plain is not None:  # no significance test: rows as lists, no NumPy
         metric, rows = plain
         if args.sentence_level:
