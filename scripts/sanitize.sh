@@ -12,16 +12,19 @@
 #   (full)    every test file but the code-quality and packaging ones, then the fuzz test with
 #             N cases (default 20000); about 15 minutes on 2 cores.
 #   --short   the validation, batch, kernel, reentrancy and self-BLEU tests and 2000 fuzz cases
-#             (a few minutes: the CI session).
+#             (about 4 minutes on 2 cores: the CI session).
+#   --self-test  plants a heap overflow in the copy first, to show that it is reported (exit 1).
 # Exit status: 0 clean, 1 a test failed or a sanitizer reported, 2 the build failed. Needs gcc
 # (or clang, CC=clang) with libasan and libubsan. SANITIZE_KEEP=1 keeps the scratch copy.
 set -euo pipefail
 
 SHORT=0
 CASES=20000
+SELF_TEST=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --short) SHORT=1; CASES=2000; shift ;;
+        --self-test) SELF_TEST=1; SHORT=1; CASES=20; shift ;;
         --cases) CASES=$2; shift 2 ;;
         *) break ;;
     esac
@@ -43,6 +46,19 @@ LIBUBSAN=$(runtime libubsan.so)
 echo "== building the extensions with -fsanitize=address,undefined in $WORK"
 (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | grep -zv '\.\(so\|c\)$' \
     | xargs -0 cp --parents -t "$WORK")
+if [ "$SELF_TEST" = 1 ]; then
+    echo "== self-test: planting a heap overflow in pack_sequences (the run must fail)"
+    "$PYTHON" - "$WORK/src/turbobleu/_engine/count/_kernel.pyx" <<'PLANT'
+import sys
+path = sys.argv[1]
+text = open(path).read()
+anchor = "    cdef object token\n"
+plant = "    cdef int32_t* tb_probe = <int32_t*>malloc(4 * sizeof(int32_t))\n" \
+        "    tb_probe[4] = 1\n    free(tb_probe)\n"
+assert anchor in text
+open(path, "w").write(text.replace(anchor, anchor + plant, 1))
+PLANT
+fi
 start=$(date +%s)
 (cd "$WORK" && CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O1 \
 -fno-omit-frame-pointer" LDFLAGS="-fsanitize=address,undefined" TURBOBLEU_REQUIRE_EXTENSION=1 \
@@ -58,14 +74,14 @@ else
            --ignore=tests/test_fuzz_differential.py"
 fi
 
-LOG="$WORK/sanitizer"
+LOG="$WORK/output.log"
 status=0
-run() {  # pytest under the sanitizers; reports go to $LOG.<pid> as well as to stderr
+run() {  # pytest under the sanitizers; its output (and the reports, on stderr) also to $LOG
     (cd "$WORK" && LD_PRELOAD="$LIBASAN $LIBUBSAN" \
-        ASAN_OPTIONS="detect_leaks=0 abort_on_error=1 log_path=$LOG" \
-        UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1 log_path=$LOG" \
-        PYTHONPATH=src TURBOBLEU_IMPL=cython "$PYTHON" -m pytest -q -p no:cacheprovider "$@") \
-        || status=1
+        ASAN_OPTIONS="detect_leaks=0 abort_on_error=1" \
+        UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1" \
+        PYTHONPATH=src TURBOBLEU_IMPL=cython "$PYTHON" -m pytest -q -p no:cacheprovider "$@" 2>&1) \
+        | tee -a "$LOG" || status=1
 }
 echo "== the suite under the sanitizers ($LIBASAN, $LIBUBSAN)"
 start=$(date +%s)
@@ -77,10 +93,11 @@ start=$(date +%s)
 TURBOBLEU_FUZZ_CASES=$CASES run -s tests/test_fuzz_differential.py
 echo "   fuzz: $(( $(date +%s) - start )) s"
 
-reports=$(cat "$LOG".* 2>/dev/null | grep -cE "ERROR: AddressSanitizer|runtime error:" || true)
+reports=$(grep -cE "ERROR: AddressSanitizer|runtime error:" "$LOG" || true)
 echo "== sanitizer reports: $reports"
 if [ "$reports" != 0 ]; then
-    cat "$LOG".* | head -60
+    grep -E -A3 "ERROR: AddressSanitizer|runtime error:" "$LOG" | head -40
     status=1
 fi
+echo "== exit status $status"
 exit $status

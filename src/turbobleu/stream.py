@@ -62,9 +62,17 @@ def _lines_of(source: Any, what: str) -> Iterator[str]:
 
 
 def _file_lines(path: str) -> Iterator[str]:
+    return itertools.chain.from_iterable(_line_blocks(path))
+
+
+def _line_blocks(path: str) -> Iterator[List[str]]:
+    """Lines split at ``\\n`` only and right-stripped, about 1 MB at a time."""
     with open(path, encoding="utf-8", newline="\n") as handle:
-        for line in handle:
-            yield line.rstrip()
+        while True:
+            block = handle.readlines(1 << 20)
+            if not block:
+                return
+            yield [line.rstrip() for line in block]
 
 
 def aligned_chunks(

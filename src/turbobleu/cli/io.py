@@ -181,7 +181,7 @@ def check_counts(
 
 
 # -- streaming: files read block by block, for the scores that need no per-segment rows -------
-BLOCK_BYTES = 1 << 22
+BLOCK_BYTES = 1 << 20
 
 
 def can_stream(encoding: str) -> bool:
