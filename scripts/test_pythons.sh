@@ -34,7 +34,7 @@ while IFS= read -r version; do
     if [[ "$version" =~ ^3\.[0-9]+\.[0-9]+$ ]] && [ "$minor" -ge 9 ]; then
         found+=("$version")
     fi
-done < <(ls "$PYENV_ROOT/versions" 2>/dev/null | sort -V)
+done < <(find "$PYENV_ROOT/versions" -mindepth 1 -maxdepth 1 -printf "%f\n" 2>/dev/null | sort -V)
 if [ $# -gt 0 ]; then
     wanted=()
     for prefix in "$@"; do

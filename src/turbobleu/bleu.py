@@ -216,7 +216,7 @@ class BLEU:
         """``corpus_score`` of iterables of lines or text files (paths), read ``chunk_size``
         segments at a time with their statistics summed: memory does not grow with the corpus
         (``turbobleu.stream``)."""
-        from turbobleu.stream import corpus_score_stream
+        from turbobleu._engine.streaming import corpus_score_stream
 
         return corpus_score_stream(self, hypotheses, references, chunk_size)
 

@@ -626,18 +626,20 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
     args = parse_args(argv)
     out = Output(args, stdout if stdout is not None else sys.stdout)
     paired = bool(args.paired_bs or args.paired_ar)
+    plain: Optional[Tuple[BLEU, List[List[List[int]]]]] = None
     if streams(args):  # corpus scores only: files read in chunks, memory bounded
         plain = streamed_rows(args, _metric(args, None, force=True), STATS_BLOCK)
-        systems, names = plain[1], list(args.input)
+        names = list(args.input)
     else:
         systems, names, refs = _read_inputs(args, paired)
         _check_modes(args, len(systems), paired)
-        plain = None if (paired or args.confidence) else _plain_rows(args, systems, refs)
+        if not (paired or args.confidence):
+            plain = _plain_rows(args, systems, refs)
     if plain is not None:  # no significance test: rows as lists, no NumPy
         metric, rows = plain
         if args.sentence_level:
             _sentence_level(args, metric, rows[0], out)
-        elif len(systems) == 1:
+        elif len(rows) == 1:
             out.print(_format_score(args, metric, metric.score_row(rows[0][0]), out))
         else:
             cells = [metric.score_row(r[0]).format(args.width, True) for r in rows]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from turbobleu._engine.streaming import add_rows, chunk_row
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.cli.io import (
     can_stream,
@@ -15,7 +16,6 @@ from turbobleu.cli.io import (
     stream_references,
 )
 from turbobleu.cli.progress import Progress
-from turbobleu.stream import add_rows, chunk_row
 
 if TYPE_CHECKING:
     from typing import List, Optional, Tuple
