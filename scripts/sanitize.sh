@@ -44,8 +44,7 @@ LIBASAN=$(runtime libasan.so)
 LIBUBSAN=$(runtime libubsan.so)
 
 echo "== building the extensions with -fsanitize=address,undefined in $WORK"
-(cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | grep -zv '\.\(so\|c\)$' \
-    | xargs -0 cp --parents -t "$WORK")
+"$ROOT/scripts/copy_tree.sh" "$WORK"
 if [ "$SELF_TEST" = 1 ]; then
     echo "== self-test: planting a heap overflow in pack_sequences (the run must fail)"
     "$PYTHON" - "$WORK/src/turbobleu/_engine/count/_kernel.pyx" <<'PLANT'

@@ -73,9 +73,7 @@ for version in "${found[@]}"; do
     fi
     echo "== $version: build"
     rm -rf "$tree"
-    mkdir -p "$tree"
-    (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard \
-        | grep -zv '\.\(so\|c\)$' | xargs -0 cp --parents -t "$tree")
+    "$ROOT/scripts/copy_tree.sh" "$tree"
     if ! (cd "$tree" && TURBOBLEU_REQUIRE_EXTENSION=1 "$venv/bin/python" setup.py -q \
             build_ext --inplace >"$home/build.log" 2>&1); then
         tail -20 "$home/build.log"

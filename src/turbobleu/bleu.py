@@ -347,6 +347,13 @@ def corpus_bleu(
     return metric.corpus_score(hypotheses, references)
 
 
+def corpus_metric(use_effective_order: bool = False, **options: Any) -> BLEU:
+    """The ``BLEU`` that ``corpus_bleu`` builds from its options (``smooth_method``,
+    ``smooth_value``, ``force``, ``lowercase``, ``tokenize``, ``use_effective_order``)."""
+    options.setdefault("tokenize", "13a")  # (corpus_bleu's default; BLEU's None picks by trg_lang)
+    return BLEU(effective_order=use_effective_order, **options)
+
+
 def raw_corpus_bleu(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[Optional[str]]],

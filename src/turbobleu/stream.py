@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from turbobleu._engine.streaming import CHUNK_SEGMENTS, corpus_score_stream
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.bleu import BLEU
+from turbobleu.bleu import corpus_metric
 
 if TYPE_CHECKING:
-    from typing import Iterable, Optional
+    from typing import Any, Iterable, Optional
 
     from turbobleu.result import BLEUScore
 
@@ -23,21 +23,10 @@ __all__ = ["CHUNK_SEGMENTS", "corpus_bleu_stream"]
 def corpus_bleu_stream(
     hypotheses: Iterable[str],
     references: Iterable[Iterable[Optional[str]]],
-    smooth_method: str = "exp",
-    smooth_value: Optional[float] = None,
-    force: bool = False,
-    lowercase: bool = False,
-    tokenize: str = "13a",
-    use_effective_order: bool = False,
     chunk_size: int = CHUNK_SEGMENTS,
+    **options: Any,
 ) -> BLEUScore:
-    """``corpus_bleu`` (same options, same score) over iterables or files, in bounded memory."""
-    metric = BLEU(
-        lowercase=lowercase,
-        force=force,
-        tokenize=tokenize,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        effective_order=use_effective_order,
-    )
-    return corpus_score_stream(metric, hypotheses, references, chunk_size)
+    """``corpus_bleu(hypotheses, references, **options)`` (the same options: smooth_method,
+    smooth_value, force, lowercase, tokenize, use_effective_order; the same score) over
+    iterables or files, ``chunk_size`` segments at a time, in bounded memory."""
+    return corpus_score_stream(corpus_metric(**options), hypotheses, references, chunk_size)

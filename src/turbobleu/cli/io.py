@@ -113,14 +113,7 @@ def read_references(
         return [read_file(p, encoding) for p in paths], list(paths)
     path = paths[0]
     streams: List[List[str]] = [[] for _ in range(num_refs)]
-    for number, line in enumerate(read_file(path, encoding), 1):
-        fields = line.split("\t", num_refs - 1)
-        if len(fields) != num_refs:
-            raise InputError(
-                f"{path}:{number}: expected {num_refs} tab-separated references "
-                f"(-nr {num_refs}), found {len(fields)}",
-                EXIT_FIELDS,
-            )
+    for fields in _split_fields(read_file(path, encoding), path, num_refs):
         for stream, field in zip(streams, fields):
             stream.append(field)
     return streams, [f"{path} (field {k + 1})" for k in range(num_refs)]
@@ -248,6 +241,7 @@ def stream_references(paths: List[str], encoding: str, num_refs: int) -> List[It
 
 
 def _split_fields(lines: Iterable[str], path: str, num_refs: int) -> Iterator[List[str]]:
+    """Each line's ``num_refs`` tab-separated references (-nr), or the error naming the line."""
     for number, line in enumerate(lines, 1):
         fields = line.split("\t", num_refs - 1)
         if len(fields) != num_refs:
