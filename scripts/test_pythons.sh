@@ -8,6 +8,7 @@
 #
 # Usage: scripts/test_pythons.sh [--ends] [--dir DIR] [VERSION ...]
 #   --ends     only the oldest and the newest interpreter found (what .ci/run runs)
+#   --prepare  only make the venvs (installs, no build or tests)
 #   --dir DIR  where the venvs and builds live (default /tmp/turbobleu-pythons)
 #   VERSION    e.g. 3.9 3.13 (a prefix of a pyenv version); default: every one found
 #   PYTEST_ARGS="..." replaces the test selection (default: tests)
@@ -15,10 +16,12 @@
 set -euo pipefail
 
 ENDS=0
+PREPARE=0
 DIR=/tmp/turbobleu-pythons
 while [ $# -gt 0 ]; do
     case "$1" in
         --ends) ENDS=1; shift ;;
+        --prepare) PREPARE=1; shift ;;
         --dir) DIR=$2; shift 2 ;;
         *) break ;;
     esac
@@ -71,6 +74,7 @@ for version in "${found[@]}"; do
         # The library tokenizers' packages, where they have wheels for this version.
         "$venv/bin/pip" install -q "${OPTIONAL[@]}" || echo "   (optional tokenizer packages skipped)"
     fi
+    [ "$PREPARE" = 0 ] || continue
     echo "== $version: build"
     rm -rf "$tree"
     "$ROOT/scripts/copy_tree.sh" "$tree"
