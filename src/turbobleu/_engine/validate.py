@@ -67,13 +67,23 @@ def first_token(rows: Sequence) -> Any:
     return None
 
 
+def is_tensor(x: Any) -> bool:
+    """A torch tensor, recognised without importing torch."""
+    return type(x).__module__.startswith("torch") and hasattr(x, "detach")
+
+
+def tensor_to_numpy(x: Any) -> np.ndarray:
+    """One host copy of a tensor (CPU or CUDA)."""
+    return x.detach().cpu().numpy()
+
+
 def integer_array(value: Any, name: str, shape: Tuple[int, ...]) -> np.ndarray:
     """``value`` (a sequence, array or tensor of integers) as an int64 array of ``shape``: e.g.
     ``group=`` (one group index per hypothesis) or ``lengths=`` (one length per row)."""
     import numpy as np
 
-    if type(value).__module__.startswith("torch") and hasattr(value, "detach"):
-        value = value.detach().cpu().numpy()
+    if is_tensor(value):
+        value = tensor_to_numpy(value)
     try:
         arr = np.asarray(value)
     except (ValueError, TypeError):  # ragged nesting, e.g. [[0], 1]

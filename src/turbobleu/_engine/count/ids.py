@@ -15,23 +15,20 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 import numpy as np
 
 from turbobleu._engine import impl as _impl
-from turbobleu._engine.validate import MAX_ID, check_pad_id, first_token, integer_array
+from turbobleu._engine.validate import (
+    MAX_ID,
+    check_pad_id,
+    first_token,
+    integer_array,
+    is_tensor,
+    tensor_to_numpy,
+)
 from turbobleu.tokenizers import get_tokenizer
 
 # A tokenizer for text input: a registered name ("13a", "none", ...) or a callable str -> tokens.
 TokenizerArg = Union[str, Callable[[str], Sequence[str]], None]
 
 CSR = Tuple[np.ndarray, np.ndarray]
-
-
-def is_tensor(x: Any) -> bool:
-    """A torch tensor, recognised without importing torch."""
-    return type(x).__module__.startswith("torch") and hasattr(x, "detach")
-
-
-def tensor_to_numpy(x: Any) -> np.ndarray:
-    """One host copy of a tensor (CPU or CUDA)."""
-    return x.detach().cpu().numpy()
 
 
 def _int_array(arr: np.ndarray, what: str) -> np.ndarray:
