@@ -50,9 +50,6 @@ for _name, _module in (("ja-mecab", "MeCab"), ("ko-mecab", "mecab_ko")):
         TOKENIZERS.append(_name)
     except ImportError:
         pass
-# sacrebleu's and turbobleu's advice (effective order, tokenized periods) is not under test.
-for _logger in ("sacrebleu", "turbobleu"):
-    logging.getLogger(_logger).setLevel(logging.ERROR)
 SMOOTHING = [("exp", None), ("none", None), ("floor", None), ("floor", 0.5), ("add-k", None)]
 SMOOTHING += [("add-k", 2), ("exp", 0.3)]
 
@@ -454,6 +451,21 @@ def run(cases: int, seed: int) -> Tuple[Counter, List[str]]:
     """Counts per outcome class, and the report lines of the cases that are not ok."""
     counts: Counter = Counter()
     failures: List[str] = []
+    # sacrebleu's and turbobleu's advice (effective order, tokenized periods) is not under test;
+    # the loggers are restored after (other tests capture those warnings).
+    loggers = [logging.getLogger(name) for name in ("sacrebleu", "turbobleu")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.ERROR)
+    try:
+        run_cases(cases, seed, counts, failures)
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
+    return counts, failures
+
+
+def run_cases(cases: int, seed: int, counts: Counter, failures: List[str]) -> None:
     for i in range(cases):
         rng = random.Random(seed * 1_000_003 + i)
         kind = KINDS[i % len(KINDS)]
@@ -464,7 +476,6 @@ def run(cases: int, seed: int) -> Tuple[Counter, List[str]]:
         counts[(kind.__name__, label)] += 1
         if label != "ok":
             failures.append(f"case {i} (seed {seed}) {kind.__name__}: {result}\n    {detail}")
-    return counts, failures
 
 
 def test_fuzz_differential() -> None:
