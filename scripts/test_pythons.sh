@@ -85,6 +85,10 @@ for version in "${found[@]}"; do
         status=1
         continue
     fi
+    # The console script (the command-line tests run `turbobleu`): the package installed
+    # without its extension, shadowed at import by the build above (PYTHONPATH comes first).
+    TURBOBLEU_PURE_PYTHON=1 "$venv/bin/pip" install -q --no-deps --no-build-isolation "$tree" \
+        >>"$home/build.log" 2>&1
     echo "== $version: tests"
     set +e
     # shellcheck disable=SC2086  # PYTEST_ARGS is a list of arguments
