@@ -37,8 +37,7 @@ fi
 LIBTSAN=$(readlink -f "$LIBTSAN")
 
 echo "== building the extensions with -fsanitize=thread in $WORK"
-(cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | grep -zv '\.\(so\|c\)$' \
-    | xargs -0 cp --parents -t "$WORK")
+"$ROOT/scripts/copy_tree.sh" "$WORK"
 if [ "$SELF_TEST" = 1 ]; then
     echo "== self-test: planting a race in count_segment"
     "$PYTHON" - "$WORK/src/turbobleu/_engine/count/_kernel.pyx" <<'PLANT'

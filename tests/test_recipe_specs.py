@@ -79,16 +79,20 @@ def test_one_options_type_for_every_api() -> None:
 @pytest.mark.parametrize(
     "make,error,message",
     [
-        (lambda: SacreBLEUOptions(0), ValueError, "max_order must be an integer >= 1, got 0"),
+        (lambda: SacreBLEUOptions(0), ValueError, "max_order must be an integer in 1..256, got 0"),
         (
             lambda: SacreBLEUOptions(smooth_method="nist"),
             ValueError,
             "unknown smooth_method='nist'",
         ),
         (lambda: SacreBLEUOptions(smooth_value="1"), TypeError, "smooth_value must be a number"),
-        (lambda: Recipe(True), ValueError, "max_order must be an integer >= 1, got True"),
+        (lambda: Recipe(True), ValueError, "max_order must be an integer in 1..256, got True"),
         (lambda: SacreBLEURecipe(max_order=2.0), ValueError, "max_order must be an integer"),
-        (lambda: BLEU(max_ngram_order=-1), ValueError, "max_ngram_order must be an integer >= 1"),
+        (
+            lambda: BLEU(max_ngram_order=-1),
+            ValueError,
+            "max_ngram_order must be an integer in 1..256",
+        ),
     ],
 )
 def test_options_name_the_bad_argument(make, error, message) -> None:

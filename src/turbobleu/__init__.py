@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from turbobleu.mbr import MBRChoice, mbr_select, mbr_select_batch, mbrs_bleu_metric
     from turbobleu.pairwise import PairwiseBLEU, pairwise_bleu
     from turbobleu.patching import patch, patched, unpatch
+    from turbobleu.stream import corpus_bleu_stream
 
 __version__ = "0.1.0"
 
@@ -45,6 +46,7 @@ _LAZY = {
     "ReferenceSets": "turbobleu.batch",
     "SacreBLEURecipe": "turbobleu.batch",
     "self_bleu": "turbobleu.batch",
+    "corpus_bleu_stream": "turbobleu.stream",
     "sentence_bleu_batch": "turbobleu.batch",
     "PairwiseBLEU": "turbobleu.pairwise",
     "pairwise_bleu": "turbobleu.pairwise",
@@ -74,7 +76,7 @@ __all__ += ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "pairwise_chrf"
 __all__ += ["NLTKRecipe", "ReferenceSets", "SacreBLEURecipe", "self_bleu", "sentence_bleu_batch"]
 __all__ += ["PairwiseBLEU", "pairwise_bleu"]
 __all__ += ["MBRChoice", "mbr_select", "mbr_select_batch", "mbrs_bleu_metric"]
-__all__ += ["patch", "patched", "unpatch", "significance"]
+__all__ += ["patch", "patched", "unpatch", "significance", "corpus_bleu_stream"]
 __all__ += ["rewards"]
 # Submodules imported on first use of their names.
 _LAZY_MODULES = ("significance", "rewards")

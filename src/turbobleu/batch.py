@@ -33,6 +33,7 @@ from turbobleu._engine.count import ids as _ids
 from turbobleu._engine.recipes.nltk import ALPHA, EPSILON, ZERO_ORDER_MESSAGE, K
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM as _NEUMAIER_SUM
 from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
+from turbobleu._engine.validate import check_order, check_pad_id, integer_array
 
 __all__ = [
     "NLTKRecipe",
@@ -251,6 +252,7 @@ class NLTKRecipe:
             raise TypeError(f"weights must be a sequence of numbers, got {type(weights).__name__}")
         if len(weights) == 0:
             raise ValueError("weights is empty: give at least one weight")
+        check_order(len(weights), "len(weights) (the max n-gram order)")
         values = [_real(w, f"weights[{i}]") for i, w in enumerate(weights)]
         if not all(np.isfinite(values)):
             raise ValueError(f"weights must be finite, got {list(weights)}")
@@ -505,7 +507,7 @@ def sentence_bleu_batch(
     and with ``return_stats`` also the int64 rows ``[hyp_len, ref_len, matches_1..N,
     totals_1..N]``. ``threads``: worker threads (default: every core).
     """
-    pad_id = _ids.check_pad_id(pad_id)
+    pad_id = check_pad_id(pad_id)
     if isinstance(references, ReferenceSets):
         return references.score(
             hypotheses,
@@ -569,9 +571,8 @@ class ReferenceSets:
         threads: Optional[int] = None,
         _hash_mask: int = 0xFFFFFFFFFFFFFFFF,
     ) -> None:
-        if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
-            raise ValueError(f"max_order must be an integer >= 1, got {max_order!r}")
-        pad_id = _ids.check_pad_id(pad_id)
+        check_order(max_order, "max_order")
+        pad_id = check_pad_id(pad_id)
         n_threads = _resolve_threads(threads)
         self.max_order = max_order
         self._encoder = _ids.TextEncoder(tokenize, lowercase)
@@ -645,15 +646,7 @@ class ReferenceSets:
                     "or group_size= (consecutive samples per group)"
                 )
             return np.arange(n, dtype=np.int64)
-        if _ids.is_tensor(group):
-            group = _ids.tensor_to_numpy(group)
-        idx = np.asarray(group)
-        if idx.shape != (n,):
-            raise ValueError(
-                f"group must have one entry per hypothesis (shape ({n},)), got shape {idx.shape}"
-            )
-        if n and (idx.dtype.kind not in "iu" or idx.dtype == np.bool_):
-            raise TypeError(f"group must hold integer group indices, got dtype {idx.dtype}")
+        idx = integer_array(group, "group (one group index per hypothesis)", (n,))
         if n and (int(idx.min()) < 0 or int(idx.max()) >= self.num_groups):
             bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
             raise ValueError(
@@ -716,7 +709,7 @@ class ReferenceSets:
         ``max_order >= 5`` for them). Returns scores, and the rows with ``return_stats``.
         """
         rec = _recipe(recipe)
-        pad_id = _ids.check_pad_id(pad_id)
+        pad_id = check_pad_id(pad_id)
         if rec.orders > self.max_order:
             raise ValueError(
                 f"the recipe needs n-grams up to order {rec.orders} but these "

@@ -29,6 +29,7 @@ from turbobleu._engine.recipes.sacrebleu_rows import (
     sacrebleu_from_int_row,
     sacrebleu_from_row,
 )
+from turbobleu._engine.validate import check_text_streams
 from turbobleu.result import BLEUScore, BLEUSignature
 from turbobleu.stats import BLEUStats
 from turbobleu.tokenizers import TOKENIZER_NAMES, Tokenizer, get_tokenizer
@@ -106,6 +107,8 @@ class BLEU:
 
     # -- statistics -------------------------------------------------------------------------
     def _references(self, references: Any, segments: int) -> PreparedReferences:
+        if references is not None:
+            check_text_streams(references)  # (an array's truth value would be ambiguous)
         if references:
             prepared = PreparedReferences(references, self.tokenizer, self.lowercase, segments)
         elif self._ref_cache is not None:
@@ -206,6 +209,16 @@ class BLEU:
         seed = resolve_seed()
         mean, ci = confidence_interval(stats, self, n_samples, seed.text)
         return seed.text, mean, ci
+
+    def corpus_score_stream(
+        self, hypotheses: Any, references: Any, chunk_size: int = 20000
+    ) -> BLEUScore:
+        """``corpus_score`` of iterables of lines or text files (paths), read ``chunk_size``
+        segments at a time with their statistics summed: memory does not grow with the corpus
+        (``turbobleu.stream``)."""
+        from turbobleu._engine.streaming import corpus_score_stream
+
+        return corpus_score_stream(self, hypotheses, references, chunk_size)
 
     def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> BLEUScore:
         """BLEU of one hypothesis against its references (a list of strings)."""
@@ -332,6 +345,13 @@ def corpus_bleu(
         effective_order=use_effective_order,
     )
     return metric.corpus_score(hypotheses, references)
+
+
+def corpus_metric(use_effective_order: bool = False, **options: Any) -> BLEU:
+    """The ``BLEU`` that ``corpus_bleu`` builds from its options (``smooth_method``,
+    ``smooth_value``, ``force``, ``lowercase``, ``tokenize``, ``use_effective_order``)."""
+    options.setdefault("tokenize", "13a")  # (corpus_bleu's default; BLEU's None picks by trg_lang)
+    return BLEU(effective_order=use_effective_order, **options)
 
 
 def raw_corpus_bleu(

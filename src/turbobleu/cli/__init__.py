@@ -42,6 +42,7 @@ from turbobleu.cli.metrics import (
     single_system_listing,
 )
 from turbobleu.cli.progress import Progress
+from turbobleu.cli.stream import streamed_rows, streams
 from turbobleu.cli.tables import colorize, render
 from turbobleu.result import SACREBLEU_VERSION, BLEUScore, mean_ci
 from turbobleu.stats import BLEUStats
@@ -686,17 +687,23 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
     args = parse_args(argv)
     out = Output(args, stdout if stdout is not None else sys.stdout)
     paired = bool(args.paired_bs or args.paired_ar)
-    systems, names, refs = _read_inputs(args, paired)
-    _check_modes(args, len(systems), paired)
-    if args.metrics != ["bleu"]:
-        _run_metrics(args, systems, names, refs, out)
-        return 0
-    plain = None if (paired or args.confidence) else _plain_rows(args, systems, refs)
+    plain: Optional[Tuple[BLEU, List[List[List[int]]]]] = None
+    if args.metrics == ["bleu"] and streams(args):  # corpus BLEU only: files read in chunks
+        plain = streamed_rows(args, _metric(args, None, force=True), STATS_BLOCK)
+        names = list(args.input)
+    else:
+        systems, names, refs = _read_inputs(args, paired)
+        _check_modes(args, len(systems), paired)
+        if args.metrics != ["bleu"]:
+            _run_metrics(args, systems, names, refs, out)
+            return 0
+        if not (paired or args.confidence):
+            plain = _plain_rows(args, systems, refs)
     if plain is not None:  # no significance test: rows as lists, no NumPy
         metric, rows = plain
         if args.sentence_level:
             _sentence_level(args, metric, rows[0], out)
-        elif len(systems) == 1:
+        elif len(rows) == 1:
             out.print(_format_score(args, metric, metric.score_row(rows[0][0]), out))
         else:
             cells = [metric.score_row(r[0]).format(args.width, True) for r in rows]

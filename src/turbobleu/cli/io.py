@@ -9,12 +9,15 @@ decompressed.
 from __future__ import annotations
 
 import codecs
+import itertools
+import operator
 import sys
+from contextlib import contextmanager
 
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import BinaryIO, List, Optional, Tuple
+    from typing import BinaryIO, Iterable, Iterator, List, Optional, Tuple
 
 # Exit status of sacrebleu for a wrong number of tab-separated fields.
 EXIT_FIELDS = 17
@@ -36,11 +39,18 @@ def check_encoding(encoding: str) -> str:
 
 
 def _read_bytes(path: str) -> bytes:
-    try:
+    with _reading(path):
         if path.endswith(".gz"):
             return _read_gzip(path)
         with open(path, "rb") as handle:
             return handle.read()
+
+
+@contextmanager
+def _reading(path: str) -> Iterator[None]:
+    """OS errors while reading ``path`` as one-line InputErrors."""
+    try:
+        yield
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -62,12 +72,12 @@ def _read_gzip(path: str) -> bytes:
         raise InputError(f"{path}: not a readable gzip file ({exc})") from None
 
 
-def _decode(data: bytes, encoding: str, name: str) -> str:
+def _decode(data: bytes, encoding: str, name: str, lines_before: int = 0) -> str:
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
         before = data[: exc.start]
-        line = before.decode(encoding, errors="replace").count("\n") + 1
+        line = lines_before + before.decode(encoding, errors="replace").count("\n") + 1
         column = exc.start - (before.rfind(b"\n") + 1) + 1
         bad = data[exc.start : exc.end]
         raise InputError(
@@ -103,14 +113,7 @@ def read_references(
         return [read_file(p, encoding) for p in paths], list(paths)
     path = paths[0]
     streams: List[List[str]] = [[] for _ in range(num_refs)]
-    for number, line in enumerate(read_file(path, encoding), 1):
-        fields = line.split("\t", num_refs - 1)
-        if len(fields) != num_refs:
-            raise InputError(
-                f"{path}:{number}: expected {num_refs} tab-separated references "
-                f"(-nr {num_refs}), found {len(fields)}",
-                EXIT_FIELDS,
-            )
+    for fields in _split_fields(read_file(path, encoding), path, num_refs):
         for stream, field in zip(streams, fields):
             stream.append(field)
     return streams, [f"{path} (field {k + 1})" for k in range(num_refs)]
@@ -149,13 +152,128 @@ def check_lengths(
     reference_names: List[str],
 ) -> None:
     """Every system and reference stream must have one line per segment."""
-    expected = len(references[0])
-    for stream, name in zip(references[1:], reference_names[1:]):
-        if len(stream) != expected:
-            raise _mismatch(reference_names[0], expected, name, len(stream))
-    for stream, name in zip(systems, system_names):
-        if len(stream) != expected:
-            raise _mismatch(reference_names[0], expected, name, len(stream))
+    check_counts(
+        [len(s) for s in systems], system_names, [len(r) for r in references], reference_names
+    )
+
+
+def check_counts(
+    system_lines: List[int],
+    system_names: List[str],
+    reference_lines: List[int],
+    reference_names: List[str],
+) -> None:
+    """``check_lengths`` from the line counts."""
+    expected = reference_lines[0]
+    for lines, name in zip(reference_lines[1:], reference_names[1:]):
+        if lines != expected:
+            raise _mismatch(reference_names[0], expected, name, lines)
+    for lines, name in zip(system_lines, system_names):
+        if lines != expected:
+            raise _mismatch(reference_names[0], expected, name, lines)
+
+
+# -- streaming: files read block by block, for the scores that need no per-segment rows -------
+BLOCK_BYTES = 1 << 20
+
+
+def can_stream(encoding: str) -> bool:
+    """Whether ``encoding`` can be cut into lines at ``\n`` bytes before decoding (UTF-8 and
+    the other ASCII-compatible, stateless encodings; not UTF-16/32 or UTF-7)."""
+    name = codecs.lookup(encoding).name
+    return "\n".encode(name) == b"\n" and not name.startswith(("utf-7", "iso2022", "hz"))
+
+
+def stream_lines(path: str, encoding: str) -> Iterator[str]:
+    """The lines of one file as ``read_file`` gives them, read ``BLOCK_BYTES`` at a time."""
+    return itertools.chain.from_iterable(_line_blocks(path, encoding))
+
+
+def _line_blocks(path: str, encoding: str) -> Iterator[List[str]]:
+    done = 0
+    carry = b""
+    with _reading(path):
+        if path.endswith(".gz"):
+            import gzip
+
+            handle: BinaryIO = gzip.open(path, "rb")  # type: ignore[assignment]
+        else:
+            handle = open(path, "rb")
+        with handle:
+            while True:
+                block = _read_block(handle, path)
+                if not block:
+                    break
+                data = carry + block
+                cut = data.rfind(b"\n") + 1
+                carry = data[cut:]
+                if cut:
+                    lines = _decode(data[:cut], encoding, path, done).split("\n")
+                    lines.pop()  # (empty: the block ends with its last line's newline)
+                    done += len(lines)
+                    yield [line.rstrip() for line in lines]
+    if carry:
+        done += 1
+        yield [_decode(carry, encoding, path, done - 1).rstrip()]
+    if not done:
+        raise InputError(f"{path}: empty file (it needs one line per segment)")
+
+
+def _read_block(handle: BinaryIO, path: str) -> bytes:
+    import zlib
+
+    try:
+        return handle.read(BLOCK_BYTES)
+    except (EOFError, zlib.error, OSError) as exc:  # (gzip.BadGzipFile is an OSError)
+        if not path.endswith(".gz"):
+            raise
+        raise InputError(f"{path}: not a readable gzip file ({exc})") from None
+
+
+def stream_references(paths: List[str], encoding: str, num_refs: int) -> List[Iterator[str]]:
+    """Reference streams (as ``read_references`` gives them), read lazily."""
+    if num_refs == 1:
+        return [stream_lines(p, encoding) for p in paths]
+    path = paths[0]
+    split = _split_fields(stream_lines(path, encoding), path, num_refs)
+    copies = itertools.tee(split, num_refs)
+    return [map(operator.itemgetter(k), copy) for k, copy in enumerate(copies)]
+
+
+def _split_fields(lines: Iterable[str], path: str, num_refs: int) -> Iterator[List[str]]:
+    """Each line's ``num_refs`` tab-separated references (-nr), or the error naming the line."""
+    for number, line in enumerate(lines, 1):
+        fields = line.split("\t", num_refs - 1)
+        if len(fields) != num_refs:
+            raise InputError(
+                f"{path}:{number}: expected {num_refs} tab-separated references "
+                f"(-nr {num_refs}), found {len(fields)}",
+                EXIT_FIELDS,
+            )
+        yield fields
+
+
+def segment_chunks(
+    systems: List[Iterator[str]],
+    system_names: List[str],
+    references: List[Iterator[str]],
+    reference_names: List[str],
+    size: int,
+) -> Iterator[Tuple[List[List[str]], List[List[str]]]]:
+    """(systems, references) chunks of ``size`` segments, read in lock-step; streams of
+    different lengths raise ``check_lengths``' error (the rest of each stream is counted)."""
+    streams = references + systems
+    done = 0
+    while True:
+        parts = [list(itertools.islice(s, size)) for s in streams]
+        if len({len(p) for p in parts}) > 1:
+            counts = [done + len(p) + sum(1 for _ in s) for p, s in zip(parts, streams)]
+            k = len(references)
+            check_counts(counts[k:], system_names, counts[:k], reference_names)
+        if not parts[0]:
+            return
+        done += len(parts[0])
+        yield parts[len(references) :], parts[: len(references)]
 
 
 def _lines(n: int) -> str:

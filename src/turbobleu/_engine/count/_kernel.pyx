@@ -693,6 +693,7 @@ cdef extern from "Python.h":
     object PySequence_Fast(object o, const char* m)
     Py_ssize_t PySequence_Fast_GET_SIZE(object o)
     PyObject* PySequence_Fast_GET_ITEM(object o, Py_ssize_t i)
+    bint PySequence_Check(object o)
     bint PyLong_Check(PyObject* o)
     bint PyIndex_Check(PyObject* o)
     long long PyLong_AsLongLongAndOverflow(PyObject* o, int* overflow) except? -1
@@ -776,11 +777,11 @@ def pack_sequences(rows, str what, pad=None, Py_ssize_t first=0):
         if isinstance(row, (str, bytes)):
             raise TypeError(f"{what}[{i + first}] is a {type(row).__name__}: give token ids, "
                             "or pass text with a tokenizer (tokenize=...)")
-        try:
-            seq = PySequence_Fast(row, b"not a sequence")
-        except TypeError:
+        # A dict or a set would be iterated (keys, hash order): only sequences are rows.
+        if not PySequence_Check(row):
             raise TypeError(f"{what}[{i + first}] must be a sequence of token ids, got "
-                            f"{type(row).__name__}") from None
+                            f"{type(row).__name__}")
+        seq = PySequence_Fast(row, b"not a sequence")
         fast.append(seq)
         total += PySequence_Fast_GET_SIZE(seq)
     import numpy as _np
@@ -836,11 +837,10 @@ def pack_groups(groups, str what, pad=None, Py_ssize_t first=0):
         if isinstance(grp, (str, bytes)):
             raise TypeError(f"{what}[{g + first}] is a {type(grp).__name__}: give a list of "
                             "token-id references, or pass text with a tokenizer (tokenize=...)")
-        try:
-            seq = PySequence_Fast(grp, b"not a sequence")
-        except TypeError:
+        if not PySequence_Check(grp):
             raise TypeError(f"{what}[{g + first}] must be a list of references "
-                            f"(token-id sequences), got {type(grp).__name__}") from None
+                            f"(token-id sequences), got {type(grp).__name__}")
+        seq = PySequence_Fast(grp, b"not a sequence")
         for k in range(PySequence_Fast_GET_SIZE(seq)):
             item = <object>PySequence_Fast_GET_ITEM(seq, k)
             if PyLong_Check(<PyObject*>item) or PyIndex_Check(<PyObject*>item):

@@ -227,10 +227,10 @@ def _items(seq: Any, name: str, give: str, expected: str) -> list:
             f"{name} is a {type(seq).__name__}: {give}, or pass text with a "
             "tokenizer (tokenize=...)"
         )
-    try:
-        return list(seq)
-    except TypeError:
-        raise TypeError(f"{name} must be {expected}, got {type(seq).__name__}") from None
+    # As the compiled packer (PySequence_Check): a dict or a set is no row, whatever it holds.
+    if isinstance(seq, (dict, set, frozenset)) or not hasattr(type(seq), "__getitem__"):
+        raise TypeError(f"{name} must be {expected}, got {type(seq).__name__}")
+    return list(seq)
 
 
 def _extend_ids(flat: list, seq: Any, what: str, i: int, pad: Any) -> None:

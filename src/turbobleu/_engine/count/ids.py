@@ -8,7 +8,6 @@ CPU or CUDA, is copied to the host once. Token ids must be integers in 0..2**31-
 
 from __future__ import annotations
 
-import operator
 import sys
 from collections.abc import Sequence
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
@@ -16,24 +15,20 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 import numpy as np
 
 from turbobleu._engine import impl as _impl
+from turbobleu._engine.validate import (
+    MAX_ID,
+    check_pad_id,
+    first_token,
+    integer_array,
+    is_tensor,
+    tensor_to_numpy,
+)
 from turbobleu.tokenizers import get_tokenizer
-
-MAX_ID = 2**31 - 1
 
 # A tokenizer for text input: a registered name ("13a", "none", ...) or a callable str -> tokens.
 TokenizerArg = Union[str, Callable[[str], Sequence[str]], None]
 
 CSR = Tuple[np.ndarray, np.ndarray]
-
-
-def is_tensor(x: Any) -> bool:
-    """A torch tensor, recognised without importing torch."""
-    return type(x).__module__.startswith("torch") and hasattr(x, "detach")
-
-
-def tensor_to_numpy(x: Any) -> np.ndarray:
-    """One host copy of a tensor (CPU or CUDA)."""
-    return x.detach().cpu().numpy()
 
 
 def _int_array(arr: np.ndarray, what: str) -> np.ndarray:
@@ -56,28 +51,7 @@ def _check_range(ids: np.ndarray, what: str) -> None:
 
 
 def _lengths_array(lengths: Any, shape: Tuple[int, ...], what: str) -> np.ndarray:
-    if is_tensor(lengths):
-        lengths = tensor_to_numpy(lengths)
-    lens = np.asarray(lengths)
-    if lens.shape != shape:
-        raise ValueError(f"{what} lengths must have shape {shape}, got {lens.shape}")
-    if lens.size and (lens.dtype.kind not in "iu" or lens.dtype == np.bool_):
-        raise TypeError(f"{what} lengths must be integers, got dtype {lens.dtype}")
-    return lens.astype(np.int64, copy=False)
-
-
-def check_pad_id(pad_id: Any) -> Optional[int]:
-    """``pad_id`` as a Python int (or None): an integer (any integer type, not bool) that can be
-    compared with int32 ids. A float pad id was once truncated on one path and compared as a
-    float on another, which scored an identical pair 59.46."""
-    if pad_id is None:
-        return None
-    if isinstance(pad_id, bool) or not hasattr(pad_id, "__index__"):
-        raise TypeError(f"pad_id must be an integer or None, got {type(pad_id).__name__}")
-    value = operator.index(pad_id)
-    if not -(2**31) <= value <= MAX_ID:
-        raise ValueError(f"pad_id must be an integer in -2**31..2**31-1, got {value}")
-    return value
+    return integer_array(lengths, f"{what} lengths", shape)
 
 
 def array_rows(arr: np.ndarray, what: str, pad_id: Optional[int], lengths: Any) -> CSR:
@@ -137,16 +111,6 @@ def _concat_vectors(rows: List[Any], what: str, pad_id: Optional[int]) -> CSR:
 
 def _is_vector(x: Any) -> bool:
     return is_tensor(x) or isinstance(x, np.ndarray)
-
-
-def _first_item(rows: Sequence) -> Any:
-    """The first token of the first non-empty row (None if every row is empty)."""
-    for row in rows:
-        if isinstance(row, str):
-            return row
-        if len(row):
-            return row[0]
-    return None
 
 
 class TextEncoder:
@@ -243,7 +207,7 @@ def looks_like_text(rows: Sequence) -> Optional[str]:
     """ "text" (rows are strings), "tokens" (rows are sequences of strings) or None (ids)."""
     if isinstance(rows, np.ndarray) or is_tensor(rows) or not len(rows):
         return None
-    first = _first_item(rows)
+    first = first_token(rows)
     if isinstance(rows[0], str):
         return "text"
     if isinstance(first, str):
@@ -288,7 +252,7 @@ def sequences(
         and encoder is not None
         and kind != encoder.used
         and kind is None
-        and _first_item(rows) is not None
+        and first_token(rows) is not None
     ):
         raise TypeError(
             f"{what} are token ids but the references are "

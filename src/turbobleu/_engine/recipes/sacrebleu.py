@@ -11,6 +11,7 @@ from turbobleu._typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, Dict, List, Optional, Tuple
 
+from turbobleu._engine.validate import check_order
 from turbobleu.result import BLEUScore
 
 # sacrebleu sums log precisions with the built-in sum(): compensated from Python 3.12 on, so the
@@ -38,9 +39,8 @@ def check_smoothing(smooth_method: Any, smooth_value: Any) -> None:
 
 
 def check_max_order(max_order: Any, name: str = "max_order") -> None:
-    """ValueError (naming the caller's argument) unless ``max_order`` is an int >= 1."""
-    if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {max_order!r}")
+    """ValueError (naming the caller's argument) unless ``max_order`` is an int in 1..256."""
+    check_order(max_order, name)
 
 
 class SacreBLEUOptions:

@@ -1,0 +1,110 @@
+"""Checks of public arguments, made once where a call enters the library.
+
+Every check raises a ``TypeError`` (wrong kind of value) or a ``ValueError`` (right kind, out of
+range or wrong shape) whose message starts with the argument's name (and its row and column where
+there are some) and says what was expected. Nothing is truncated, rounded or wrapped: a value
+that does not fit is refused.
+
+Kept light (no NumPy at import): ``import turbobleu`` and the text calls load this module.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+
+from turbobleu._typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Optional, Tuple
+
+    import numpy as np
+
+# Token ids (and pad ids) are int32 in the kernel; negative ids are reserved for padding.
+MAX_ID = 2**31 - 1
+# The largest n-gram order: each statistics row holds 2 + 2 * order int64 counts per segment,
+# so a huge order exhausts memory (or overflows C ints) before counting anything.
+MAX_ORDER = 256
+
+
+def check_order(value: Any, name: str) -> int:
+    """``value`` as an n-gram order in 1..MAX_ORDER (an int, not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ORDER:
+        raise ValueError(f"{name} must be an integer in 1..{MAX_ORDER}, got {value!r}")
+    return value
+
+
+def check_pad_id(pad_id: Any) -> Optional[int]:
+    """``pad_id`` as a Python int (or None): an integer (any integer type, not bool) that can be
+    compared with int32 ids. A float pad id was once truncated on one path and compared as a
+    float on another, which scored an identical pair 59.46."""
+    if pad_id is None:
+        return None
+    if isinstance(pad_id, bool) or not hasattr(pad_id, "__index__"):
+        raise TypeError(f"pad_id must be an integer or None, got {type(pad_id).__name__}")
+    value = operator.index(pad_id)
+    if not -(2**31) <= value <= MAX_ID:
+        raise ValueError(f"pad_id must be an integer in -2**31..2**31-1, got {value}")
+    return value
+
+
+def is_row(row: Any) -> bool:
+    """Whether ``row`` can be one row of ids or tokens: a sequence (list, tuple, range, 1-D
+    array, tensor), not a mapping or a set (whose iteration order is not a sentence's)."""
+    return not isinstance(row, (dict, set, frozenset)) and hasattr(type(row), "__getitem__")
+
+
+def first_token(rows: Sequence) -> Any:
+    """The first token of the first non-empty row (None if every row is empty, or when a row
+    that is no sequence comes first: the packer then names it)."""
+    for row in rows:
+        if isinstance(row, str):
+            return row
+        if not is_row(row) or not hasattr(row, "__len__"):
+            return None
+        if len(row):
+            return row[0]
+    return None
+
+
+def is_tensor(x: Any) -> bool:
+    """A torch tensor, recognised without importing torch."""
+    return type(x).__module__.startswith("torch") and hasattr(x, "detach")
+
+
+def tensor_to_numpy(x: Any) -> np.ndarray:
+    """One host copy of a tensor (CPU or CUDA)."""
+    return x.detach().cpu().numpy()
+
+
+def integer_array(value: Any, name: str, shape: Tuple[int, ...]) -> np.ndarray:
+    """``value`` (a sequence, array or tensor of integers) as an int64 array of ``shape``: e.g.
+    ``group=`` (one group index per hypothesis) or ``lengths=`` (one length per row)."""
+    import numpy as np
+
+    if is_tensor(value):
+        value = tensor_to_numpy(value)
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError):  # ragged nesting, e.g. [[0], 1]
+        raise ValueError(
+            f"{name} must be integers of shape {shape}, got a ragged {type(value).__name__}"
+        ) from None
+    if arr.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}, got shape {arr.shape}")
+    if arr.dtype == object and all(type(v) is int for v in arr.flat):
+        raise ValueError(f"{name} holds an integer that does not fit an int64")
+    if arr.size and (arr.dtype.kind not in "iu" or arr.dtype == np.bool_):
+        raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
+    if arr.dtype == np.uint64 and arr.size and int(arr.max()) > 2**63 - 1:
+        raise ValueError(f"{name} holds {int(arr.max())}, which does not fit an int64")
+    return arr.astype(np.int64, copy=False)
+
+
+def check_text_streams(references: Any) -> None:
+    """sacrebleu's ``references`` argument: a sequence of streams (not an array or a string)."""
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError(
+            "references must be a sequence of reference streams (lists of "
+            f"strings), got {type(references).__name__}"
+        )

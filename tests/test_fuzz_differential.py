@@ -1,0 +1,492 @@
+"""Differential fuzz over every public scoring API, with a seeded generator (issue 22).
+
+Each case draws random input and one API, and checks it against its oracle:
+
+- text: ``corpus_bleu``/``sentence_bleu``/``BLEU(...)`` (tokenizers, lowercase, smoothing, effective
+  order, max order) against sacrebleu's, every field of the result;
+- NLTK drop-in: ``turbobleu.nltk.sentence_bleu``/``corpus_bleu`` (weights, method0..7, auto_reweigh)
+  against NLTK's, the value or the exception type;
+- token ids: ``sentence_bleu_batch`` (lists, padded arrays, 1-D arrays), ``ReferenceSets.score``
+  and ``self_bleu`` with both recipes, against sacrebleu's / NLTK's sentence_bleu of the same ids;
+- malformed input: one argument of a valid call made wrong; the answer must be a TypeError or
+  ValueError whose message names that argument.
+
+Outcomes are counted (ok, mismatch, unclear error, valid input refused). ``TURBOBLEU_FUZZ_CASES``
+sets the number of cases (default 300, about 2 s), ``TURBOBLEU_FUZZ_SEED`` the seed; the counts
+are printed (``pytest -s``) and any case that is not ok fails the test with its reproducer.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import warnings
+from collections import Counter
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import numpy as np
+import pytest
+
+sacrebleu = pytest.importorskip("sacrebleu")
+nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
+
+import turbobleu  # noqa: E402
+import turbobleu.nltk  # noqa: E402
+
+CASES = int(os.environ.get("TURBOBLEU_FUZZ_CASES", "300"))
+SEED = int(os.environ.get("TURBOBLEU_FUZZ_SEED", "22"))
+
+# Pieces of text that exercise the tokenizers: punctuation, numbers, entities, non-Latin scripts.
+WORDS = (
+    "the a cat sat on mat . , ! ? ; : ' \" ( ) - -- ... 1,000 3.14 12 $5 %"
+    " Hello WORLD naïve Straße ÉCOLE café &amp; &quot; &lt; e.g. U.S. don't it's"
+    " 中文 字 日本語 です 한국어 입니다 Ω ß ǅ İ ﬁ ½ 🙂 \u00a0x x\u2009y"
+).split(" ")
+TOKENIZERS = ["13a", "none", "intl", "char", "zh"]
+for _name, _module in (("ja-mecab", "MeCab"), ("ko-mecab", "mecab_ko")):
+    try:
+        __import__(_module)
+        TOKENIZERS.append(_name)
+    except ImportError:
+        pass
+SMOOTHING = [("exp", None), ("none", None), ("floor", None), ("floor", 0.5), ("add-k", None)]
+SMOOTHING += [("add-k", 2), ("exp", 0.3)]
+
+
+class Case:
+    """One drawn case: what it calls (for the report) and how it came out."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        self.kind, self.detail = kind, detail
+
+
+# -- drawing -----------------------------------------------------------------------------------
+def sentence(rng: random.Random) -> str:
+    words = [rng.choice(WORDS) for _ in range(rng.choice([0, 1, 2, 4, 7, 12]))]
+    text = " ".join(words)
+    if rng.random() < 0.1:
+        text = f"  {text} "
+    if rng.random() < 0.2 and text:
+        text += " ."
+    return text
+
+
+def token_ids(rng: random.Random, vocab: int) -> List[int]:
+    return [rng.randrange(vocab) for _ in range(rng.choice([0, 1, 2, 3, 5, 8, 13]))]
+
+
+def ids_text(ids: List[int]) -> str:
+    return " ".join(f"w{i}" for i in ids)
+
+
+# -- oracles -----------------------------------------------------------------------------------
+def same_score(got: Any, want: Any) -> bool:
+    return (
+        got.score == want.score
+        and list(got.counts) == list(want.counts)
+        and list(got.totals) == list(want.totals)
+        and got.sys_len == want.sys_len
+        and got.ref_len == want.ref_len
+        and got.bp == want.bp
+        and list(got.precisions) == list(want.precisions)
+    )
+
+
+def raises_named(call: Callable[[], Any], name: str) -> str:
+    """ok if ``call`` raises a TypeError/ValueError whose message names ``name``."""
+    kind, got = outcome(call)
+    if kind == "value":
+        return f"refused-bad: accepted ({got!r})"
+    if type(got) not in (TypeError, ValueError) or name not in str(got):
+        return f"unclear: {type(got).__name__}: {got} (expected a message naming {name})"
+    return "ok"
+
+
+def outcome(call: Callable[[], Any]) -> Tuple[str, Any]:
+    try:
+        return "value", call()
+    except Exception as exc:  # the oracle's (or our) exception is part of the result
+        return "error", exc
+
+
+def compare(ours: Callable[[], Any], theirs: Callable[[], Any], equal: Callable) -> str:
+    """ok / mismatch / refused (ours raised, the oracle scored) / ok-both-raise."""
+    want_kind, want = outcome(theirs)
+    got_kind, got = outcome(ours)
+    if want_kind == "error":
+        if got_kind == "error" and type(got) is type(want):
+            return "ok"
+        return f"mismatch: oracle raised {type(want).__name__}, ours gave {got_kind} {got!r}"
+    if got_kind == "error":
+        return f"refused: {type(got).__name__}: {got}"
+    return "ok" if equal(got, want) else f"mismatch: {got!r} != {want!r}"
+
+
+# -- case kinds ----------------------------------------------------------------------------------
+def text_corpus(rng: random.Random) -> Tuple[str, str]:
+    n, k = rng.randint(1, 5), rng.randint(1, 3)
+    hyps = [sentence(rng) for _ in range(n)]
+    refs = [[sentence(rng) for _ in range(n)] for _ in range(k)]
+    method, value = rng.choice(SMOOTHING)
+    opts = dict(
+        tokenize=rng.choice(TOKENIZERS),
+        lowercase=rng.random() < 0.3,
+        smooth_method=method,
+        smooth_value=value,
+    )
+    order = rng.choice([4, 4, 1, 2, 3, 5, 6])
+    eff = rng.random() < 0.5
+    ours = turbobleu.BLEU(max_ngram_order=order, effective_order=eff, force=True, **opts)
+    theirs = sacrebleu.metrics.BLEU(max_ngram_order=order, effective_order=eff, force=True, **opts)
+    detail = f"BLEU({opts}, order={order}, eff={eff}).corpus_score({hyps!r}, {refs!r})"
+    if rng.random() < 0.5:
+        return detail, compare(
+            lambda: ours.corpus_score(hyps, refs),
+            lambda: theirs.corpus_score(hyps, refs),
+            same_score,
+        )
+    detail = detail.replace("corpus_score", "sentence_score")
+    return detail, compare(
+        lambda: ours.sentence_score(hyps[0], [r[0] for r in refs]),
+        lambda: theirs.sentence_score(hyps[0], [r[0] for r in refs]),
+        same_score,
+    )
+
+
+def text_functions(rng: random.Random) -> Tuple[str, str]:
+    n = rng.randint(1, 4)
+    hyps = [sentence(rng) for _ in range(n)]
+    refs = [[sentence(rng) for _ in range(n)] for _ in range(rng.randint(1, 2))]
+    method, value = rng.choice(SMOOTHING)
+    tok, lower = rng.choice(TOKENIZERS), rng.random() < 0.3
+    if rng.random() < 0.5:
+        detail = f"corpus_bleu({hyps!r}, {refs!r}, {method}, {value}, tokenize={tok}, lc={lower})"
+        return detail, compare(
+            lambda: turbobleu.corpus_bleu(hyps, refs, method, value, True, lower, tok),
+            lambda: sacrebleu.corpus_bleu(hyps, refs, method, value, True, lower, tok),
+            same_score,
+        )
+    sent_refs = [r[0] for r in refs]
+    detail = f"sentence_bleu({hyps[0]!r}, {sent_refs!r}, {method}, {value}, {tok}, lc={lower})"
+    return detail, compare(
+        lambda: turbobleu.sentence_bleu(hyps[0], sent_refs, method, value, lower, tok),
+        lambda: sacrebleu.sentence_bleu(hyps[0], sent_refs, method, value, lower, tok),
+        same_score,
+    )
+
+
+def nltk_weights(rng: random.Random) -> Any:
+    choice = rng.random()
+    if choice < 0.4:
+        return (0.25, 0.25, 0.25, 0.25)
+    n = rng.randint(1, 5)
+    weights = [rng.choice([0.0, 0.1, 0.25, 1 / 3, 0.5, 1.0]) for _ in range(n)]
+    return tuple(weights) if choice < 0.8 else weights
+
+
+def nltk_drop_in(rng: random.Random) -> Tuple[str, str]:
+    vocab = rng.choice([3, 6, 20])
+    n = rng.randint(1, 4)
+    hyps = [[f"t{i}" for i in token_ids(rng, vocab)] for _ in range(n)]
+    refs = [
+        [[f"t{i}" for i in token_ids(rng, vocab)] for _ in range(rng.randint(1, 3))]
+        for _ in range(n)
+    ]
+    weights, method = nltk_weights(rng), rng.randint(0, 7)
+    reweigh = rng.random() < 0.3
+    ours_sf = (
+        None if method == 0 else getattr(turbobleu.nltk.SmoothingFunction(), f"method{method}")
+    )
+    theirs_sf = None if method == 0 else getattr(nltk_bleu.SmoothingFunction(), f"method{method}")
+    if rng.random() < 0.5:
+        detail = f"nltk.corpus_bleu({refs!r}, {hyps!r}, {weights}, method{method}, {reweigh})"
+        return detail, compare(
+            lambda: turbobleu.nltk.corpus_bleu(refs, hyps, weights, ours_sf, reweigh),
+            lambda: nltk_bleu.corpus_bleu(refs, hyps, weights, theirs_sf, reweigh),
+            lambda a, b: a == b and type(a) is type(b),
+        )
+    detail = f"nltk.sentence_bleu({refs[0]!r}, {hyps[0]!r}, {weights}, method{method}, {reweigh})"
+    return detail, compare(
+        lambda: turbobleu.nltk.sentence_bleu(refs[0], hyps[0], weights, ours_sf, reweigh),
+        lambda: nltk_bleu.sentence_bleu(refs[0], hyps[0], weights, theirs_sf, reweigh),
+        lambda a, b: a == b and type(a) is type(b),
+    )
+
+
+def id_form(rng: random.Random, rows: List[List[int]], pad: int) -> Tuple[Any, Optional[int]]:
+    """The rows as lists, a padded 2-D array (some dtype and layout) or a list of 1-D arrays."""
+    form = rng.random()
+    if form < 0.4:
+        return rows, None
+    if form < 0.7:
+        width = max([len(r) for r in rows] + [0]) + rng.randint(0, 2)
+        arr = np.full((len(rows), width), pad, dtype=rng.choice([np.int64, np.int32, np.uint16]))
+        for i, r in enumerate(rows):
+            arr[i, : len(r)] = r
+        if rng.random() < 0.3:  # a strided view of a wider array
+            wide = np.full((len(rows), 2 * width), pad, dtype=arr.dtype)
+            wide[:, ::2] = arr
+            arr = wide[:, ::2]
+        return arr, pad
+    return [np.array(r, dtype=np.int64) for r in rows], None
+
+
+def batch_ids(rng: random.Random) -> Tuple[str, str]:
+    vocab, n = rng.choice([3, 5, 50]), rng.randint(1, 6)
+    hyps = [token_ids(rng, vocab) for _ in range(n)]
+    refs = [[token_ids(rng, vocab) for _ in range(rng.randint(1, 3))] for _ in range(n)]
+    nltk_recipe = rng.random() < 0.35
+    if nltk_recipe:
+        weights, method = nltk_weights(rng), rng.randint(0, 7)
+        if method == 6 and len(weights) < 3:  # NLTK's IndexError, here at construction
+            message = raises_named(lambda: turbobleu.NLTKRecipe(weights, method), "weights")
+            return f"NLTKRecipe({weights}, 6)", message
+        recipe: Any = turbobleu.NLTKRecipe(weights, method)
+        sf = getattr(nltk_bleu.SmoothingFunction(), f"method{method}")
+
+        def oracle(hyp: List[int], rs: List[List[int]]) -> float:
+            return float(nltk_bleu.sentence_bleu(rs, hyp, weights, sf))
+
+    else:
+        method, value = rng.choice(SMOOTHING)
+        order, eff = rng.choice([4, 1, 2, 5]), rng.random() < 0.7
+        recipe = turbobleu.SacreBLEURecipe(method, value, eff, order)
+        metric = sacrebleu.metrics.BLEU(
+            tokenize="none",
+            smooth_method=method,
+            smooth_value=value,
+            max_ngram_order=order,
+            effective_order=eff,
+        )
+
+        def oracle(hyp: List[int], rs: List[List[int]]) -> float:
+            return metric.sentence_score(ids_text(hyp), [ids_text(r) for r in rs]).score
+
+    api = rng.choice(["batch", "prepared", "self"])
+    pad = vocab + 7
+    if api == "self" and n >= 2:
+        texts, pad_id = id_form(rng, hyps, pad)
+        detail = f"self_bleu({texts!r}, {recipe!r}, pad_id={pad_id})"
+
+        def ours() -> List[float]:
+            return turbobleu.self_bleu(texts, recipe, pad_id=pad_id, threads=1).tolist()
+
+        def theirs() -> List[float]:
+            return [oracle(h, hyps[:i] + hyps[i + 1 :]) for i, h in enumerate(hyps)]
+
+    elif api == "prepared":
+        g = rng.randint(1, 3)
+        samples = [token_ids(rng, vocab) for _ in range(n * g)]
+        prepared = turbobleu.ReferenceSets(refs, max_order=max(recipe.orders, 4))
+        hyp_in, pad_id = id_form(rng, samples, pad)
+        detail = f"ReferenceSets({refs!r}).score({hyp_in!r}, {recipe!r}, group_size={g})"
+
+        def ours() -> List[float]:
+            out = prepared.score(hyp_in, recipe, group_size=g, pad_id=pad_id, threads=1)
+            return out.tolist()
+
+        def theirs() -> List[float]:
+            return [oracle(h, refs[i // g]) for i, h in enumerate(samples)]
+
+    else:
+        hyp_in, pad_id = id_form(rng, hyps, pad)
+        detail = f"sentence_bleu_batch({hyp_in!r}, {refs!r}, {recipe!r}, pad_id={pad_id})"
+
+        def ours() -> List[float]:
+            out = turbobleu.sentence_bleu_batch(hyp_in, refs, recipe, pad_id=pad_id, threads=1)
+            return out.tolist()
+
+        def theirs() -> List[float]:
+            return [oracle(h, r) for h, r in zip(hyps, refs)]
+
+    result = compare(ours, theirs, lambda a, b: a == b)
+    if nltk_recipe and result.startswith("mismatch: oracle raised"):
+        # No NLTK original here: the batch API names the row NLTK raises for (ValueError).
+        got_kind, got = outcome(ours)
+        if got_kind == "error" and isinstance(got, ValueError) and "hypotheses[" in str(got):
+            result = "ok"
+        elif got_kind == "error" and isinstance(got, ValueError) and "texts[" in str(got):
+            result = "ok"
+    return detail, result
+
+
+# Malformed arguments: (argument name, bad value). Each replaces one argument of a valid call.
+BAD_ROWS = [None, 7, 1.5, {1: 2}, {1, 2}, "text", b"x", [[1, 2]], [1, -1], [2**31], [2**64], [1.0]]
+BAD_ARGS: Dict[str, List[Any]] = {
+    "pad_id": [1.5, "1", b"x", 2**64, -(2**40), float("nan"), True, [1]],
+    "threads": [0, -1, 1.5, "2", True],
+    "max_order": [0, -1, 2**31, 2**30 - 1, 1.5, "4", None, True],
+    "group": [[[0], 1], [0.0], [5], [-1], "0", [2**70]],
+    "group_size": [0, -2, 1.5, "1", True],
+    "lengths": [[[1], 2], [1.5], [-1], [99], "1", [2**70]],
+}
+
+
+def malformed(rng: random.Random) -> Tuple[str, str]:
+    hyps = [[1, 2, 3], [2, 3]]
+    refs = [[[1, 2, 3]], [[2, 3, 4], [3]]]
+    which = rng.choice(
+        ["row", "ref", "text", "textref", "pad_id", "threads", "max_order"] * 2
+        + ["group", "group_size", "lengths", "array"]
+    )
+    bad = rng.choice(BAD_ARGS.get(which, BAD_ROWS))
+    if which == "row":
+        i = rng.randrange(2)
+        rows = list(hyps)
+        rows[i] = bad
+        api = rng.choice(["batch", "self", "prepared"])
+        name = f"texts[{i}]" if api == "self" else f"hypotheses[{i}]"
+        if isinstance(bad, list) and bad and isinstance(bad[0], list):
+            name += "[0]"
+        elif isinstance(bad, list):
+            name += f"[{len(bad) - 1}]" if bad != [2**31] and bad != [2**64] else "[0]"
+        call = {
+            "batch": lambda: turbobleu.sentence_bleu_batch(rows, refs),
+            "self": lambda: turbobleu.self_bleu(rows),
+            "prepared": lambda: turbobleu.ReferenceSets(refs).score(rows),
+        }[api]
+        if isinstance(bad, str):
+            name = "hypotheses" if api != "self" else "texts"
+    elif which == "ref":
+        g, k = rng.randrange(2), 0
+        groups = [list(grp) for grp in refs]
+        groups[g][k] = bad
+        name = f"references[{g}][{k}]"
+        if isinstance(bad, str):
+            name = "references"
+        call = rng.choice(
+            [
+                lambda: turbobleu.sentence_bleu_batch(hyps, groups),
+                lambda: turbobleu.ReferenceSets(groups),
+            ]
+        )
+    elif which == "text":
+        texts = ["a b c", "b c"]
+        i = rng.randrange(2)
+        texts[i] = rng.choice([None, 7, b"x", ["a"], {"a": 1}])
+        name = f"hypotheses[{i}]"
+        call = rng.choice(
+            [
+                lambda: turbobleu.corpus_bleu(texts, [["a b c", "b c"]]),
+                lambda: turbobleu.BLEU().corpus_score(texts, [["a b c", "b c"]]),
+            ]
+        )
+        if i == 0 and rng.random() < 0.5:
+            name = "hypothesis"
+            call = lambda: turbobleu.sentence_bleu(texts[0], ["a b"])  # noqa: E731
+    elif which == "textref":
+        bad_refs = rng.choice(
+            [
+                np.array([1, 2]),
+                "a b",
+                None,
+                7,
+                [None],
+                [{0: "a"}],
+                [["a", 7]],
+                [["a"]],
+                [[b"a", "b"]],
+            ]
+        )
+        name = "references"
+        if isinstance(bad_refs, list) and bad_refs and isinstance(bad_refs[0], list):
+            name = "references[0]"
+        call = lambda: turbobleu.corpus_bleu(["a b", "b c"], bad_refs)  # noqa: E731
+        bad = bad_refs
+    elif which == "pad_id":
+        name = "pad_id"
+        call = rng.choice(
+            [
+                lambda: turbobleu.sentence_bleu_batch(hyps, refs, pad_id=bad),
+                lambda: turbobleu.sentence_bleu_batch(np.array([[1, 2]]), [[[1]]], pad_id=bad),
+                lambda: turbobleu.ReferenceSets(refs, pad_id=bad),
+                lambda: turbobleu.self_bleu(hyps, pad_id=bad),
+            ]
+        )
+    elif which == "threads":
+        name = "threads"
+        call = lambda: turbobleu.sentence_bleu_batch(hyps, refs, threads=bad)  # noqa: E731
+    elif which == "max_order":
+        api = rng.choice(["prepared", "recipe", "bleu", "sentence"])
+        name = "max_ngram_order" if api in ("bleu", "sentence") else "max_order"
+        call = {
+            "prepared": lambda: turbobleu.ReferenceSets(refs, max_order=bad),
+            "recipe": lambda: turbobleu.SacreBLEURecipe(max_order=bad),
+            "bleu": lambda: turbobleu.BLEU(max_ngram_order=bad),
+            "sentence": lambda: turbobleu.BLEU(
+                max_ngram_order=bad, effective_order=True
+            ).sentence_score("a b", ["a b"]),
+        }[api]
+    elif which == "group":
+        name = "group"
+        call = lambda: turbobleu.ReferenceSets(refs).score([[1]], group=bad)  # noqa: E731
+    elif which == "group_size":
+        name = "group_size"
+        call = lambda: turbobleu.ReferenceSets(refs).score(hyps, group_size=bad)  # noqa: E731
+    elif which == "lengths":
+        name = "hypotheses"
+        call = lambda: turbobleu.sentence_bleu_batch(  # noqa: E731
+            np.array([[1, 2, 3]]), [[[1]]], hyp_lengths=bad
+        )
+    else:
+        bad = rng.choice(
+            [
+                np.zeros((2, 2, 2)),
+                np.array([[1.5]]),
+                np.array([[-3]]),
+                np.array([1, 2]),
+                np.array([["a"]]),
+            ]
+        )
+        name = "hypotheses"
+        call = lambda: turbobleu.sentence_bleu_batch(bad, [[[1]]])  # noqa: E731
+    return f"{which} = {bad!r}", raises_named(call, name)
+
+
+KINDS = [text_corpus, text_functions, nltk_drop_in, batch_ids, batch_ids, malformed]
+
+
+def run(cases: int, seed: int) -> Tuple[Counter, List[str]]:
+    """Counts per outcome class, and the report lines of the cases that are not ok."""
+    counts: Counter = Counter()
+    failures: List[str] = []
+    # sacrebleu's and turbobleu's advice (effective order, tokenized periods) is not under test;
+    # the loggers are restored after (other tests capture those warnings).
+    loggers = [logging.getLogger(name) for name in ("sacrebleu", "turbobleu")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.ERROR)
+    try:
+        run_cases(cases, seed, counts, failures)
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
+    return counts, failures
+
+
+def run_cases(cases: int, seed: int, counts: Counter, failures: List[str]) -> None:
+    for i in range(cases):
+        rng = random.Random(seed * 1_000_003 + i)
+        kind = KINDS[i % len(KINDS)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            detail, result = kind(rng)
+        label = result.split(":")[0]
+        counts[(kind.__name__, label)] += 1
+        if label != "ok":
+            failures.append(f"case {i} (seed {seed}) {kind.__name__}: {result}\n    {detail}")
+
+
+def test_fuzz_differential() -> None:
+    counts, failures = run(CASES, SEED)
+    summary: Counter = Counter()
+    for (_, label), c in counts.items():
+        summary[label] += c
+    print(
+        f"\nfuzz: {CASES} cases, seed {SEED}: "
+        + ", ".join(f"{k}={v}" for k, v in sorted(summary.items()))
+    )
+    for (kind, label), c in sorted(counts.items()):
+        print(f"  {kind:16s} {label:12s} {c}")
+    assert not failures, "\n".join(failures[:20]) + f"\n({len(failures)} not ok)"
