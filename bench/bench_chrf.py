@@ -367,16 +367,10 @@ def run(args: argparse.Namespace) -> int:
         "checks_total": len(all_checks),
     }
     print(f"Checks: {meta['checks_ok']}/{meta['checks_total']} equal")
-    if not args.no_write:
-        payload = {"meta": meta, "summary": summary, "systems": records}
-        paths = benchlib.write_results(
-            args.name, payload, markdown(meta, summary, records), args.out_dir
-        )
-        print("\nWrote " + ", ".join(str(p) for p in paths))
     if failures:
         print(f"\n{failures} MISMATCH(ES) - see above", file=sys.stderr)
-        return 1
-    return 0
+    payload = {"meta": meta, "summary": summary, "systems": records}
+    return benchlib.finish(args, payload, markdown(meta, summary, records), bool(failures))
 
 
 def main(argv: Optional[List[str]] = None) -> int:
