@@ -27,6 +27,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$DIR" && DIR=$(cd "$DIR" && pwd)   # absolute: the builds run from other folders
 PYENV_ROOT=$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")
 
 # Supported interpreters found, oldest first: CPython 3.9+ (the names pyenv gives them).
