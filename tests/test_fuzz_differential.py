@@ -8,6 +8,10 @@ Each case draws random input and one API, and checks it against its oracle:
   against NLTK's, the value or the exception type;
 - token ids: ``sentence_bleu_batch`` (lists, padded arrays, 1-D arrays), ``ReferenceSets.score``
   and ``self_bleu`` with both recipes, against sacrebleu's / NLTK's sentence_bleu of the same ids;
+- chrF/chrF++: ``CHRF(...)`` corpus and sentence scores (orders, beta, lowercase, whitespace,
+  eps smoothing) against sacrebleu's, score and text;
+- pairwise: ``pairwise_bleu`` (sacrebleu recipe, and NLTK's on whitespace tokens) and
+  ``pairwise_chrf``, each cell against the oracle's single-reference sentence score;
 - malformed input: one argument of a valid call made wrong; the answer must be a TypeError or
   ValueError whose message names that argument.
 
@@ -444,7 +448,66 @@ def malformed(rng: random.Random) -> Tuple[str, str]:
     return f"{which} = {bad!r}", raises_named(call, name)
 
 
-KINDS = [text_corpus, text_functions, nltk_drop_in, batch_ids, batch_ids, malformed]
+CHRF_OPTIONS = dict(
+    char_order=[6, 6, 1, 2, 4],
+    word_order=[0, 0, 2, 1],
+    beta=[2, 2, 1, 3],
+)
+
+
+def chrf_text(rng: random.Random) -> Tuple[str, str]:
+    n, k = rng.randint(1, 4), rng.randint(1, 3)
+    hyps = [sentence(rng) for _ in range(n)]
+    refs = [[sentence(rng) for _ in range(n)] for _ in range(k)]
+    opts: Dict[str, Any] = {name: rng.choice(values) for name, values in CHRF_OPTIONS.items()}
+    for flag in ("lowercase", "whitespace", "eps_smoothing"):
+        opts[flag] = rng.random() < 0.3
+    ours, theirs = turbobleu.CHRF(**opts), sacrebleu.metrics.CHRF(**opts)
+
+    def same(got: Any, want: Any) -> bool:
+        return got.score == want.score and str(got) == str(want)
+
+    if rng.random() < 0.5:
+        detail = f"CHRF({opts}).corpus_score({hyps!r}, {refs!r})"
+        return detail, compare(
+            lambda: ours.corpus_score(hyps, refs), lambda: theirs.corpus_score(hyps, refs), same
+        )
+    sent_refs = [r[0] for r in refs]
+    detail = f"CHRF({opts}).sentence_score({hyps[0]!r}, {sent_refs!r})"
+    return detail, compare(
+        lambda: ours.sentence_score(hyps[0], sent_refs),
+        lambda: theirs.sentence_score(hyps[0], sent_refs),
+        same,
+    )
+
+
+def pairwise(rng: random.Random) -> Tuple[str, str]:
+    hyps = [sentence(rng) for _ in range(rng.randint(1, 4))]
+    refs = [sentence(rng) for _ in range(rng.randint(1, 4))]
+    which = rng.choice(["bleu", "nltk", "chrf"])
+    if which == "bleu":
+        ours = lambda: turbobleu.pairwise_bleu(hyps, refs).tolist()  # noqa: E731
+        theirs = lambda: [[sacrebleu.sentence_bleu(h, [r]).score for r in refs] for h in hyps]  # noqa: E731
+    elif which == "nltk":
+        method = rng.choice([0, 1, 2, 3, 4, 7])
+        recipe = turbobleu.NLTKRecipe(smoothing_function=method)
+        smooth = getattr(nltk_bleu.SmoothingFunction(), f"method{method}")
+        ours = lambda: turbobleu.pairwise_bleu(hyps, refs, recipe).tolist()  # noqa: E731
+        theirs = lambda: [  # noqa: E731
+            [
+                nltk_bleu.sentence_bleu([r.split()], h.split(), smoothing_function=smooth)
+                for r in refs
+            ]
+            for h in hyps
+        ]
+    else:
+        ours = lambda: turbobleu.pairwise_chrf(hyps, refs).tolist()  # noqa: E731
+        theirs = lambda: [[sacrebleu.sentence_chrf(h, [r]).score for r in refs] for h in hyps]  # noqa: E731
+    return f"pairwise {which}({hyps!r}, {refs!r})", compare(ours, theirs, lambda a, b: a == b)
+
+
+KINDS = [text_corpus, text_functions, nltk_drop_in, batch_ids, batch_ids, malformed, chrf_text]
+KINDS += [pairwise]
 
 
 def run(cases: int, seed: int) -> Tuple[Counter, List[str]]:
