@@ -59,10 +59,11 @@ cdef struct Buf:
 
 
 cdef int buf_reserve(Buf* b, int64_t extra) noexcept nogil:
-    """Room for ``extra`` more items; -1 when memory runs out."""
+    """Room for ``extra`` more items, in a buffer that is never NULL (memcpy of 0 bytes from or
+    to NULL is undefined: UBSan reported it for empty texts); -1 when memory runs out."""
     cdef int64_t want = b.n + extra, cap = b.cap if b.cap > 0 else 64
     cdef char* p
-    if want <= b.cap:
+    if want <= b.cap and b.p != NULL:
         return 0
     while cap < want:
         cap *= 2
