@@ -154,3 +154,20 @@ def test_sentence_scores_of_an_empty_statistics_array() -> None:
     out = np.empty(0)
     impl.chrf.sentence_scores(np.zeros((0, 18), dtype=np.int64), 6, 2, False, out)
     assert out.shape == (0,)
+
+
+def test_every_code_point_is_whitespace_exactly_when_python_says_so() -> None:
+    """The kernel's own whitespace test (branch-free for ASCII, CPython's table only in the
+    ranges that hold whitespace) against ``str.isspace`` for every code point: the compiled
+    kernel gets all of them, the twin a sample plus every whitespace character."""
+    from turbobleu._engine import impl
+
+    step = 1 if impl.implementation == "cython" else 97
+    points = sorted(
+        {c for c in range(0, 0x110000, step) if not 0xD800 <= c < 0xE000} | {ord(c) for c in SPACES}
+    )
+    hyps = [f"a{chr(c)}b" for c in points]
+    rows = turbobleu.CHRF(char_order=1, word_order=1).corpus_stats(hyps, [["a b"] * len(hyps)])
+    space = np.array([chr(c).isspace() for c in points])
+    assert rows[:, 0].tolist() == np.where(space, 2, 3).tolist()  # characters counted
+    assert rows[:, 3].tolist() == np.where(space, 2, 1).tolist()  # words

@@ -20,7 +20,6 @@ cdef extern from "Python.h":
     void* PyUnicode_DATA(object)
     Py_ssize_t PyUnicode_GET_LENGTH(object)
     bint Py_UNICODE_ISSPACE(uint32_t ch) nogil
-    bint Py_ISSPACE(char c) nogil
 
 cdef extern from "cpython_layout.h":
     int tb_unicode_ready(object) except -1
@@ -35,14 +34,17 @@ cdef inline uint64_t mix(uint64_t h, uint64_t u) noexcept nogil:
     return h ^ (h >> 29)
 
 
+# Bit c set for the ASCII code points str.isspace() accepts: \t \n \v \f \r, 0x1C-0x1F, ' '.
+cdef uint64_t ASCII_SPACES = 0x1F0003E00
+
+
 cdef inline bint is_space(uint32_t c) noexcept nogil:
-    """Python's str.isspace() (what str.split() splits on), without a call for most text: no
-    code point between U+0086 and U+009F or above U+3000 is whitespace."""
-    if c < 0x80:
-        return Py_ISSPACE(<char>c) or (0x1C <= c <= 0x1F)
-    if c < 0x85 or c > 0x3000:
-        return False
-    return Py_UNICODE_ISSPACE(c)
+    """Python's str.isspace() (what str.split() splits on). Branch-free for the common case
+    (about one character in six is a space, so a branch on it mispredicts): outside ASCII only
+    U+0085, U+00A0 and U+1680..U+3000 hold whitespace, and only those ask CPython's table."""
+    if c == 0x85 or c == 0xA0 or c - 0x1680 <= 0x3000 - 0x1680:
+        return Py_UNICODE_ISSPACE(c)
+    return (c <= 0x20) & <bint>((ASCII_SPACES >> (c & 63)) & 1)
 
 
 cdef inline bint is_punct(uint32_t c) noexcept nogil:
@@ -89,6 +91,7 @@ cdef struct Enc:
     Buf words       # uint32
     Buf items       # Item, order by order for each text
     Buf offs        # int64: per text, order + 1 item offsets (order k: [offs[k], offs[k+1]))
+    Buf bounds      # int64: the current text's whitespace-separated runs: start, end, ...
     Buf tok         # int64: the current text's word spans (start, end) in the word buffer
     Buf unit        # uint64: the current text's word hashes
     Buf hs          # uint64: running n-gram hashes
@@ -101,7 +104,7 @@ cdef void enc_init(Enc* e, int char_order, int word_order, bint keep_ws) noexcep
     memset(e, 0, sizeof(Enc))
     e.raw.size = e.chars.size = e.words.size = sizeof(uint32_t)
     e.items.size = sizeof(Item)
-    e.offs.size = e.tok.size = sizeof(int64_t)
+    e.offs.size = e.tok.size = e.bounds.size = sizeof(int64_t)
     e.unit.size = e.hs.size = sizeof(uint64_t)
     e.char_order = char_order
     e.word_order = word_order
@@ -115,6 +118,7 @@ cdef void enc_free(Enc* e) noexcept nogil:
     free(e.items.p)
     free(e.offs.p)
     free(e.tok.p)
+    free(e.bounds.p)
     free(e.unit.p)
     free(e.hs.p)
     memset(e, 0, sizeof(Enc))
@@ -129,11 +133,9 @@ cdef int read_units(Enc* e, object s) except -1:
     cdef int kind = PyUnicode_KIND(s)
     cdef void* data = PyUnicode_DATA(s)
     cdef uint32_t* raw
-    cdef uint32_t* chars
-    cdef uint32_t c
-    cdef int64_t m
     e.raw.n = 0
-    if buf_reserve(&e.raw, n) < 0 or buf_reserve(&e.chars, n) < 0:
+    if (buf_reserve(&e.raw, n) < 0 or buf_reserve(&e.chars, n) < 0
+            or buf_reserve(&e.bounds, n + 1) < 0):
         raise MemoryError()
     raw = <uint32_t*>e.raw.p
     if kind == 1:
@@ -146,21 +148,46 @@ cdef int read_units(Enc* e, object s) except -1:
         for i in range(n):
             raw[i] = (<uint32_t*>data)[i]
     e.raw.n = n
-    chars = <uint32_t*>e.chars.p
-    m = e.chars.n
-    if e.keep_ws:
-        memcpy(chars + m, raw, n * sizeof(uint32_t))
-        m += n
-    else:
-        for i in range(n):      # every character written, the next one overwrites a space
-            c = raw[i]
-            chars[m] = c
-            m += not is_space(c)
-    e.chars.n = m
+    with nogil:
+        scan_spaces(e)
     e.tok.n = 0
     if e.word_order > 0 and split_words(e) < 0:
         raise MemoryError()
     return 0
+
+
+cdef void scan_spaces(Enc* e) noexcept nogil:
+    """One pass over ``e.raw``: the characters chrF counts appended to ``e.chars`` and, for
+    chrF++, the edges of its whitespace-separated runs in ``e.bounds`` (start, end, start, ...).
+    Branch-free per character: each one is written and the next write overwrites a space."""
+    cdef const uint32_t* raw = <uint32_t*>e.raw.p
+    cdef uint32_t* chars = <uint32_t*>e.chars.p
+    cdef int64_t* bounds = <int64_t*>e.bounds.p
+    cdef int64_t n = e.raw.n, i, m = e.chars.n, nb = 0
+    cdef bint space, before = True, keep = e.keep_ws
+    cdef uint32_t c
+    if e.word_order > 0:
+        for i in range(n):
+            c = raw[i]
+            space = is_space(c)
+            chars[m] = c
+            m += keep or not space
+            bounds[nb] = i
+            nb += space ^ before
+            before = space
+        if not before:
+            bounds[nb] = n
+            nb += 1
+    elif keep:
+        memcpy(chars + m, raw, n * sizeof(uint32_t))
+        m += n
+    else:
+        for i in range(n):
+            c = raw[i]
+            chars[m] = c
+            m += not is_space(c)
+    e.chars.n = m
+    e.bounds.n = nb
 
 
 cdef inline void add_word(Enc* e, const uint32_t* raw, int64_t a, int64_t b) noexcept nogil:
@@ -170,11 +197,16 @@ cdef inline void add_word(Enc* e, const uint32_t* raw, int64_t a, int64_t b) noe
     cdef uint64_t h = SEED
     cdef int64_t t = e.tok.n, m = e.words.n
     tok[2 * t] = m
-    while a < b:
+    while a + 1 < b:    # two code points (21 bits each) per step: half the multiply chain
         w[m] = raw[a]
-        m += 1
+        w[m + 1] = raw[a + 1]
+        h = mix(h, raw[a] | (<uint64_t>raw[a + 1] << 32))
+        m += 2
+        a += 2
+    if a < b:
+        w[m] = raw[a]
         h = mix(h, raw[a])
-        a += 1
+        m += 1
     tok[2 * t + 1] = m
     w[m] = SEP
     e.words.n = m + 1
@@ -183,20 +215,18 @@ cdef inline void add_word(Enc* e, const uint32_t* raw, int64_t a, int64_t b) noe
 
 
 cdef int split_words(Enc* e) noexcept nogil:
-    """chrF++'s words of e.raw (see recipes.chrf.chrf_words) appended to the word buffer;
-    ``e.tok.n`` becomes the number of words."""
+    """chrF++'s words of e.raw (see recipes.chrf.chrf_words: its whitespace-separated runs,
+    with one punctuation mark split off an edge) appended to the word buffer; ``e.tok.n``
+    becomes the number of words."""
     cdef const uint32_t* raw = <uint32_t*>e.raw.p
-    cdef int64_t n = e.raw.n, i = 0, s
+    cdef const int64_t* bounds = <int64_t*>e.bounds.p
+    cdef int64_t n = e.raw.n, r, s, i
     if (buf_reserve(&e.words, 2 * n) < 0 or buf_reserve(&e.tok, 2 * n) < 0
             or buf_reserve(&e.unit, n) < 0):
         return -1
-    while i < n:
-        if is_space(raw[i]):
-            i += 1
-            continue
-        s = i
-        while i < n and not is_space(raw[i]):
-            i += 1
+    for r in range(0, e.bounds.n, 2):
+        s = bounds[r]
+        i = bounds[r + 1]
         if i - s > 1 and is_punct(raw[i - 1]):
             add_word(e, raw, s, i - 1)
             add_word(e, raw, i - 1, i)
@@ -414,7 +444,9 @@ cdef uint32_t NO_WORD = 0xFFFFFFFF  # the id of a reference word the hypothesis 
 
 
 cdef int counts_prepare(Counts* c, int64_t n_items) noexcept nogil:
-    """Empty, with room for ``n_items`` keys (load <= 1/2); -1 when memory runs out."""
+    """Empty, with room for ``n_items`` keys (load <= 1/2); -1 when memory runs out. Slot
+    ``c.cap`` (past every probe) is the miss slot that ``counts_find`` answers for an absent key:
+    its hypothesis count stays 0, so nothing counted there matches."""
     cdef int bits = table_bits(n_items)
     cdef int64_t need = (<int64_t>1) << bits, k
     for k in range(c.n_live):       # free the previous segment's slots
@@ -422,11 +454,12 @@ cdef int counts_prepare(Counts* c, int64_t n_items) noexcept nogil:
     c.n_live = 0
     if need > c.cap:
         free(c.slots)
-        c.slots = <Slot*>calloc(need, sizeof(Slot))
+        c.slots = <Slot*>calloc(need + 1, sizeof(Slot))
         if c.slots == NULL:
             c.cap = 0
             return -1
         c.cap = need
+    c.slots[c.cap].ref = 0
     if n_items > c.live_cap:
         free(c.live)
         c.live = <int32_t*>malloc(n_items * sizeof(int32_t))
@@ -459,7 +492,7 @@ cdef inline int32_t counts_add(Counts* c, uint64_t key) noexcept nogil:
 
 
 cdef inline int32_t counts_find(const Counts* c, uint64_t key) noexcept nogil:
-    """The slot of a hypothesis n-gram, or -1."""
+    """The slot of a hypothesis n-gram, or the miss slot ``c.cap``."""
     cdef uint64_t i = (key * GOLDEN) >> c.shift
     cdef const Slot* s
     while True:
@@ -467,7 +500,7 @@ cdef inline int32_t counts_find(const Counts* c, uint64_t key) noexcept nogil:
         if s.key == key:
             return <int32_t>i
         if s.key == 0:
-            return -1
+            return <int32_t>c.cap
         i = (i + 1) & c.mask
 
 
@@ -475,42 +508,61 @@ cdef inline uint64_t ngram_key(int32_t prefix, uint64_t unit) noexcept nogil:
     return ((<uint64_t>(prefix + 1)) << 32) | unit
 
 
-cdef void match_pair(Counts* c, const uint32_t* hyp, int64_t n_hyp, const uint32_t* ref,
-                     int64_t n_ref, int max_order, uint64_t tag, int32_t* at_hyp, int32_t* at_ref,
-                     int64_t* matches) noexcept nogil:
+cdef inline int64_t count_reference(Counts* c, int32_t j, int64_t* matches) noexcept nogil:
+    """One reference n-gram found at slot ``j`` (or the miss slot): counted, and its match
+    (clipped to the hypothesis's count) added; 1 if it was in the hypothesis."""
+    cdef Slot* s = &c.slots[j]
+    s.ref += 1
+    matches[0] += s.ref <= s.hyp
+    return j != c.cap
+
+
+cdef int match_pair(Counts* c, const uint32_t* hyp, int64_t n_hyp, const uint32_t* ref,
+                    int64_t n_ref, int max_order, uint64_t tag, int32_t* at_hyp, int32_t* at_ref,
+                    int32_t* live_hyp, int32_t* live_ref, int64_t* matches) noexcept nogil:
     """Adds the matches per order (clipped counts) of the hypothesis's and the reference's
     n-grams over units (code points or word ids) to ``matches``, order by order: an n-gram can
     only match where its (n-1)-gram prefix is in both texts, so the hypothesis's n-grams are
     counted only there (its totals are the caller's arithmetic) and the reference's looked up
-    only there. ``at_*`` are scratch (a slot per position)."""
-    cdef int64_t i, k, alive = 0
-    cdef int32_t j
-    cdef Slot* s
+    only there. ``at_*`` hold the slot of the n-gram starting at each position, ``live_*`` the
+    positions still alive (ascending); both scratch. The lists are compacted without a branch
+    per position: whether a prefix survives is data, and a branch on it mispredicts. The
+    table is ``c``, emptied and sized here. -1 when memory runs out."""
+    cdef int64_t i, k, a, before, n_live_hyp, n_live_ref = 0
+    if counts_prepare(c, n_hyp * max_order) < 0:
+        return -1
     for i in range(n_hyp):
         at_hyp[i] = counts_add(c, tag | hyp[i])
-    for k in range(max_order):
-        if k > 0:
-            if alive == 0:
-                return
-            for i in range(n_hyp - k):
-                j = at_hyp[i]
-                at_hyp[i] = counts_add(c, ngram_key(j, hyp[i + k])) if (
-                    j >= 0 and c.slots[j].ref > 0) else -1
-        alive = 0
-        for i in range(n_ref - k):
-            if k == 0:
-                j = counts_find(c, tag | ref[i])
-            elif at_ref[i] >= 0:
-                j = counts_find(c, ngram_key(at_ref[i], ref[i + k]))
-            else:
-                continue
-            at_ref[i] = j
-            if j >= 0:
-                alive += 1
-                s = &c.slots[j]
-                s.ref += 1
-                if s.ref <= s.hyp:
-                    matches[k] += 1
+        live_hyp[i] = <int32_t>i
+    n_live_hyp = n_hyp
+    for i in range(n_ref):
+        at_ref[i] = counts_find(c, tag | ref[i])
+        live_ref[n_live_ref] = <int32_t>i
+        n_live_ref += count_reference(c, at_ref[i], matches)
+    for k in range(1, max_order):
+        if n_live_ref == 0:
+            return 0
+        before = n_live_hyp
+        n_live_hyp = 0
+        for a in range(before):     # positions whose (k-1)-gram the reference has, with a next unit
+            i = live_hyp[a]
+            if i >= n_hyp - k:
+                break
+            live_hyp[n_live_hyp] = <int32_t>i
+            n_live_hyp += c.slots[at_hyp[i]].ref > 0
+        for a in range(n_live_hyp):
+            i = live_hyp[a]
+            at_hyp[i] = counts_add(c, ngram_key(at_hyp[i], hyp[i + k]))
+        before = n_live_ref
+        n_live_ref = 0
+        for a in range(before):
+            i = live_ref[a]
+            if i >= n_ref - k:
+                break
+            at_ref[i] = counts_find(c, ngram_key(at_ref[i], ref[i + k]))
+            live_ref[n_live_ref] = <int32_t>i
+            n_live_ref += count_reference(c, at_ref[i], matches + k)
+    return 0
 
 
 cdef struct Segment:
@@ -520,6 +572,8 @@ cdef struct Segment:
     Buf ref_wid         # uint32: the current reference's word ids (NO_WORD: not in the hypothesis)
     Buf at_hyp          # int32: slot per position
     Buf at_ref
+    Buf live_hyp        # int32: positions still alive
+    Buf live_ref
     int64_t hyp_chars   # the hypothesis's characters: e.chars[0:hyp_chars]
     int64_t hyp_words_end
 
@@ -570,18 +624,21 @@ cdef int reference_row(Segment* g, const Enc* e, int64_t* st) noexcept nogil:
     cdef const uint32_t* chars = <uint32_t*>e.chars.p
     longest = max(max(Lh, Lr), max(Th, Tr))
     if (buf_reserve(&g.at_hyp, longest) < 0 or buf_reserve(&g.at_ref, longest) < 0
-            or counts_prepare(&g.counts, Lh * co + Th * wo) < 0):
+            or buf_reserve(&g.live_hyp, longest) < 0 or buf_reserve(&g.live_ref, longest) < 0):
         return -1
     if wo > 0 and intern_words(g, e, False) < 0:
         return -1
     for k in range(co + wo):
         matches[k] = 0
-    if co > 0:
-        match_pair(&g.counts, chars, Lh, chars + Lh, Lr, co, CHAR_TAG, <int32_t*>g.at_hyp.p,
-                   <int32_t*>g.at_ref.p, matches)
-    if wo > 0:
-        match_pair(&g.counts, <uint32_t*>g.hyp_wid.p, Th, <uint32_t*>g.ref_wid.p, Tr, wo,
-                   WORD_TAG, <int32_t*>g.at_hyp.p, <int32_t*>g.at_ref.p, matches + co)
+    if co > 0 and match_pair(
+            &g.counts, chars, Lh, chars + Lh, Lr, co, CHAR_TAG, <int32_t*>g.at_hyp.p,
+            <int32_t*>g.at_ref.p, <int32_t*>g.live_hyp.p, <int32_t*>g.live_ref.p, matches) < 0:
+        return -1
+    if wo > 0 and match_pair(
+            &g.counts, <uint32_t*>g.hyp_wid.p, Th, <uint32_t*>g.ref_wid.p, Tr, wo, WORD_TAG,
+            <int32_t*>g.at_hyp.p, <int32_t*>g.at_ref.p, <int32_t*>g.live_hyp.p,
+            <int32_t*>g.live_ref.p, matches + co) < 0:
+        return -1
     for k in range(co + wo):
         st[3 * k + 1] = ngrams_of(Lr, k) if k < co else ngrams_of(Tr, k - co)
         st[3 * k] = ((ngrams_of(Lh, k) if k < co else ngrams_of(Th, k - co))
@@ -614,7 +671,7 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
     enc_init(&e, char_order, word_order, whitespace)
     memset(&g, 0, sizeof(Segment))
     g.hyp_wid.size = g.ref_wid.size = sizeof(uint32_t)
-    g.at_hyp.size = g.at_ref.size = sizeof(int32_t)
+    g.at_hyp.size = g.at_ref.size = g.live_hyp.size = g.live_ref.size = sizeof(int32_t)
     st = <int64_t*>calloc(4 * order + 1, sizeof(int64_t))
     try:
         if st == NULL:
@@ -665,6 +722,8 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
         free(g.ref_wid.p)
         free(g.at_hyp.p)
         free(g.at_ref.p)
+        free(g.live_hyp.p)
+        free(g.live_ref.p)
         enc_free(&e)
 
 
