@@ -15,13 +15,10 @@ intl tokenizer's tables and the pure-Python twins still do).
 
 from __future__ import annotations
 
-import argparse
 import os
-import re
 import sys
 
-from turbobleu import __version__, _log
-from turbobleu._engine.recipes.sacrebleu import SMOOTH_DEFAULTS
+from turbobleu import _log
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.bleu import BLEU
 from turbobleu.cli.io import (
@@ -35,30 +32,29 @@ from turbobleu.cli.io import (
 from turbobleu.cli.metrics import (
     METRICS,
     Scored,
-    add_chrf_options,
     chrf_scored,
     chrf_sentences,
     segment_rows_buffer,
     single_system_listing,
 )
+from turbobleu.cli.options import OUTPUT_FORMATS, PROG, UsageError, build_parser, parse_plain
 from turbobleu.cli.progress import Progress
 from turbobleu.cli.stream import streamed_rows, streams
 from turbobleu.cli.tables import colorize, render
-from turbobleu.result import SACREBLEU_VERSION, BLEUScore, mean_ci
+from turbobleu.result import BLEUScore, mean_ci
 from turbobleu.stats import BLEUStats
-from turbobleu.tokenizers import TOKENIZER_NAMES, Tokenizer, fast_tokenizers
+from turbobleu.tokenizers import Tokenizer
 
 if TYPE_CHECKING:  # significance (and NumPy with it) is imported only for the tests it runs
-    from typing import Any, List, NoReturn, Optional, Sequence, Tuple
+    import argparse
+    from typing import Any, List, Optional, Sequence, Tuple
 
     from turbobleu.significance import Result
 
     # A metric's column in a multi-system table: (name, each system's result, signature).
     Column = Tuple[str, List[Any], str]
 
-PROG = "turbobleu"
 EXIT_USAGE = 2
-OUTPUT_FORMATS = ("json", "text", "latex")
 
 
 # sacrebleu options that need its test-set downloads or its other metrics.
@@ -74,180 +70,11 @@ _UNSUPPORTED = {
 }
 
 
-class UsageError(Exception):
-    """A bad command line: one line on stderr, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # argparse prints a usage block; we print one line
-        raise UsageError(f"{message} (see {PROG} --help)")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog=PROG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="BLEU and chrF exactly as sacreBLEU computes and prints it, fast; with paired "
-        "significance tests.\nUsage: turbobleu REF [REF ...] -i HYP [HYP ...]  "
-        "(or hypotheses on stdin, one tab-separated field per system)",
-    )
-    add = parser.add_argument
-    add("refs", nargs="*", default=[], help="Reference files (before -i/--input).")
-    add(
-        "--input",
-        "-i",
-        nargs="*",
-        default=None,
-        help="System output files (default: standard input).",
-    )
-    add(
-        "--num-refs",
-        "-nr",
-        type=int,
-        default=1,
-        help="Split each reference line on tabs into this many references. (Default: 1)",
-    )
-    add("--encoding", "-e", default="utf-8", help="Encoding of the files. (Default: utf-8)")
-    add(
-        "--metrics",
-        "-m",
-        nargs="+",
-        default=["bleu"],
-        metavar="METRIC",
-        help="Metrics to compute: bleu, chrf or both. (Default: bleu)",
-    )
-    add("--sentence-level", "-sl", action="store_true", help="Score every sentence.")
-    add(
-        "--language-pair",
-        "-l",
-        dest="langpair",
-        default=None,
-        help="src-trg; the target language picks the tokenizer (zh, ja, ko) as in sacrebleu.",
-    )
-    bleu = parser.add_argument_group("BLEU options")
-    bleu.add_argument(
-        "--smooth-method",
-        "-s",
-        choices=list(SMOOTH_DEFAULTS),
-        default="exp",
-        help="Smoothing method. (Default: exp)",
-    )
-    bleu.add_argument(
-        "--smooth-value",
-        "-sv",
-        type=float,
-        default=None,
-        help="Smoothing value for floor (default 0.1) and add-k (default 1).",
-    )
-    library = [n for n in TOKENIZER_NAMES if n not in fast_tokenizers()]
-    bleu.add_argument(
-        "--tokenize",
-        "-tok",
-        choices=list(TOKENIZER_NAMES),
-        default=None,
-        metavar="TOKENIZER",
-        help=f"Tokenizer (sacrebleu's): {', '.join(TOKENIZER_NAMES)}; "
-        f"{', '.join(library)} need turbobleu's extras (ja, ko, spm). "
-        "(Default: 13a, or zh/ja-mecab/ko-mecab from -l's target language)",
-    )
-    bleu.add_argument("--lowercase", "-lc", action="store_true", help="Case-insensitive BLEU.")
-    bleu.add_argument(
-        "--force", action="store_true", help="Do not warn about input that looks tokenized."
-    )
-    add_chrf_options(parser)
-    sig = parser.add_argument_group(
-        "Confidence intervals and paired significance tests "
-        "(seed: SACREBLEU_SEED, default 12345; 'none' = random)"
-    )
-    sig.add_argument(
-        "--confidence",
-        "-ci",
-        action="store_true",
-        help="Bootstrap confidence interval of one system.",
-    )
-    sig.add_argument(
-        "--confidence-n",
-        "-cin",
-        type=int,
-        default=None,
-        help="Bootstrap resamples for --confidence. (Default: 1000)",
-    )
-    paired = sig.add_mutually_exclusive_group()
-    paired.add_argument(
-        "--paired-ar",
-        "-par",
-        action="store_true",
-        help="Paired approximate randomization test against the first system.",
-    )
-    paired.add_argument(
-        "--paired-bs",
-        "-pbs",
-        action="store_true",
-        help="Paired bootstrap resampling test against the first system.",
-    )
-    sig.add_argument(
-        "--paired-ar-n",
-        "-parn",
-        type=int,
-        default=None,
-        help="Trials of --paired-ar. (Default: 10000)",
-    )
-    sig.add_argument(
-        "--paired-bs-n",
-        "-pbsn",
-        type=int,
-        default=None,
-        help="Resamples of --paired-bs. (Default: 1000)",
-    )
-    sig.add_argument(
-        "--paired-jobs",
-        "-j",
-        type=int,
-        default=1,
-        help="Accepted for sacrebleu compatibility; the tests are vectorised and "
-        "run in one process.",
-    )
-    out = parser.add_argument_group("Output")
-    out.add_argument("--quiet", "-q", action="store_true", help="No warnings and no progress bar.")
-    out.add_argument("--short", "-sh", action="store_true", help="Short signature.")
-    out.add_argument("--score-only", "-b", action="store_true", help="Print the score only.")
-    out.add_argument(
-        "--width", "-w", type=int, default=1, help="Decimals of the scores. (Default: 1)"
-    )
-    out.add_argument("--no-color", "-nc", action="store_true", help="No terminal colours.")
-    out.add_argument(
-        "--format",
-        "-f",
-        default="json",
-        choices=OUTPUT_FORMATS,
-        help="Output format (env SACREBLEU_FORMAT overrides, as in sacrebleu). (Default: json)",
-    )
-    out.add_argument(
-        "--version",
-        "-V",
-        action="version",
-        version=f"{PROG} {__version__} (BLEU and chrF of sacrebleu {SACREBLEU_VERSION})",
-    )
-    hidden = argparse.SUPPRESS
-    for flags, dest, kind in (
-        (("--test-set", "-t"), "test_set", str),
-        (("--download",), "download", str),
-        (("--origlang", "-ol"), "origlang", str),
-        (("--subset",), "subset", str),
-    ):
-        parser.add_argument(*flags, dest=dest, type=kind, default=None, help=hidden)
-    parser.add_argument("--echo", nargs="+", default=None, help=hidden)
-    for flags, dest in (
-        (("--list",), "list"),
-        (("--citation", "--cite"), "citation"),
-        (("--detail", "-d"), "detail"),
-    ):
-        parser.add_argument(*flags, dest=dest, action="store_true", help=hidden)
-    return parser
-
-
 def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
-    args = build_parser().parse_args(argv)
+    """The command line's options (``options.parse_plain`` for the plain forms, argparse for the
+    rest), checked."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parse_plain(argv) or build_parser().parse_args(argv)
     env_format = os.environ.get("SACREBLEU_FORMAT", "").lower()
     if env_format in OUTPUT_FORMATS:
         args.format = env_format
@@ -268,11 +95,17 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
         raise UsageError(f"-nr/--num-refs must be >= 1, got {args.num_refs}")
     if args.input is not None and not args.input:
         raise UsageError("-i/--input needs at least one system file")
-    if args.langpair is not None and not re.fullmatch(r"[^-]+-[^-]+", args.langpair):
+    if args.langpair is not None and not _is_language_pair(args.langpair):
         raise UsageError(
             f"-l/--language-pair must look like src-trg (e.g. en-de), got {args.langpair!r}"
         )
     return args
+
+
+def _is_language_pair(text: str) -> bool:
+    """``src-trg``: two non-empty parts around one hyphen."""
+    parts = text.split("-")
+    return len(parts) == 2 and all(parts)
 
 
 def _default_sample_counts(args: argparse.Namespace) -> None:
@@ -500,6 +333,8 @@ def _format_score(args: argparse.Namespace, metric: Any, score: Any, out: Output
     signature = metric.get_signature().format(args.short if not is_json else False)
     result = score.format(args.width, args.score_only, signature, is_json)
     if not is_json and "μ" in result:
+        import re  # here: only -ci output needs it
+
         result = re.sub(
             r"(\(μ = [0-9\.]+ ± [0-9\.]+\))", lambda m: out.color(m.group(), "cyan"), result
         )
@@ -741,6 +576,17 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
+def _restore_sigpipe() -> None:
+    """Like sacrebleu: a closed pipe (``| head``) ends the program quietly. CPython's ``_signal``
+    where it exists: ``signal`` imports enum (2 ms of a 30 ms run)."""
+    try:
+        import _signal as signals  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        import signal as signals
+    if hasattr(signals, "SIGPIPE"):  # (not on Windows)
+        signals.signal(signals.SIGPIPE, signals.SIG_DFL)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Console-script entry point: runs the command and returns its exit status.
 
@@ -748,12 +594,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     and streams as it found them.
     """
     if argv is None:
-        try:  # like sacrebleu: a closed pipe (| head) ends the program quietly
-            from signal import SIG_DFL, SIGPIPE, signal
-
-            signal(SIGPIPE, SIG_DFL)
-        except ImportError:  # Windows
-            pass
+        _restore_sigpipe()
         for stream in (sys.stdout, sys.stderr):
             try:  # scores and names are written as UTF-8 whatever the locale (as sacrebleu)
                 stream.reconfigure(encoding="utf-8")  # type: ignore[union-attr]

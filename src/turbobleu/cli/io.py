@@ -12,12 +12,11 @@ import codecs
 import itertools
 import operator
 import sys
-from contextlib import contextmanager
 
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import BinaryIO, Iterable, Iterator, List, Optional, Tuple
+    from typing import Any, BinaryIO, Iterable, Iterator, List, Optional, Tuple
 
 # Exit status of sacrebleu for a wrong number of tab-separated fields.
 EXIT_FIELDS = 17
@@ -46,19 +45,26 @@ def _read_bytes(path: str) -> bytes:
             return handle.read()
 
 
-@contextmanager
-def _reading(path: str) -> Iterator[None]:
-    """OS errors while reading ``path`` as one-line InputErrors."""
-    try:
-        yield
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a text file") from None
-    except PermissionError:
-        raise InputError(f"{path}: permission denied") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+class _reading:  # noqa: N801 (used as `with _reading(path):`, as a function would be)
+    """OS errors while reading ``path`` as one-line InputErrors. (A class, not a contextlib
+    generator: contextlib and functools would be imported for it alone.)"""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, exc: Any, traceback: Any) -> None:
+        path = self.path
+        if isinstance(exc, FileNotFoundError):
+            raise InputError(f"{path}: no such file") from None
+        if isinstance(exc, IsADirectoryError):
+            raise InputError(f"{path}: is a directory, not a text file") from None
+        if isinstance(exc, PermissionError):
+            raise InputError(f"{path}: permission denied") from None
+        if isinstance(exc, OSError):
+            raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
 
 
 def _read_gzip(path: str) -> bytes:
@@ -220,13 +226,13 @@ def _line_blocks(path: str, encoding: str) -> Iterator[List[str]]:
 
 
 def _read_block(handle: BinaryIO, path: str) -> bytes:
-    import zlib
+    if not path.endswith(".gz"):
+        return handle.read(BLOCK_BYTES)
+    import zlib  # here: only a gzip stream raises its errors
 
     try:
         return handle.read(BLOCK_BYTES)
     except (EOFError, zlib.error, OSError) as exc:  # (gzip.BadGzipFile is an OSError)
-        if not path.endswith(".gz"):
-            raise
         raise InputError(f"{path}: not a readable gzip file ({exc})") from None
 
 

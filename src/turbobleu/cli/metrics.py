@@ -7,7 +7,6 @@ Python, so that ``-m chrf`` loads no NumPy either (the pure-Python twins still d
 
 from __future__ import annotations
 
-import argparse
 from array import array
 
 from turbobleu._engine import impl as _impl
@@ -15,6 +14,7 @@ from turbobleu._typing import TYPE_CHECKING
 from turbobleu.chrf import CHRF
 
 if TYPE_CHECKING:
+    import argparse
     from typing import Any, List, Optional
 
 
@@ -32,39 +32,6 @@ class Scored:
 
 # sacrebleu's -m choices that turbobleu computes.
 METRICS = ("bleu", "chrf")
-
-
-def add_chrf_options(parser: argparse.ArgumentParser) -> None:
-    """sacrebleu's chrF options, with its defaults."""
-    group = parser.add_argument_group("chrF options (-m chrf)")
-    add = group.add_argument
-    add(
-        "--chrf-char-order",
-        "-cc",
-        type=int,
-        default=CHRF.CHAR_ORDER,
-        help="Character n-gram order. (Default: %(default)s)",
-    )
-    add(
-        "--chrf-word-order",
-        "-cw",
-        type=int,
-        default=CHRF.WORD_ORDER,
-        help="Word n-gram order; 2 gives chrF++. (Default: %(default)s)",
-    )
-    add(
-        "--chrf-beta",
-        type=int,
-        default=CHRF.BETA,
-        help="Weight of recall against precision. (Default: %(default)s)",
-    )
-    add("--chrf-whitespace", action="store_true", help="Count whitespace in character n-grams.")
-    add("--chrf-lowercase", action="store_true", help="Case-insensitive chrF.")
-    add(
-        "--chrf-eps-smoothing",
-        action="store_true",
-        help="Epsilon smoothing (chrF++.py, NLTK, Moses) instead of effective order.",
-    )
 
 
 def segment_rows_buffer(segments: int, width: int) -> Any:

@@ -4,8 +4,6 @@ and each system's statistics summed as they go, so memory does not grow with the
 
 from __future__ import annotations
 
-import argparse
-
 from turbobleu._engine.streaming import add_rows, chunk_row
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.cli.io import (
@@ -18,6 +16,7 @@ from turbobleu.cli.io import (
 from turbobleu.cli.progress import Progress
 
 if TYPE_CHECKING:
+    import argparse
     from typing import List, Optional, Tuple
 
     from turbobleu.bleu import BLEU

@@ -9,19 +9,17 @@ multi-line cells, ANSI colour codes that take no width, and LaTeX escaping.
 
 from __future__ import annotations
 
-import re
-from functools import reduce
-
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import List, Optional, Sequence
 
+# Patterns, compiled (and ``re`` imported) on first use: one system's score needs no table.
 # CSI escape sequences (colours); they take no room on screen.
-_ANSI = re.compile(r"\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]")
-_LINE_BREAK = re.compile(r"\r|\n|\r\n")
+_ANSI = r"\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]"
+_LINE_BREAK = r"\r|\n|\r\n"
 # A number with thousands separators, e.g. 1,000 or 1,000.5 (also .5 and 1.).
-_THOUSANDS = re.compile(r"^(([+-]?[0-9]{1,3})(?:,([0-9]{3}))*)?(?(1)\.[0-9]*|\.[0-9]+)?$")
+_THOUSANDS = r"^(([+-]?[0-9]{1,3})(?:,([0-9]{3}))*)?(?(1)\.[0-9]*|\.[0-9]+)?$"
 # tabulate's minimum room around a header.
 _MIN_PADDING = 2
 
@@ -45,7 +43,9 @@ _NONE, _BOOL, _INT, _FLOAT, _STR = range(5)
 
 
 def strip_ansi(text: str) -> str:
-    return _ANSI.sub("", text)
+    import re
+
+    return re.sub(_ANSI, "", text)
 
 
 def _converts(kind: type, text: str) -> bool:
@@ -68,14 +68,16 @@ def _is_number(text: str) -> bool:
 
 
 def _cell_type(text: str) -> int:
+    import re
+
     text = strip_ansi(text)
     if not text:
         return _NONE
     if text in ("True", "False"):
         return _BOOL
-    if _converts(int, text) or (_THOUSANDS.match(text) and "." not in text):
+    if _converts(int, text) or (re.match(_THOUSANDS, text) and "." not in text):
         return _INT
-    if _is_number(text) or _THOUSANDS.match(text):
+    if _is_number(text) or re.match(_THOUSANDS, text):
         return _FLOAT
     return _STR
 
@@ -111,12 +113,16 @@ class _Widths:
         return len(strip_ansi(text)) if self.has_invisible else len(text)
 
     def cell(self, text: str) -> int:
+        import re
+
         if self.multiline:
             return max(self.line(part) for part in re.split("[\r\n]", text))
         return self.line(text)
 
 
 def _align_column(cells: List[str], align: str, min_width: int, widths: _Widths) -> List[str]:
+    import re
+
     cells = [c.strip() for c in cells]
     if widths.multiline:
         line_widths = [[widths.line(p) for p in re.split("[\r\n]", c)] for c in cells]
@@ -138,9 +144,11 @@ def _align_column(cells: List[str], align: str, min_width: int, widths: _Widths)
 
 
 def _align_header(header: str, align: str, width: int, widths: _Widths) -> str:
+    import re
+
     if widths.multiline:
         return "\n".join(
-            _align_header_line(h, align, width, widths) for h in _LINE_BREAK.split(header)
+            _align_header_line(h, align, width, widths) for h in re.split(_LINE_BREAK, header)
         )
     return _align_header_line(header, align, width, widths)
 
@@ -153,15 +161,17 @@ def render(
     headers: Sequence[str], columns: Sequence[Sequence[str]], style: str, floatfmt: str
 ) -> str:
     """A table (``style`` "grid" for text, "booktabs" for LaTeX) of string columns."""
+    import re
+
     plain = "\t".join(list(headers) + [c for col in columns for c in col])
-    has_invisible = _ANSI.search(plain) is not None
-    multiline = style == "grid" and _LINE_BREAK.search(plain) is not None
+    has_invisible = re.search(_ANSI, plain) is not None
+    multiline = style == "grid" and re.search(_LINE_BREAK, plain) is not None
     widths = _Widths(has_invisible, multiline)
 
     aligns = ["right"] + ["center"] * (len(columns) - 1)
     formatted = []
     for col in columns:
-        kind = reduce(max, (_cell_type(c) for c in col), _BOOL)
+        kind = max([_BOOL] + [_cell_type(c) for c in col])
         formatted.append([_format_cell(c, kind, floatfmt, has_invisible) for c in col])
     min_widths = [widths.cell(h) + _MIN_PADDING for h in headers]
     aligned = [_align_column(col, a, w, widths) for col, a, w in zip(formatted, aligns, min_widths)]

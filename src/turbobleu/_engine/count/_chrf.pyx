@@ -13,7 +13,6 @@ from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from cpython.unicode cimport PyUnicode_Check
-import threading
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object)
@@ -884,6 +883,8 @@ def pairwise_scores(hypotheses, references, int char_order, int word_order, bint
             s = prof.fill(n_hyps, r0, r1, factor, eps_smoothing, out)
         if s < 0:
             failed.append(r0)
+
+    import threading  # here: `import turbobleu` does not need it
 
     bounds = [n_hyps + n_refs * w // threads for w in range(threads + 1)]
     pool = [threading.Thread(target=work, args=(bounds[w], bounds[w + 1]))

@@ -20,7 +20,7 @@ from turbobleu._engine.count._kernel cimport (TABLE_FOR_CORPUS, Table, count_seg
                                               table_take, table_warm)
 from turbobleu._engine.scratch cimport (tb_load_acquire, tb_scratch_give, tb_scratch_peek,
                                         tb_scratch_take, tb_store_release, warm_memory)
-import threading
+from _thread import RLock  # threading's C lock, without importing threading
 from turbobleu._engine.count._kernel import sacrebleu_score_parts as _sacrebleu_score_parts
 
 cdef extern from "Python.h":
@@ -748,7 +748,7 @@ cdef tuple with_spaces_marked(index, blocks):
 
 # One thread builds the table; the others wait for it. Re-entrant: building runs Python code (an
 # import, NumPy), and a gc callback or a finalizer there may tokenize with intl on this thread.
-INTL_LOCK = threading.RLock()
+INTL_LOCK = RLock()
 
 
 cdef int ensure_intl_table() except -1:
