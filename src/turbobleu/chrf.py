@@ -14,15 +14,15 @@ from turbobleu._engine import impl as _impl
 from turbobleu._engine.count.references import check_hypotheses, sentence_references
 from turbobleu._engine.recipes.chrf import check_options, f_score
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.result import SACREBLEU_VERSION, BLEUSignature
+from turbobleu.result import SACREBLEU_VERSION, BLEUSignature, Score
 
 if TYPE_CHECKING:  # NumPy is imported by the calls that make arrays
-    from typing import Any, Dict, List, Optional, Sequence, Tuple
+    from typing import Any, List, Optional, Sequence, Tuple
 
     import numpy as np
 
 
-class CHRFScore:
+class CHRFScore(Score):
     """A chrF score (sacrebleu's ``CHRFScore``: same attributes, text and JSON)."""
 
     def __init__(self, score: float, char_order: int, word_order: int, beta: Any) -> None:
@@ -34,53 +34,6 @@ class CHRFScore:
         self._mean = -1.0
         self._ci = -1.0
         self._verbose = ""
-
-    def format(
-        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
-    ) -> str:
-        """sacrebleu's text (``chrF2|sig = 56.78``), score-only or JSON rendering."""
-        score = f"{self.score:.{width}f}"
-        d: Dict[str, Any] = {
-            "name": self.name,
-            "score": float(score),
-            "signature": signature,
-        }
-        if self._mean > 0:
-            mean, ci = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
-            score += f" (μ = {mean} ± {ci})"
-            if is_json:
-                d.update(
-                    confidence_mean=float(mean),
-                    confidence_var=float(ci),
-                    confidence=f"μ = {mean} ± {ci}",
-                )
-        if score_only:
-            return score
-        if is_json:
-            if not signature:
-                raise ValueError("format(is_json=True) needs a signature (as in sacrebleu)")
-            for field in signature.split("|"):
-                key, value = field.split(":")
-                d[key] = value
-            import json  # here: only JSON output needs it
-
-            return json.dumps(d, indent=1, ensure_ascii=False)
-        head = f"{self.name}|{signature}" if signature else self.name
-        return f"{head} = {score}"
-
-    def estimate_ci(self, scores: Sequence[Any]) -> None:
-        """sacrebleu's ``Score.estimate_ci``: mean and 95% half-width of bootstrap scores."""
-        import statistics
-
-        raw = sorted(s.score for s in scores)
-        lo = len(raw) // 40
-        self._ci = 0.5 * (raw[len(raw) - lo - 1] - raw[lo])
-        self._mean = statistics.mean(raw)
-
-    def __repr__(self) -> str:
-        return self.format()
-
-    __str__ = __repr__
 
 
 class CHRFSignature(BLEUSignature):
