@@ -24,6 +24,7 @@ import turbobleu.sacrebleu
 from conftest import FIXTURE_DATA, read_lines
 from turbobleu import patching
 from turbobleu.sacrebleu import _patch as _patch_sacrebleu
+from turbobleu.sacrebleu._patch_common import RefCache
 
 FUNCTIONS = ("corpus_bleu", "sentence_bleu", "raw_corpus_bleu")
 HAVE_JA = all(importlib.util.find_spec(m) for m in ("MeCab", "ipadic"))
@@ -224,7 +225,7 @@ def test_subclasses_with_their_own_preprocessing_keep_sacrebleus_code() -> None:
     patching.patch("sacrebleu")
     assert key(_OwnPreprocessing().corpus_score(HYPS, REFS)) == want
     cached = _OwnPreprocessing(references=REFS)
-    assert not isinstance(cached._ref_cache, _patch_sacrebleu._RefCache)
+    assert not isinstance(cached._ref_cache, RefCache)
     assert key(cached.corpus_score(HYPS, None)) == want_cached
 
 
