@@ -11,7 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence as _Sequence
 
 from turbobleu._engine import impl as _impl
-from turbobleu._engine.count.references import check_hypotheses, sentence_references
+from turbobleu._engine.count.references import (
+    check_hypotheses,
+    reference_streams,
+    sentence_references,
+)
 from turbobleu._engine.recipes.chrf import check_options, f_score
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.result import SACREBLEU_VERSION, BLEUSignature, Score
@@ -63,21 +67,15 @@ class CHRFSignature(BLEUSignature):
 
 def _reference_streams(references: Any, segments: Optional[int]) -> List[list]:
     """The reference streams as lists, checked: one entry (str or None) per segment each."""
-    if isinstance(references, str) or not isinstance(references, _Sequence):
-        raise TypeError(
-            "references must be a sequence of reference streams (lists of strings), got "
-            f"{type(references).__name__}"
-        )
-    streams = []
-    for k, stream in enumerate(references):
+    streams = reference_streams(references)
+    for k, stream in enumerate(streams):
         if isinstance(stream, str) or not isinstance(stream, _Sequence):
             raise TypeError(
                 f"references[{k}] must be a sequence of strings (one reference stream, a string "
                 f"or None per segment), got {type(stream).__name__}"
             )
-        streams.append(stream if type(stream) is list else list(stream))
-    if not streams:
-        raise ValueError("references is empty: give at least one reference stream")
+        if type(stream) is not list:
+            streams[k] = list(stream)
     lengths = [len(s) for s in streams]
     expected = lengths[0] if segments is None else segments
     for k, n in enumerate(lengths):

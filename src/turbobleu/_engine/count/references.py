@@ -27,6 +27,20 @@ def check_hypotheses(hypotheses: Any, what: str = "hypotheses") -> list:
     return hyps
 
 
+def reference_streams(references: Any) -> list:
+    """``references``, a sequence of reference streams, as a non-empty list (the streams
+    themselves are not checked here)."""
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError(
+            "references must be a sequence of reference streams (lists of strings), got "
+            f"{type(references).__name__}"
+        )
+    streams = list(references)
+    if not streams:
+        raise ValueError("references is empty: give at least one reference stream")
+    return streams
+
+
 def _check_stream(k: int, stream: Any) -> None:
     if isinstance(stream, str) or not isinstance(stream, Sequence):
         raise TypeError(
@@ -58,14 +72,7 @@ class PreparedReferences:
         lowercase: bool,
         expected_segments: Optional[int] = None,
     ) -> None:
-        if isinstance(references, str) or not isinstance(references, Sequence):
-            raise TypeError(
-                "references must be a sequence of reference streams (lists of "
-                f"strings), got {type(references).__name__}"
-            )
-        streams = list(references)
-        if not streams:
-            raise ValueError("references is empty: give at least one reference stream")
+        streams = reference_streams(references)
         for k, stream in enumerate(streams):
             _check_stream(k, stream)
         lengths = [len(s) for s in streams]
