@@ -8,6 +8,7 @@ ValueError instead of being truncated.
 from __future__ import annotations
 
 import importlib.util
+import logging
 from typing import Iterator, List, Tuple
 
 import pytest
@@ -163,6 +164,24 @@ def test_no_references_at_all_is_sacrebleus_error() -> None:
     patching.patch("sacrebleu")
     with pytest.raises(RuntimeError, match="No references provided and the cache is empty"):
         sacrebleu.metrics.BLEU().corpus_score(HYPS, None)
+
+
+@pytest.mark.parametrize("periods", [99, 100])
+def test_tokenized_period_warning_unchanged(periods: int, caplog: pytest.LogCaptureFixture) -> None:
+    hyps = ["x ."] * periods + ["x."]
+    refs = [["x ."] * len(hyps)]
+
+    def messages() -> List[str]:
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="sacrebleu"):
+            sacrebleu.metrics.BLEU().corpus_score(hyps, refs)
+        return [r.getMessage() for r in caplog.records if r.name == "sacrebleu"]
+
+    theirs = messages()
+    patching.patch("sacrebleu")
+    # (13a is counted by turbobleu when patched, which then gives the warning itself)
+    assert _patch_sacrebleu._turbo_tokenizer(sacrebleu.metrics.BLEU().tokenizer) is not None
+    assert messages() == theirs and len(theirs) == (3 if periods >= 100 else 0)
 
 
 def test_bootstrap_and_paired_tests_unchanged() -> None:

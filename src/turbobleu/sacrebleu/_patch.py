@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 from turbobleu import bleu as turbo_bleu
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count.references import PreparedReferences
+from turbobleu._log import TOKENIZED_PERIODS
 from turbobleu.sacrebleu import _patch_chrf
 from turbobleu.sacrebleu._patch_common import patch_statistics, replace_functions
 from turbobleu.tokenizers import LibraryTokenizer, SentencePieceTokenizer, Tokenizer, get_tokenizer
@@ -172,14 +173,8 @@ def _turbo_statistics(
     hyps = list(hypotheses)
     order = metric.max_ngram_order
     if not metric._force and sum(1 for h in hyps if h.endswith(" .")) >= 100:
-        _SACRE_LOG.warning("That's 100 lines that end in a tokenized period ('.')")
-        _SACRE_LOG.warning(
-            "It looks like you forgot to detokenize your test data, which may hurt your score."
-        )
-        _SACRE_LOG.warning(
-            "If you insist your data is detokenized, or don't care, you can "
-            "suppress this message with the `force` parameter."
-        )
+        for line in TOKENIZED_PERIODS:
+            _SACRE_LOG.warning(line)
     if references:
         streams = list(references)
         if len(hyps) == 1 and all(len(stream) == 1 for stream in streams):
