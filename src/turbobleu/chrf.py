@@ -8,8 +8,6 @@ statistics row is ``_engine/recipes/chrf.f_score``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence as _Sequence
-
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count.references import (
     check_hypotheses,
@@ -17,6 +15,7 @@ from turbobleu._engine.count.references import (
     sentence_references,
 )
 from turbobleu._engine.recipes.chrf import check_options, f_score
+from turbobleu._engine.validate import check_sequence
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.result import SACREBLEU_VERSION, BLEUSignature, Score
 
@@ -69,11 +68,11 @@ def _reference_streams(references: Any, segments: Optional[int]) -> List[list]:
     """The reference streams as lists, checked: one entry (str or None) per segment each."""
     streams = reference_streams(references)
     for k, stream in enumerate(streams):
-        if isinstance(stream, str) or not isinstance(stream, _Sequence):
-            raise TypeError(
-                f"references[{k}] must be a sequence of strings (one reference stream, a string "
-                f"or None per segment), got {type(stream).__name__}"
-            )
+        check_sequence(
+            stream,
+            f"references[{k}] must be a sequence of strings (one reference stream, a string "
+            "or None per segment)",
+        )
         if type(stream) is not list:
             streams[k] = list(stream)
     lengths = [len(s) for s in streams]
