@@ -226,3 +226,17 @@ def test_unknown_implementation_choice(monkeypatch) -> None:
     monkeypatch.setenv("TURBOBLEU_IMPL", "fastest")
     with pytest.raises(ImportError, match=r"TURBOBLEU_IMPL must be one of"):
         _impl._load()
+
+
+@pytest.mark.parametrize("metric", [turbobleu.BLEU, turbobleu.CHRF], ids=["BLEU", "CHRF"])
+def test_references_argument_is_checked_alike_by_bleu_and_chrf(metric) -> None:
+    """Both metrics check the outer ``references`` argument with the same messages."""
+    with pytest.raises(
+        TypeError,
+        match=r"^references must be a sequence of reference streams \(lists of strings\), got str$",
+    ):
+        metric(references="the cat sat .")
+    with pytest.raises(
+        ValueError, match=r"^references is empty: give at least one reference stream$"
+    ):
+        metric(references=[])

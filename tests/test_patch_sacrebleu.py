@@ -8,6 +8,7 @@ ValueError instead of being truncated.
 from __future__ import annotations
 
 import importlib.util
+import logging
 from typing import Iterator, List, Tuple
 
 import pytest
@@ -24,6 +25,7 @@ import turbobleu.sacrebleu
 from conftest import FIXTURE_DATA, read_lines
 from turbobleu import patching
 from turbobleu.sacrebleu import _patch as _patch_sacrebleu
+from turbobleu.sacrebleu._patch_common import RefCache
 
 FUNCTIONS = ("corpus_bleu", "sentence_bleu", "raw_corpus_bleu")
 HAVE_JA = all(importlib.util.find_spec(m) for m in ("MeCab", "ipadic"))
@@ -164,6 +166,24 @@ def test_no_references_at_all_is_sacrebleus_error() -> None:
         sacrebleu.metrics.BLEU().corpus_score(HYPS, None)
 
 
+@pytest.mark.parametrize("periods", [99, 100])
+def test_tokenized_period_warning_unchanged(periods: int, caplog: pytest.LogCaptureFixture) -> None:
+    hyps = ["x ."] * periods + ["x."]
+    refs = [["x ."] * len(hyps)]
+
+    def messages() -> List[str]:
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="sacrebleu"):
+            sacrebleu.metrics.BLEU().corpus_score(hyps, refs)
+        return [r.getMessage() for r in caplog.records if r.name == "sacrebleu"]
+
+    theirs = messages()
+    patching.patch("sacrebleu")
+    # (13a is counted by turbobleu when patched, which then gives the warning itself)
+    assert _patch_sacrebleu._turbo_tokenizer(sacrebleu.metrics.BLEU().tokenizer) is not None
+    assert messages() == theirs and len(theirs) == (3 if periods >= 100 else 0)
+
+
 def test_bootstrap_and_paired_tests_unchanged() -> None:
     def run() -> tuple:
         metric = sacrebleu.metrics.BLEU()
@@ -224,7 +244,7 @@ def test_subclasses_with_their_own_preprocessing_keep_sacrebleus_code() -> None:
     patching.patch("sacrebleu")
     assert key(_OwnPreprocessing().corpus_score(HYPS, REFS)) == want
     cached = _OwnPreprocessing(references=REFS)
-    assert not isinstance(cached._ref_cache, _patch_sacrebleu._RefCache)
+    assert not isinstance(cached._ref_cache, RefCache)
     assert key(cached.corpus_score(HYPS, None)) == want_cached
 
 

@@ -14,6 +14,14 @@ if TYPE_CHECKING:
 
 LOGGER_NAME = "turbobleu"
 
+# sacrebleu's warning, line by line, when 100 or more hypotheses end in a tokenized period.
+TOKENIZED_PERIODS = (
+    "That's 100 lines that end in a tokenized period ('.')",
+    "It looks like you forgot to detokenize your test data, which may hurt your score.",
+    "If you insist your data is detokenized, or don't care, you can "
+    "suppress this message with the `force` parameter.",
+)
+
 # While the command line runs, its writer gets the warnings instead of the logger (see redirect).
 _writer: Optional[Callable[[str], None]] = None
 

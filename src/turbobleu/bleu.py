@@ -163,14 +163,8 @@ class BLEU:
 
     @staticmethod
     def _warn_tokenized() -> None:
-        _log.warning("That's 100 lines that end in a tokenized period ('.')")
-        _log.warning(
-            "It looks like you forgot to detokenize your test data, which may hurt your score."
-        )
-        _log.warning(
-            "If you insist your data is detokenized, or don't care, you can "
-            "suppress this message with the `force` parameter."
-        )
+        for line in _log.TOKENIZED_PERIODS:
+            _log.warning(line)
 
     # -- scores -----------------------------------------------------------------------------
     def score_row(self, row: Any) -> BLEUScore:

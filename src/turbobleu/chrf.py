@@ -8,21 +8,24 @@ statistics row is ``_engine/recipes/chrf.f_score``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence as _Sequence
-
 from turbobleu._engine import impl as _impl
-from turbobleu._engine.count.references import check_hypotheses, sentence_references
+from turbobleu._engine.count.references import (
+    check_hypotheses,
+    reference_streams,
+    sentence_references,
+)
 from turbobleu._engine.recipes.chrf import check_options, f_score
+from turbobleu._engine.validate import check_sequence
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.result import SACREBLEU_VERSION, BLEUSignature
+from turbobleu.result import SACREBLEU_VERSION, BLEUSignature, Score
 
 if TYPE_CHECKING:  # NumPy is imported by the calls that make arrays
-    from typing import Any, Dict, List, Optional, Sequence, Tuple
+    from typing import Any, List, Optional, Sequence, Tuple
 
     import numpy as np
 
 
-class CHRFScore:
+class CHRFScore(Score):
     """A chrF score (sacrebleu's ``CHRFScore``: same attributes, text and JSON)."""
 
     def __init__(self, score: float, char_order: int, word_order: int, beta: Any) -> None:
@@ -34,53 +37,6 @@ class CHRFScore:
         self._mean = -1.0
         self._ci = -1.0
         self._verbose = ""
-
-    def format(
-        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
-    ) -> str:
-        """sacrebleu's text (``chrF2|sig = 56.78``), score-only or JSON rendering."""
-        score = f"{self.score:.{width}f}"
-        d: Dict[str, Any] = {
-            "name": self.name,
-            "score": float(score),
-            "signature": signature,
-        }
-        if self._mean > 0:
-            mean, ci = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
-            score += f" (μ = {mean} ± {ci})"
-            if is_json:
-                d.update(
-                    confidence_mean=float(mean),
-                    confidence_var=float(ci),
-                    confidence=f"μ = {mean} ± {ci}",
-                )
-        if score_only:
-            return score
-        if is_json:
-            if not signature:
-                raise ValueError("format(is_json=True) needs a signature (as in sacrebleu)")
-            for field in signature.split("|"):
-                key, value = field.split(":")
-                d[key] = value
-            import json  # here: only JSON output needs it
-
-            return json.dumps(d, indent=1, ensure_ascii=False)
-        head = f"{self.name}|{signature}" if signature else self.name
-        return f"{head} = {score}"
-
-    def estimate_ci(self, scores: Sequence[Any]) -> None:
-        """sacrebleu's ``Score.estimate_ci``: mean and 95% half-width of bootstrap scores."""
-        import statistics
-
-        raw = sorted(s.score for s in scores)
-        lo = len(raw) // 40
-        self._ci = 0.5 * (raw[len(raw) - lo - 1] - raw[lo])
-        self._mean = statistics.mean(raw)
-
-    def __repr__(self) -> str:
-        return self.format()
-
-    __str__ = __repr__
 
 
 class CHRFSignature(BLEUSignature):
@@ -110,21 +66,15 @@ class CHRFSignature(BLEUSignature):
 
 def _reference_streams(references: Any, segments: Optional[int]) -> List[list]:
     """The reference streams as lists, checked: one entry (str or None) per segment each."""
-    if isinstance(references, str) or not isinstance(references, _Sequence):
-        raise TypeError(
-            "references must be a sequence of reference streams (lists of strings), got "
-            f"{type(references).__name__}"
+    streams = reference_streams(references)
+    for k, stream in enumerate(streams):
+        check_sequence(
+            stream,
+            f"references[{k}] must be a sequence of strings (one reference stream, a string "
+            "or None per segment)",
         )
-    streams = []
-    for k, stream in enumerate(references):
-        if isinstance(stream, str) or not isinstance(stream, _Sequence):
-            raise TypeError(
-                f"references[{k}] must be a sequence of strings (one reference stream, a string "
-                f"or None per segment), got {type(stream).__name__}"
-            )
-        streams.append(stream if type(stream) is list else list(stream))
-    if not streams:
-        raise ValueError("references is empty: give at least one reference stream")
+        if type(stream) is not list:
+            streams[k] = list(stream)
     lengths = [len(s) for s in streams]
     expected = lengths[0] if segments is None else segments
     for k, n in enumerate(lengths):

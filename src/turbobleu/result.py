@@ -28,7 +28,69 @@ _ABBREVIATIONS = {
 }
 
 
-class BLEUScore:
+class Score:
+    """What every sacrebleu score shares (sacrebleu's ``Score``): the text, score-only and JSON
+    renderings and the bootstrap confidence interval. A subclass gives ``name``, ``score``,
+    ``_mean`` / ``_ci`` (-1.0 until ``estimate_ci``) and ``_verbose`` (the text after the score;
+    empty: none, and no ``verbose_score`` in JSON)."""
+
+    name: str
+    score: float
+    _mean: float
+    _ci: float
+    _verbose: str
+
+    def format(
+        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
+    ) -> str:
+        """sacrebleu's text (``BLEU|sig = 12.34 ...``), score-only or JSON rendering."""
+        score = f"{self.score:.{width}f}"
+        if self._mean > 0:
+            score += f" (μ = {self._mean:.{width}f} ± {self._ci:.{width}f})"
+        if score_only:
+            return score
+        if is_json:
+            return self._json(width, signature)
+        head = f"{self.name}|{signature}" if signature else self.name
+        verbose = self._verbose
+        return f"{head} = {score} {verbose}" if verbose else f"{head} = {score}"
+
+    def _json(self, width: int, signature: str) -> str:
+        d: Dict[str, Any] = {
+            "name": self.name,
+            "score": float(f"{self.score:.{width}f}"),
+            "signature": signature,
+        }
+        if self._mean > 0:
+            mean, ci = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
+            d.update(
+                confidence_mean=float(mean),
+                confidence_var=float(ci),
+                confidence=f"μ = {mean} ± {ci}",
+            )
+        verbose = self._verbose
+        if verbose:
+            d["verbose_score"] = verbose
+        if not signature:
+            raise ValueError("format(is_json=True) needs a signature (as in sacrebleu)")
+        for field in signature.split("|"):
+            key, value = field.split(":")
+            d[key] = value
+        import json  # here: only JSON output needs it (a lighter `import turbobleu`)
+
+        return json.dumps(d, indent=1, ensure_ascii=False)
+
+    def estimate_ci(self, scores: Sequence["Score"]) -> None:
+        """Store the bootstrap mean and 95% half-width as sacrebleu computes them."""
+        self._mean, self._ci = mean_ci([s.score for s in scores])
+
+    def __repr__(self) -> str:
+        return self.format()
+
+    __str__ = __repr__
+
+
+class BLEUScore(Score):
     """A BLEU score with its statistics (sacrebleu's ``BLEUScore``: same attributes and text)."""
 
     name = "BLEU"
@@ -62,57 +124,11 @@ class BLEUScore:
         return "/".join(f"{p:.1f}" for p in self.precisions)
 
     @property
-    def _verbose(self) -> str:
+    def _verbose(self) -> str:  # type: ignore[override]  # computed; Score declares a plain str
         return (
             f"{self.prec_str} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
             f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
         )
-
-    def format(
-        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
-    ) -> str:
-        """sacrebleu's text (``BLEU|sig = 12.34 ...``), score-only or JSON rendering."""
-        score = f"{self.score:.{width}f}"
-        if self._mean > 0:
-            score += f" (μ = {self._mean:.{width}f} ± {self._ci:.{width}f})"
-        if score_only:
-            return score
-        if is_json:
-            return self._json(width, signature)
-        head = f"{self.name}|{signature}" if signature else self.name
-        return f"{head} = {score} {self._verbose}"
-
-    def _json(self, width: int, signature: str) -> str:
-        d: Dict[str, Any] = {
-            "name": self.name,
-            "score": float(f"{self.score:.{width}f}"),
-            "signature": signature,
-        }
-        if self._mean > 0:
-            mean, ci = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
-            d.update(
-                confidence_mean=float(mean),
-                confidence_var=float(ci),
-                confidence=f"μ = {mean} ± {ci}",
-            )
-        d["verbose_score"] = self._verbose
-        if not signature:
-            raise ValueError("format(is_json=True) needs a signature (as in sacrebleu)")
-        for field in signature.split("|"):
-            key, value = field.split(":")
-            d[key] = value
-        import json  # here: only JSON output needs it (a lighter `import turbobleu`)
-
-        return json.dumps(d, indent=1, ensure_ascii=False)
-
-    def estimate_ci(self, scores: Sequence["BLEUScore"]) -> None:
-        """Store the bootstrap mean and 95% half-width as sacrebleu computes them."""
-        self._mean, self._ci = mean_ci([s.score for s in scores])
-
-    def __repr__(self) -> str:
-        return self.format()
-
-    __str__ = __repr__
 
 
 def mean_ci(scores: Sequence[float]) -> Tuple[float, float]:

@@ -101,10 +101,15 @@ def integer_array(value: Any, name: str, shape: Tuple[int, ...]) -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
+def check_sequence(value: Any, expected: str, hint: str = "") -> None:
+    """TypeError ``"<expected>, got <type><hint>"`` unless ``value`` is a sequence other than a
+    str (a str is a sequence of characters, never the lines or streams that were asked for)."""
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise TypeError(f"{expected}, got {type(value).__name__}{hint}")
+
+
 def check_text_streams(references: Any) -> None:
     """sacrebleu's ``references`` argument: a sequence of streams (not an array or a string)."""
-    if isinstance(references, str) or not isinstance(references, Sequence):
-        raise TypeError(
-            "references must be a sequence of reference streams (lists of "
-            f"strings), got {type(references).__name__}"
-        )
+    check_sequence(
+        references, "references must be a sequence of reference streams (lists of strings)"
+    )

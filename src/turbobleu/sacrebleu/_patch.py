@@ -35,15 +35,14 @@ import weakref
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Callable, List, Optional, Tuple
+    from typing import Any, List, Optional, Tuple
 
 from turbobleu import bleu as turbo_bleu
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count.references import PreparedReferences
+from turbobleu._log import TOKENIZED_PERIODS
 from turbobleu.sacrebleu import _patch_chrf
-from turbobleu.sacrebleu._patch_common import RefCache as _RefCache
-from turbobleu.sacrebleu._patch_common import init_taking_references
-from turbobleu.sacrebleu._patch_common import standard as _standard
+from turbobleu.sacrebleu._patch_common import patch_statistics, replace_functions
 from turbobleu.tokenizers import LibraryTokenizer, SentencePieceTokenizer, Tokenizer, get_tokenizer
 
 _SACRE_LOG = logging.getLogger("sacrebleu")
@@ -52,11 +51,7 @@ _SACRE_LOG = logging.getLogger("sacrebleu")
 _saved: List[Tuple[Any, str, Any]] = []
 _MISSING = object()
 
-_FUNCTIONS = {
-    "corpus_bleu": turbo_bleu.corpus_bleu,
-    "sentence_bleu": turbo_bleu.sentence_bleu,
-    "raw_corpus_bleu": turbo_bleu.raw_corpus_bleu,
-}
+_FUNCTIONS = ("corpus_bleu", "sentence_bleu", "raw_corpus_bleu")
 
 # sacrebleu's tokenizer classes (module, class name) -> turbobleu's tokenizer name.
 _TOKENIZER_CLASSES = {
@@ -84,6 +79,10 @@ _ENGINE = (
     "_get_closest_ref_len",
     "_cache_references",
 )
+
+
+# The attributes sacrebleu's reference cache is built with; ``_settings`` is what it depends on.
+_CACHE_ATTRIBUTES = ("lowercase", "tokenizer", "max_ngram_order")
 
 
 def _settings(metric: Any) -> Tuple[bool, int, int]:
@@ -115,39 +114,20 @@ def patch() -> None:
     """Make sacrebleu (importing it now if needed) compute BLEU with turbobleu. Idempotent."""
     if _saved:
         return
-    sacrebleu = _sacrebleu()
-    compat = importlib.import_module("sacrebleu.compat")
-    bleu_module = importlib.import_module("sacrebleu.metrics.bleu")
-    base_module = importlib.import_module("sacrebleu.metrics.base")
-    for module in (sacrebleu, compat):
-        for name, function in _FUNCTIONS.items():
-            if hasattr(module, name):
-                _set(module, name, function)
-    cls = bleu_module.BLEU
-    engine = {name: getattr(cls, name) for name in _ENGINE}
-    original_init = cls.__init__
-    original_extract = base_module.Metric._extract_corpus_statistics
-    original_cache = base_module.Metric._cache_references
-
-    def cache_references(self: Any, references: Any) -> None:
-        if _standard(self, engine):
-            _cache_in_turbobleu(self, references, original_cache)
-        else:
-            self._ref_cache = self._cache_references(references)
-
-    def _extract_corpus_statistics(self: Any, hypotheses: Any, references: Any) -> Any:
-        tokenizer = _turbo_tokenizer(self.tokenizer) if _standard(self, engine) else None
-        if tokenizer is None:
-            return original_extract(self, hypotheses, references)
-        if not references:
-            cache = self._ref_cache
-            if not isinstance(cache, _RefCache) or cache.settings != _settings(self):
-                return original_extract(self, hypotheses, references)
-        return _turbo_statistics(self, tokenizer, hypotheses, references)
-
-    _extract_corpus_statistics.__doc__ = original_extract.__doc__
-    _set(cls, "__init__", init_taking_references(original_init, cache_references))
-    _set(cls, "_extract_corpus_statistics", _extract_corpus_statistics)
+    _sacrebleu()  # (a clear error when it is missing, before anything is replaced)
+    replace_functions(_set, turbo_bleu, _FUNCTIONS)
+    patch_statistics(
+        _set,
+        importlib.import_module("sacrebleu.metrics.bleu").BLEU,
+        _ENGINE,
+        lambda metric: _turbo_tokenizer(metric.tokenizer),
+        lambda metric, tokenizer, references: PreparedReferences(
+            references, tokenizer, metric.lowercase
+        ),
+        _settings,
+        _CACHE_ATTRIBUTES,
+        _turbo_statistics,
+    )
     _patch_chrf.apply(_set)
 
 
@@ -159,28 +139,6 @@ def unpatch() -> None:
             delattr(owner, name)
         else:
             setattr(owner, name, value)
-
-
-def _cache_in_turbobleu(metric: Any, references: Any, original_cache: Callable) -> None:
-    tokenizer = _turbo_tokenizer(metric.tokenizer)
-    if tokenizer is None:
-        metric._ref_cache = original_cache(metric, references)
-        return
-    prepared = PreparedReferences(references, tokenizer, metric.lowercase)
-    saved = (metric.lowercase, metric.tokenizer, metric.max_ngram_order)
-
-    def build() -> List[Any]:
-        """sacrebleu's own cache, as it would have been built at construction (with the
-        settings of that time, should they have been changed since)."""
-        now = (metric.lowercase, metric.tokenizer, metric.max_ngram_order)
-        metric.lowercase, metric.tokenizer, metric.max_ngram_order = saved
-        try:
-            return original_cache(metric, references)
-        finally:
-            metric.lowercase, metric.tokenizer, metric.max_ngram_order = now
-
-    metric._ref_cache = _RefCache(prepared, _settings(metric), build)
-    metric.num_refs = prepared.num_refs
 
 
 def _turbo_tokenizer(sacre_tokenizer: Any) -> Optional[Tokenizer]:
@@ -215,14 +173,8 @@ def _turbo_statistics(
     hyps = list(hypotheses)
     order = metric.max_ngram_order
     if not metric._force and sum(1 for h in hyps if h.endswith(" .")) >= 100:
-        _SACRE_LOG.warning("That's 100 lines that end in a tokenized period ('.')")
-        _SACRE_LOG.warning(
-            "It looks like you forgot to detokenize your test data, which may hurt your score."
-        )
-        _SACRE_LOG.warning(
-            "If you insist your data is detokenized, or don't care, you can "
-            "suppress this message with the `force` parameter."
-        )
+        for line in TOKENIZED_PERIODS:
+            _SACRE_LOG.warning(line)
     if references:
         streams = list(references)
         if len(hyps) == 1 and all(len(stream) == 1 for stream in streams):

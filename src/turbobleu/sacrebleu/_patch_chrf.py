@@ -18,7 +18,7 @@ import importlib
 
 from turbobleu import chrf as turbo_chrf
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.sacrebleu._patch_common import RefCache, init_taking_references, standard
+from turbobleu.sacrebleu._patch_common import patch_statistics, replace_functions
 
 if TYPE_CHECKING:
     from typing import Any, Callable, Optional, Tuple
@@ -34,6 +34,7 @@ _ENGINE = (
     "_compute_segment_statistics",
     "_cache_references",
 )
+_FUNCTIONS = ("corpus_chrf", "sentence_chrf")
 # The options the statistics depend on (the best reference is picked by the F-score).
 _OPTIONS = ("char_order", "word_order", "beta", "lowercase", "whitespace", "eps_smoothing")
 
@@ -53,54 +54,24 @@ def _turbo(metric: Any, references: Any = None) -> Optional[turbo_chrf.CHRF]:
 
 def apply(set_attr: Callable[[Any, str, Any], None]) -> None:
     """Patch sacrebleu's chrF; ``set_attr`` records every replacement for ``unpatch``."""
-    sacrebleu = importlib.import_module("sacrebleu")
-    compat = importlib.import_module("sacrebleu.compat")
-    chrf_module = importlib.import_module("sacrebleu.metrics.chrf")
-    base_module = importlib.import_module("sacrebleu.metrics.base")
-    for module in (sacrebleu, compat):
-        for name in ("corpus_chrf", "sentence_chrf"):
-            if hasattr(module, name):
-                set_attr(module, name, getattr(turbo_chrf, name))
-    cls = chrf_module.CHRF
-    engine = {name: getattr(cls, name) for name in _ENGINE}
-    original_init = cls.__init__
-    original_extract = base_module.Metric._extract_corpus_statistics
-    original_cache = base_module.Metric._cache_references
+    replace_functions(set_attr, turbo_chrf, _FUNCTIONS)
+    patch_statistics(
+        set_attr,
+        importlib.import_module("sacrebleu.metrics.chrf").CHRF,
+        _ENGINE,
+        _turbo,
+        lambda metric, _, references: _turbo(metric, references),
+        _options,
+        _OPTIONS,
+        _statistics,
+    )
 
-    def cache_references(self: Any, references: Any) -> None:
-        turbo = _turbo(self, references) if standard(self, engine) else None
-        if turbo is None:
-            self._ref_cache = self._cache_references(references)
-            return
-        saved = _options(self)
 
-        def build() -> Any:
-            """sacrebleu's own cache, built with the options of construction time."""
-            now = _options(self)
-            for name, value in zip(_OPTIONS, saved):
-                setattr(self, name, value)
-            try:
-                return original_cache(self, references)
-            finally:
-                for name, value in zip(_OPTIONS, now):
-                    setattr(self, name, value)
-
-        self._ref_cache = RefCache(turbo, saved, build)
-        self.num_refs = turbo.num_refs
-
-    def _extract_corpus_statistics(self: Any, hypotheses: Any, references: Any) -> Any:
-        turbo = _turbo(self) if standard(self, engine) else None
-        if turbo is None:
-            return original_extract(self, hypotheses, references)
-        if not references:
-            cache = self._ref_cache
-            if not isinstance(cache, RefCache) or cache.settings != _options(self):
-                return original_extract(self, hypotheses, references)
-            turbo = cache.prepared
-        rows = turbo.corpus_stats(list(hypotheses), references or None).tolist()
-        self.num_refs = turbo.num_refs
-        return rows
-
-    _extract_corpus_statistics.__doc__ = original_extract.__doc__
-    set_attr(cls, "__init__", init_taking_references(original_init, cache_references))
-    set_attr(cls, "_extract_corpus_statistics", _extract_corpus_statistics)
+def _statistics(metric: Any, turbo: turbo_chrf.CHRF, hypotheses: Any, references: Any) -> Any:
+    """sacrebleu's ``_extract_corpus_statistics`` computed by turbobleu (no ``references``:
+    the cached ones)."""
+    if not references:
+        turbo = metric._ref_cache.prepared
+    rows = turbo.corpus_stats(list(hypotheses), references or None).tolist()
+    metric.num_refs = turbo.num_refs
+    return rows

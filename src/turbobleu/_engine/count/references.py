@@ -10,30 +10,37 @@ if TYPE_CHECKING:
     from typing import Any, List, Optional
 
 from turbobleu._engine import impl as _impl
+from turbobleu._engine.validate import check_sequence, check_text_streams
 from turbobleu.stats import BLEUStats
 from turbobleu.tokenizers import Tokenizer
 
 
 def check_hypotheses(hypotheses: Any, what: str = "hypotheses") -> list:
     """A list of the hypothesis strings, or a TypeError/ValueError that names the argument."""
-    if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
-        raise TypeError(
-            f"{what} must be a sequence of strings (one per segment), got "
-            f"{type(hypotheses).__name__}"
-        )
+    check_sequence(hypotheses, f"{what} must be a sequence of strings (one per segment)")
     hyps = hypotheses if type(hypotheses) is list else list(hypotheses)
     if not hyps:
         raise ValueError(f"{what} is empty")
     return hyps
 
 
+def reference_streams(references: Any) -> list:
+    """``references``, a sequence of reference streams, as a non-empty list (the streams
+    themselves are not checked here)."""
+    check_text_streams(references)
+    streams = list(references)
+    if not streams:
+        raise ValueError("references is empty: give at least one reference stream")
+    return streams
+
+
 def _check_stream(k: int, stream: Any) -> None:
-    if isinstance(stream, str) or not isinstance(stream, Sequence):
-        raise TypeError(
-            f"references[{k}] must be a sequence of strings (one reference stream, a string or "
-            f"None per segment), got {type(stream).__name__}; references is a list of streams, "
-            f"e.g. [['ref for segment 1', 'ref for segment 2']]"
-        )
+    check_sequence(
+        stream,
+        f"references[{k}] must be a sequence of strings (one reference stream, a string or "
+        "None per segment)",
+        "; references is a list of streams, e.g. [['ref for segment 1', 'ref for segment 2']]",
+    )
 
 
 def _bad_item(streams: List[Sequence], what: str) -> Optional[str]:
@@ -58,14 +65,7 @@ class PreparedReferences:
         lowercase: bool,
         expected_segments: Optional[int] = None,
     ) -> None:
-        if isinstance(references, str) or not isinstance(references, Sequence):
-            raise TypeError(
-                "references must be a sequence of reference streams (lists of "
-                f"strings), got {type(references).__name__}"
-            )
-        streams = list(references)
-        if not streams:
-            raise ValueError("references is empty: give at least one reference stream")
+        streams = reference_streams(references)
         for k, stream in enumerate(streams):
             _check_stream(k, stream)
         lengths = [len(s) for s in streams]
@@ -155,11 +155,7 @@ class PreparedReferences:
 def sentence_references(references: Any) -> list:
     """sentence_bleu's references (a sequence of strings or None) as a list; checks the argument."""
     if type(references) is not list:
-        if isinstance(references, str) or not isinstance(references, Sequence):
-            raise TypeError(
-                "references must be a sequence of reference strings, got "
-                f"{type(references).__name__}"
-            )
+        check_sequence(references, "references must be a sequence of reference strings")
         references = list(references)
     if not references:
         raise ValueError("references is empty: give at least one reference string")
