@@ -15,13 +15,15 @@ from cpython.unicode cimport PyUnicode_Check
 cimport cython
 
 from turbobleu._engine.count._kernel cimport (TABLE_FOR_CORPUS, Table, count_segment,
-                                              score_parts_of_row, table_bytes, table_give,
-                                              table_release, table_reserve, table_reserve_ids,
-                                              table_take, table_warm)
+                                              table_bytes, table_give, table_release,
+                                              table_reserve, table_reserve_ids, table_take,
+                                              table_warm)
+from turbobleu._engine.recipes._sacrebleu_scores cimport score_parts_of_row
 from turbobleu._engine.scratch cimport (tb_load_acquire, tb_scratch_give, tb_scratch_peek,
                                         tb_scratch_take, tb_store_release, warm_memory)
 import threading
-from turbobleu._engine.count._kernel import sacrebleu_score_parts as _sacrebleu_score_parts
+from turbobleu._engine.recipes._sacrebleu_scores import (
+    sacrebleu_score_parts as _sacrebleu_score_parts)
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object)
@@ -1524,8 +1526,8 @@ cdef enum:
 def sentence_score_parts(hypothesis, list references, int kind, bint lowercase, int max_order,
                          str smooth_method, smooth_value, bint effective_order, bint neumaier):
     """``BLEUScore``'s arguments (score, counts, totals, precisions, bp, sys_len, ref_len) for
-    one hypothesis: ``sentence_row`` and ``_kernel.sacrebleu_score_parts`` in one call (a
-    sentence_bleu loop spends most of its time around the compiled work). Not for add-k."""
+    one hypothesis: ``sentence_row`` and ``_sacrebleu_scores.sacrebleu_score_parts`` in one call
+    (a sentence_bleu loop spends most of its time around the compiled work). Not for add-k."""
     cdef int64_t row[2 + 2 * MAX_PARTS_ORDER]
     cdef Py_ssize_t k
     if smooth_method == "add-k":
