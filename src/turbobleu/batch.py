@@ -144,7 +144,7 @@ class SacreBLEURecipe:
         return self.max_order
 
     def score_chunk(self, rows: np.ndarray, out: np.ndarray, start: int, end: int) -> None:
-        _impl.sacrebleu_scores.sacrebleu_sentence_scores(
+        _impl.sacrebleu_scores().sacrebleu_sentence_scores(
             rows[start:end],
             self.max_order,
             self.smooth_method,

@@ -148,7 +148,7 @@ class Recipe(SacreBLEUOptions):
         if arithmetic == "int64" and self._kernel_matches_int64():
             # The compiled recipe computes exactly this (float64 precisions from integer rows).
             out = np.empty(len(sums), dtype=np.float64)
-            _impl.sacrebleu_scores.sacrebleu_sentence_scores(
+            _impl.sacrebleu_scores().sacrebleu_sentence_scores(
                 np.ascontiguousarray(sums, dtype=np.int64),
                 self.max_order,
                 self.smooth_method,

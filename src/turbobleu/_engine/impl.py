@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 _CHOICES = ("auto", "cython", "python")
 
 
-def _load() -> Tuple[str, ModuleType, ModuleType, ModuleType, ModuleType, ModuleType]:
+def _load() -> Tuple[str, ModuleType, ModuleType, ModuleType, ModuleType]:
     choice = os.environ.get("TURBOBLEU_IMPL", "auto").strip().lower() or "auto"
     if choice not in _CHOICES:
         raise ImportError(f"TURBOBLEU_IMPL must be one of {_CHOICES}, got {choice!r}")
@@ -26,10 +26,9 @@ def _load() -> Tuple[str, ModuleType, ModuleType, ModuleType, ModuleType, Module
         try:
             from turbobleu._engine.count import _chrf, _kernel
             from turbobleu._engine.intern import _intern
-            from turbobleu._engine.recipes import _sacrebleu_scores
             from turbobleu._engine.text import _tokenize
 
-            return "cython", _kernel, _tokenize, _intern, _chrf, _sacrebleu_scores
+            return "cython", _kernel, _tokenize, _intern, _chrf
         except ImportError as exc:
             if choice == "cython":
                 raise ImportError(
@@ -38,23 +37,22 @@ def _load() -> Tuple[str, ModuleType, ModuleType, ModuleType, ModuleType, Module
                 ) from exc
     from turbobleu._engine.count import _chrf_py, _kernel_py
     from turbobleu._engine.intern import _intern_py
-    from turbobleu._engine.recipes import _sacrebleu_scores_py
     from turbobleu._engine.text import _tokenize_py
 
-    return "python", _kernel_py, _tokenize_py, _intern_py, _chrf_py, _sacrebleu_scores_py
+    return "python", _kernel_py, _tokenize_py, _intern_py, _chrf_py
 
 
 # All compiled modules or none: they share the kernel's tables through cimports. These are the
-# ones the plain scoring calls use; the others load on first use (below).
-implementation, kernel, tokenize, intern, chrf, sacrebleu_scores = _load()
+# ones `import turbobleu` loads; the others load on first use (below).
+implementation, kernel, tokenize, intern, chrf = _load()
 
 _loaded: Dict[str, ModuleType] = {}
 
 
 def _on_first_use(stage: str) -> ModuleType:
     """The compiled module ``turbobleu._engine.<stage>`` of the chosen implementation (or its
-    twin, ``<stage>_py``), imported on the first call: these need NumPy, which ``import
-    turbobleu`` does not load."""
+    twin, ``<stage>_py``), imported on the first call: ``import turbobleu`` stays light (most
+    of these need NumPy, which it does not load)."""
     module = _loaded.get(stage)
     if module is not None:
         return module
@@ -75,6 +73,11 @@ def _on_first_use(stage: str) -> ModuleType:
 def pairwise_kernel() -> ModuleType:
     """Pairwise BLEU matrices (``count._pairwise``)."""
     return _on_first_use("count._pairwise")
+
+
+def sacrebleu_scores() -> ModuleType:
+    """sacrebleu's sentence recipe over statistics rows (``recipes._sacrebleu_scores``)."""
+    return _on_first_use("recipes._sacrebleu_scores")
 
 
 def packer() -> ModuleType:

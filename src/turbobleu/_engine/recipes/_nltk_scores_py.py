@@ -74,7 +74,7 @@ def nltk_sentence_scores(
     end: int = -1,
 ) -> None:
     """out[i] = NLTK's sentence_bleu of row i; ``status[i]`` = 1 where NLTK raises for the row
-    (as the compiled kernel marks the rows it hands back): the caller reruns ``nltk_row_score``
+    (as the compiled module marks the rows it hands back): the caller reruns ``nltk_row_score``
     on those to raise with context."""
     if end < 0:
         end = rows.shape[0]

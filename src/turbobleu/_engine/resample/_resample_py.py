@@ -32,7 +32,7 @@ def bounded_integers(rng: Any, n: int, size: int) -> Any:
 
 
 def libm_map(name: str, x: Any, out: Any) -> bool:
-    """``out[i] = math.<name>(x[i])`` for name "log" or "exp" (the compiled kernel calls the same
+    """``out[i] = math.<name>(x[i])`` for name "log" or "exp" (the compiled module calls the same
     libm functions in C); always succeeds here (``math`` raises where it would)."""
     if name not in ("log", "exp"):
         raise ValueError(f"libm_map: name must be 'log' or 'exp', got {name!r}")
