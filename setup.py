@@ -28,7 +28,15 @@ SOURCES = {"turbobleu._engine.count._kernel": "src/turbobleu/_engine/count/_kern
            "turbobleu._engine.text._tokenize": "src/turbobleu/_engine/text/_tokenize.pyx",
            "turbobleu._engine.intern._intern": "src/turbobleu/_engine/intern/_intern.pyx",
            "turbobleu._engine.count._pairwise": "src/turbobleu/_engine/count/_pairwise.pyx",
-           "turbobleu._engine.count._chrf": "src/turbobleu/_engine/count/_chrf.pyx"}
+           "turbobleu._engine.count._chrf": "src/turbobleu/_engine/count/_chrf.pyx",
+           "turbobleu._engine.count._pack": "src/turbobleu/_engine/count/_pack.pyx",
+           "turbobleu._engine.count._ref_tables": "src/turbobleu/_engine/count/_ref_tables.pyx",
+           "turbobleu._engine.count._self_table": "src/turbobleu/_engine/count/_self_table.pyx",
+           "turbobleu._engine.recipes._sacrebleu_scores":
+               "src/turbobleu/_engine/recipes/_sacrebleu_scores.pyx",
+           "turbobleu._engine.recipes._nltk_scores":
+               "src/turbobleu/_engine/recipes/_nltk_scores.pyx",
+           "turbobleu._engine.resample._resample": "src/turbobleu/_engine/resample/_resample.pyx"}
 # The shared C headers (scratch.h: per-thread memory kept between calls; cpython_layout.h).
 HEADERS = "src/turbobleu/_engine"
 

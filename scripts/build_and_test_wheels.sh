@@ -99,10 +99,16 @@ if not re.search(r"-cp3\d+-cp3\d+t?-[\w.]*manylinux_\d+_\d+_\w+\.whl$", compiled
 if not pure.endswith("-py3-none-any.whl"):
     fail(f"the pure-Python wheel is not py3-none-any: {pure}")
 typing_files = {"turbobleu/py.typed", "turbobleu/_engine/count/_kernel.pyi",
+                "turbobleu/_engine/count/_pack.pyi", "turbobleu/_engine/count/_ref_tables.pyi",
+                "turbobleu/_engine/count/_self_table.pyi",
+                "turbobleu/_engine/recipes/_sacrebleu_scores.pyi",
+                "turbobleu/_engine/recipes/_nltk_scores.pyi",
+                "turbobleu/_engine/resample/_resample.pyi",
                 "turbobleu/_engine/text/_tokenize.pyi", "turbobleu/_engine/intern/_intern.pyi"}
-for wheel, compiled_modules in ((compiled, 3), (pure, 0)):
+stages = "kernel|pack|ref_tables|self_table|sacrebleu_scores|nltk_scores|resample|tokenize|intern"
+for wheel, compiled_modules in ((compiled, 9), (pure, 0)):
     names = set(zipfile.ZipFile(wheel).namelist())
-    so = [n for n in names if re.match(r"turbobleu/_engine/\w+/_(kernel|tokenize|intern)\..*\.so$", n)]
+    so = [n for n in names if re.match(rf"turbobleu/_engine/\w+/_({stages})\..*\.so$", n)]
     if len(so) != compiled_modules:
         fail(f"{wheel}: expected {compiled_modules} compiled modules, found {so}")
     if not typing_files <= names:

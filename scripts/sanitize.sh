@@ -47,7 +47,7 @@ echo "== building the extensions with -fsanitize=address,undefined in $WORK"
 "$ROOT/scripts/copy_tree.sh" "$WORK"
 if [ "$SELF_TEST" = 1 ]; then
     echo "== self-test: planting a heap overflow in pack_sequences (the run must fail)"
-    "$PYTHON" - "$WORK/src/turbobleu/_engine/count/_kernel.pyx" <<'PLANT'
+    "$PYTHON" - "$WORK/src/turbobleu/_engine/count/_pack.pyx" <<'PLANT'
 import sys
 path = sys.argv[1]
 text = open(path).read()
@@ -55,6 +55,8 @@ anchor = "    cdef object token\n"
 plant = "    cdef int32_t* tb_probe = <int32_t*>malloc(4 * sizeof(int32_t))\n" \
         "    tb_probe[4] = 1\n    free(tb_probe)\n"
 assert anchor in text
+text = text.replace("def pack_sequences(", "from libc.stdlib cimport free, malloc\n\n\n"
+                    "def pack_sequences(", 1)
 open(path, "w").write(text.replace(anchor, anchor + plant, 1))
 PLANT
 fi

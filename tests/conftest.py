@@ -6,6 +6,7 @@ Test modules import the helpers with ``from conftest import ...`` (pytest puts `
 
 from __future__ import annotations
 
+import importlib
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -170,13 +171,18 @@ def first_token_difference(got: List[List[str]], want: List[List[str]], lines: L
 
 
 # -- implementations -------------------------------------------------------------------------
-def compiled_kernel() -> Optional[object]:
-    """``turbobleu._kernel``, or None when the extension was not built."""
+def compiled_module(stage: str) -> Optional[object]:
+    """The compiled module ``turbobleu._engine.<stage>`` (``"count._pack"``), or None when the
+    extension was not built."""
     try:
-        from turbobleu._engine.count import _kernel
+        return importlib.import_module(f"turbobleu._engine.{stage}")
     except ImportError:
         return None
-    return _kernel
+
+
+def compiled_kernel() -> Optional[object]:
+    """``turbobleu._engine.count._kernel``, or None when the extension was not built."""
+    return compiled_module("count._kernel")
 
 
 def compiled_tokenize() -> Optional[object]:

@@ -19,13 +19,13 @@ from conftest import (
     IMPLEMENTATION,
     SHARED_DATA,
     all_corpora,
-    compiled_kernel,
+    compiled_module,
     discover_corpora,
     requires_wmt23,
 )
 from turbobleu import NLTKRecipe, ReferenceSets, SacreBLEURecipe, sentence_bleu_batch
 from turbobleu._engine import impl as _impl
-from turbobleu._engine.count import _kernel_py
+from turbobleu._engine.count import _kernel_py, _pack_py, _ref_tables_py, _self_table_py
 
 MAX_ID = 2**31 - 1
 SMOOTHINGS = [
@@ -262,25 +262,26 @@ def test_hash_collisions_change_nothing(mask):
 
 
 def test_compiled_tables_equal_the_twin():
-    """The compiled kernel lays out its tables exactly as the readable twin does."""
-    kernel = compiled_kernel()
-    if kernel is None:
+    """The compiled modules lay out their tables exactly as the readable twins do."""
+    ref_tables = compiled_module("count._ref_tables")
+    self_table = compiled_module("count._self_table")
+    if ref_tables is None or self_table is None:
         pytest.skip("compiled extension not built")
     hyps, refs = grpo_batch(3, prompts=5, samples=2, length=9)
-    ids, off, goff = kernel.pack_groups(refs.tolist(), "r")
+    ids, off, goff = _pack_py.pack_groups(refs.tolist(), "r")
     for mask in (0xFFFFFFFFFFFFFFFF, 5):
-        t1, c1 = kernel.build_ref_tables(ids, off, goff, 3, 0, -1, mask)
-        t2, c2 = _kernel_py.build_ref_tables(ids, off, goff, 3, 0, -1, mask)
+        t1, c1 = ref_tables.build_ref_tables(ids, off, goff, 3, 0, -1, mask)
+        t2, c2 = _ref_tables_py.build_ref_tables(ids, off, goff, 3, 0, -1, mask)
         assert np.array_equal(t1, t2) and np.array_equal(c1, c2)
-        s1, cap1 = kernel.build_self_table(ids, off, 3, mask)
-        s2, cap2 = _kernel_py.build_self_table(ids, off, 3, mask)
+        s1, cap1 = self_table.build_self_table(ids, off, 3, mask)
+        s2, cap2 = _self_table_py.build_self_table(ids, off, 3, mask)
         assert cap1 == cap2 and np.array_equal(s1, s2)
 
 
 def test_memory_figure():
     prepared = ReferenceSets([[[1, 2, 3], [2, 3, 4]], [[5]]], threads=1)
     # distinct n-grams: group 0 has 1,2,3,4 / 12,23,34 / 123,234 (9); group 1 has 1.
-    caps = [_impl.kernel.group_capacity_of(9), _impl.kernel.group_capacity_of(1)]
+    caps = [_impl.ref_tables().group_capacity_of(9), _impl.ref_tables().group_capacity_of(1)]
     assert prepared.nbytes >= 16 * sum(caps)
     assert len(prepared) == 2 and prepared.num_references.tolist() == [2, 1]
 
@@ -442,8 +443,8 @@ def test_grpo_reward_example():
 def test_compiled_packer_equals_the_twin(rows, pad):
     """The compiled packer (with its small-int fast path) keeps, drops and refuses exactly the
     items the readable twin does, with the same messages."""
-    kernel = compiled_kernel()
-    if kernel is None:
+    packer = compiled_module("count._pack")
+    if packer is None:
         pytest.skip("compiled extension not built")
 
     def run(module):
@@ -453,4 +454,4 @@ def test_compiled_packer_equals_the_twin(rows, pad):
         except (TypeError, ValueError) as exc:
             return type(exc), str(exc)
 
-    assert run(kernel) == run(_kernel_py)
+    assert run(packer) == run(_pack_py)

@@ -157,7 +157,7 @@ def test_big_rationals_fall_back_exactly():
         got, rows = sentence_bleu_batch(hyps, refs, rec, threads=1, return_stats=True)
         assert got.tolist() == want
         status = np.zeros(len(rows), dtype=np.uint8)
-        _impl.kernel.nltk_sentence_scores(
+        _impl.nltk_scores().nltk_sentence_scores(
             rows,
             8,
             rec._weights,
@@ -246,7 +246,7 @@ def test_wmt23_text_equals_nltk(corpus):
 # -- the exact arithmetic the C recipe is built on ---------------------------------------------
 @given(num=st.integers(-(2**62), 2**62), den=st.integers(1, 2**62))
 def test_rational_to_double_rounds_once(num, den):
-    assert _impl.kernel.rat_to_double_of(num, den) == num / den
+    assert _impl.nltk_scores().rat_to_double_of(num, den) == num / den
 
 
 @given(
@@ -256,7 +256,7 @@ def test_rational_to_double_rounds_once(num, den):
     )
 )
 def test_exact_sum_equals_fsum(values):
-    assert _impl.kernel.exact_sum_of(values) == math.fsum(values)
+    assert _impl.nltk_scores().exact_sum_of(values) == math.fsum(values)
 
 
 def test_exact_sum_hard_cases():
@@ -269,5 +269,5 @@ def test_exact_sum_hard_cases():
         [-0.0],
         [],
     ):
-        assert _impl.kernel.exact_sum_of(values) == math.fsum(values)
-    assert Fraction(_impl.kernel.rat_to_double_of(2**62 - 1, 3)) == Fraction((2**62 - 1) / 3)
+        assert _impl.nltk_scores().exact_sum_of(values) == math.fsum(values)
+    assert Fraction(_impl.nltk_scores().rat_to_double_of(2**62 - 1, 3)) == Fraction((2**62 - 1) / 3)

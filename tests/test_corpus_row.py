@@ -319,14 +319,14 @@ def test_sentence_score_parts_are_the_row_and_its_score(
 ) -> None:
     """The fused call sentence_bleu makes: the same row and the same score parts as the two
     calls it replaces."""
-    from turbobleu._engine.count import _kernel
+    from turbobleu._engine.recipes import _sacrebleu_scores
     from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM
 
     if all(r is None for r in refs) and hyp.strip():
         refs = refs + [""]
     code = turbobleu.get_tokenizer(tokenizer).code
     row = COMPILED.sentence_row(hyp, refs, code, lowercase, order)
-    score, precisions, bp = _kernel.sacrebleu_score_parts(
+    score, precisions, bp = _sacrebleu_scores.sacrebleu_score_parts(
         row, order, smooth[0], smooth[1], effective, NEUMAIER_SUM
     )
     got = COMPILED.sentence_score_parts(

@@ -18,9 +18,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import compiled_kernel
+from conftest import compiled_kernel, compiled_module
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count import _kernel_py
+from turbobleu._engine.recipes import _sacrebleu_scores_py
 
 COMPILED = compiled_kernel()
 KERNELS = [
@@ -407,6 +408,9 @@ def test_selected_kernel_is_the_reported_implementation() -> None:
 
 
 # -- the one-row sacrebleu recipe (sentence_bleu's) ------------------------------------------------
+COMPILED_SCORES = compiled_module("recipes._sacrebleu_scores")
+
+
 @st.composite
 def statistics_rows(draw) -> Tuple[List[int], int]:
     order = draw(st.integers(1, 8))
@@ -417,7 +421,7 @@ def statistics_rows(draw) -> Tuple[List[int], int]:
     return [hyp_len, ref_len] + matches + totals, order
 
 
-@needs_compiled
+@pytest.mark.skipif(COMPILED_SCORES is None, reason="compiled extension not built")
 @given(
     case=statistics_rows(),
     smoothing=st.sampled_from(
@@ -429,45 +433,68 @@ def test_compiled_score_parts_equal_the_python_recipe(case, smoothing, effective
     row, order = case
     method, value = smoothing
     neumaier = sys.version_info >= (3, 12)
-    got = COMPILED.sacrebleu_score_parts(row, order, method, value, effective, neumaier)
-    want = _kernel_py.sacrebleu_score_parts(row, order, method, value, effective, neumaier)
+    got = COMPILED_SCORES.sacrebleu_score_parts(row, order, method, value, effective, neumaier)
+    want = _sacrebleu_scores_py.sacrebleu_score_parts(
+        row, order, method, value, effective, neumaier
+    )
     assert got == want
 
 
-@pytest.mark.parametrize("module", KERNELS)
+@pytest.mark.parametrize(
+    "module",
+    [
+        pytest.param(_sacrebleu_scores_py, id="twin"),
+        pytest.param(
+            COMPILED_SCORES,
+            id="compiled",
+            marks=pytest.mark.skipif(
+                COMPILED_SCORES is None, reason="compiled extension not built"
+            ),
+        ),
+    ],
+)
 def test_score_parts_refuse_add_k(module) -> None:
     with pytest.raises(ValueError, match="add-k"):
         module.sacrebleu_score_parts([3, 3, 1, 0, 3, 2], 2, "add-k", None, True, False)
 
 
-@needs_compiled
+# -- prepared reference and self-BLEU tables ------------------------------------------------------
+COMPILED_PACK = compiled_module("count._pack")
+COMPILED_REFS = compiled_module("count._ref_tables")
+COMPILED_SELF = compiled_module("count._self_table")
+needs_compiled_tables = pytest.mark.skipif(
+    None in (COMPILED_PACK, COMPILED_REFS, COMPILED_SELF), reason="compiled extension not built"
+)
+
+
+@needs_compiled_tables
 def test_prepared_table_builders_check_every_offset() -> None:
     """An interior offset past the ids (only the last one was checked) is an error, not an
     out-of-bounds read."""
     ids = np.arange(3, dtype=np.int32)
     bad = np.array([0, 3_000_000, 3], dtype=np.int64)
     with pytest.raises(ValueError, match="ref_off must be non-decreasing"):
-        COMPILED.build_ref_tables(ids, bad, np.array([0, 2], dtype=np.int64), 1)
+        COMPILED_REFS.build_ref_tables(ids, bad, np.array([0, 2], dtype=np.int64), 1)
     with pytest.raises(ValueError, match="grp_ref_off must be non-decreasing"):
-        COMPILED.build_ref_tables(
+        COMPILED_REFS.build_ref_tables(
             ids, np.array([0, 1, 3], dtype=np.int64), np.array([0, 2, 1], dtype=np.int64), 1
         )
     with pytest.raises(ValueError, match="off must be non-decreasing"):
-        COMPILED.build_self_table(ids, bad, 1)
+        COMPILED_SELF.build_self_table(ids, bad, 1)
 
 
-@needs_compiled
+@needs_compiled_tables
 def test_prepared_table_scoring_checks_the_groups_regions() -> None:
-    ids, off, goff = COMPILED.pack_groups([[[1, 2, 3]], [[4, 5]]], "r")
-    table, caps = COMPILED.build_ref_tables(ids, off, goff, 2)
+    ids, off, goff = COMPILED_PACK.pack_groups([[[1, 2, 3]], [[4, 5]]], "r")
+    table, caps = COMPILED_REFS.build_ref_tables(ids, off, goff, 2)
     bases = np.concatenate([[0], np.cumsum(caps)[:-1]]).astype(np.int64)
     ref_lens = np.diff(off).astype(np.int64)
-    hyp_ids, hyp_off = COMPILED.pack_sequences([[1, 2], [4, 5]], "h")
+    hyp_ids, hyp_off = COMPILED_PACK.pack_sequences([[1, 2], [4, 5]], "h")
     groups = np.array([0, 1], dtype=np.int64)
 
     def score(bases_: np.ndarray, hyp_off_: np.ndarray) -> np.ndarray:
         out = np.zeros((2, 6), dtype=np.int64)
-        COMPILED.score_ref_tables(
+        COMPILED_REFS.score_ref_tables(
             table, bases_, caps, goff, ref_lens, 2, hyp_ids, hyp_off_, groups, 2, out
         )
         return out

@@ -20,18 +20,33 @@ PACKAGE = Path(turbobleu.__file__).parent
 # (compiled module, its twin): the twin sits beside it under the name + "_py".
 PAIRS = [
     ("turbobleu._engine.count._kernel", "turbobleu._engine.count._kernel_py"),
+    ("turbobleu._engine.count._pack", "turbobleu._engine.count._pack_py"),
+    ("turbobleu._engine.count._ref_tables", "turbobleu._engine.count._ref_tables_py"),
+    ("turbobleu._engine.count._self_table", "turbobleu._engine.count._self_table_py"),
     ("turbobleu._engine.text._tokenize", "turbobleu._engine.text._tokenize_py"),
     ("turbobleu._engine.intern._intern", "turbobleu._engine.intern._intern_py"),
     ("turbobleu._engine.count._pairwise", "turbobleu._engine.count._pairwise_py"),
     ("turbobleu._engine.count._chrf", "turbobleu._engine.count._chrf_py"),
+    (
+        "turbobleu._engine.recipes._sacrebleu_scores",
+        "turbobleu._engine.recipes._sacrebleu_scores_py",
+    ),
+    ("turbobleu._engine.recipes._nltk_scores", "turbobleu._engine.recipes._nltk_scores_py"),
+    ("turbobleu._engine.resample._resample", "turbobleu._engine.resample._resample_py"),
 ]
 # Compiled-only diagnostics, which report on C memory the twin does not have.
 COMPILED_ONLY = {
     "turbobleu._engine.count._kernel": {"table_slots_of"},
+    "turbobleu._engine.count._pack": set(),
+    "turbobleu._engine.count._ref_tables": set(),
+    "turbobleu._engine.count._self_table": set(),
     "turbobleu._engine.text._tokenize": {"sentence_table_bytes", "intl_char_of"},
     "turbobleu._engine.intern._intern": {"Interner", "sentence_table_bytes", "set_str_hash_mask"},
     "turbobleu._engine.count._pairwise": set(),
     "turbobleu._engine.count._chrf": set(),
+    "turbobleu._engine.recipes._sacrebleu_scores": set(),
+    "turbobleu._engine.recipes._nltk_scores": set(),
+    "turbobleu._engine.resample._resample": set(),
 }
 
 

@@ -336,6 +336,9 @@ def test_setup_builds_the_extensions_on_cpython() -> None:
     names = done.stdout.split("\n")[-2]
     assert names == (
         '["turbobleu._engine.count._chrf", "turbobleu._engine.count._kernel", '
-        '"turbobleu._engine.count._pairwise", '
-        '"turbobleu._engine.intern._intern", "turbobleu._engine.text._tokenize"]'
+        '"turbobleu._engine.count._pack", "turbobleu._engine.count._pairwise", '
+        '"turbobleu._engine.count._ref_tables", "turbobleu._engine.count._self_table", '
+        '"turbobleu._engine.intern._intern", "turbobleu._engine.recipes._nltk_scores", '
+        '"turbobleu._engine.recipes._sacrebleu_scores", "turbobleu._engine.resample._resample", '
+        '"turbobleu._engine.text._tokenize"]'
     ), done.stdout

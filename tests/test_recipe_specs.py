@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import compiled_kernel
+from conftest import compiled_module
 from turbobleu import BLEU, SacreBLEURecipe
 from turbobleu._engine.recipes.sacrebleu import (
     LOG_ZERO,
@@ -20,7 +20,7 @@ from turbobleu._engine.recipes.sacrebleu import (
 )
 from turbobleu.significance import Recipe
 
-COMPILED = compiled_kernel()
+COMPILED = compiled_module("recipes._sacrebleu_scores")
 needs_compiled = pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
 NEUMAIER = sys.version_info >= (3, 12)
 
@@ -110,7 +110,7 @@ def test_options_are_frozen() -> None:
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from turbobleu._engine.count import _kernel_py  # noqa: E402
+from turbobleu._engine.recipes import _nltk_scores_py  # noqa: E402
 from turbobleu._engine.recipes import nltk as nltk_spec  # noqa: E402
 
 
@@ -178,9 +178,7 @@ def test_fast_smoothing_evaluates_the_fraction_definitions(
     assert zeros_fast == zeros_exact
 
 
-COMPILED_NLTK = (
-    COMPILED if COMPILED is not None and hasattr(COMPILED, "nltk_sentence_scores") else None
-)
+COMPILED_NLTK = compiled_module("recipes._nltk_scores")
 
 
 @pytest.mark.skipif(COMPILED_NLTK is None, reason="compiled extension not built")
@@ -214,7 +212,7 @@ def test_compiled_nltk_recipe_equals_the_spec(cases, method, parameters, weights
     flags = [0] * len(weights)
     for i, row in enumerate(rows.tolist()):
         want = _outcome(
-            lambda: _kernel_py.nltk_row_score(
+            lambda: _nltk_scores_py.nltk_row_score(
                 row,
                 8,
                 weights,

@@ -258,12 +258,12 @@ def test_chunked_draws_equal_one_draw(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("n", [1, 2, 3, 37, 549, 2074, 65_537])
 @pytest.mark.parametrize("seed", [0, 5, 12345])
 def test_resample_counts_are_numpys_choice(n: int, seed: int) -> None:
-    """The kernel's counts are the bincounts of sacrebleu's ``choice`` draw, in two blocks, and
+    """The compiled counts are the bincounts of sacrebleu's ``choice`` draw, in two blocks, and
     leave the generator where ``choice`` leaves it."""
     ours, theirs = np.random.default_rng(seed), np.random.default_rng(seed)
     blocks = [np.full((rows, n), -1.0, dtype=np.float32) for rows in (3, 4)]
     for block in blocks:
-        _impl.kernel.resample_counts(ours, n, block)
+        _impl.resample().resample_counts(ours, n, block)
     drawn = theirs.choice(n, size=(7, n), replace=True)
     want = np.stack([np.bincount(row, minlength=n) for row in drawn])
     assert np.array_equal(np.concatenate(blocks), want)
@@ -275,14 +275,14 @@ def test_bounded_draw_is_numpys_including_rejections(n: int) -> None:
     """For n just above 2**31 about half of NumPy's Lemire draws are rejected and redrawn."""
     ours, theirs = np.random.default_rng(9), np.random.default_rng(9)
     assert np.array_equal(
-        _impl.kernel.bounded_integers(ours, n, 20_000), theirs.integers(0, n, size=20_000)
+        _impl.resample().bounded_integers(ours, n, 20_000), theirs.integers(0, n, size=20_000)
     )
     assert ours.bit_generator.state == theirs.bit_generator.state
 
 
 def test_resample_counts_rejects_bad_shapes() -> None:
     with pytest.raises(ValueError, match="n_segments columns"):
-        _impl.kernel.resample_counts(np.random.default_rng(), 5, np.zeros((2, 4), np.float32))
+        _impl.resample().resample_counts(np.random.default_rng(), 5, np.zeros((2, 4), np.float32))
 
 
 # -- seeds -----------------------------------------------------------------------------------------
@@ -557,7 +557,7 @@ def test_paired_test_class_rejects_other_metrics() -> None:
 @settings(max_examples=200)
 @given(values=st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=20))
 def test_libm_map_is_math_or_declines(name: str, values: List[float]) -> None:
-    """The kernel's log/exp over an array equal math's, value for value, or decline (False)
+    """libm_map's log/exp over an array equal math's, value for value, or decline (False)
     where math raises or has a case of its own (zero, negatives, non-finite, overflow)."""
     x = np.array(values, dtype=np.float64)
     out = np.empty_like(x)
@@ -566,12 +566,12 @@ def test_libm_map_is_math_or_declines(name: str, values: List[float]) -> None:
         want = [fn(v).hex() for v in values]
     except (ValueError, OverflowError) as exc:
         if _impl.implementation == "cython":
-            assert not _impl.kernel.libm_map(name, x, out)
+            assert not _impl.resample().libm_map(name, x, out)
         else:
             with pytest.raises(type(exc)):
-                _impl.kernel.libm_map(name, x, out)
+                _impl.resample().libm_map(name, x, out)
         return
-    if _impl.kernel.libm_map(name, x, out):
+    if _impl.resample().libm_map(name, x, out):
         assert [float(v).hex() for v in out] == want
     else:  # declined: a non-finite value, which the caller maps through math
         assert _impl.implementation == "cython" and not all(map(math.isfinite, values))
@@ -580,10 +580,10 @@ def test_libm_map_is_math_or_declines(name: str, values: List[float]) -> None:
 def test_libm_map_on_the_values_scoring_sees() -> None:
     precisions = np.random.default_rng(1).uniform(1e-3, 100.0, 10_000)
     out = np.empty_like(precisions)
-    assert _impl.kernel.libm_map("log", precisions, out)
+    assert _impl.resample().libm_map("log", precisions, out)
     assert out.tolist() == [math.log(p) for p in precisions.tolist()]
     with pytest.raises(ValueError, match="'log' or 'exp'"):
-        _impl.kernel.libm_map("sqrt", precisions, out)
+        _impl.resample().libm_map("sqrt", precisions, out)
 
 
 # -- chrF's statistics rows ----------------------------------------------------------------------

@@ -28,8 +28,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from turbobleu._engine import impl as _impl
-from turbobleu._engine.count import _kernel_py as _python_recipes
 from turbobleu._engine.count import ids as _ids
+from turbobleu._engine.recipes import _nltk_scores_py as _python_nltk
 from turbobleu._engine.recipes.nltk import ALPHA, EPSILON, ZERO_ORDER_MESSAGE, K
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM as _NEUMAIER_SUM
 from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
@@ -144,7 +144,7 @@ class SacreBLEURecipe:
         return self.max_order
 
     def score_chunk(self, rows: np.ndarray, out: np.ndarray, start: int, end: int) -> None:
-        _impl.kernel.sacrebleu_sentence_scores(
+        _impl.sacrebleu_scores().sacrebleu_sentence_scores(
             rows[start:end],
             self.max_order,
             self.smooth_method,
@@ -287,7 +287,7 @@ class NLTKRecipe:
     def score_chunk(self, rows: np.ndarray, out: np.ndarray, start: int, end: int) -> Any:
         status = np.zeros(end - start, dtype=np.uint8)
         zero = np.zeros(self.max_order, dtype=np.uint8)
-        _impl.kernel.nltk_sentence_scores(
+        _impl.nltk_scores().nltk_sentence_scores(
             rows[start:end],
             self.orders,
             self._weights,
@@ -312,7 +312,7 @@ class NLTKRecipe:
             for i in np.flatnonzero(status):
                 row = int(start + i)
                 try:
-                    out[row] = _python_recipes.nltk_row_score(
+                    out[row] = _python_nltk.nltk_row_score(
                         rows[row].tolist(),
                         self.orders,
                         list(self.weights),
@@ -458,13 +458,13 @@ def _score_id_lists(
             "give one list of references per hypothesis (or use ReferenceSets "
             "with group_size= for several samples per reference set)"
         )
-    kernel = _impl.kernel
+    kernel, packer = _impl.kernel, _impl.packer()
     rows = np.zeros((n, 2 + 2 * rec.orders), dtype=np.int64)
     scores = np.empty(n, dtype=np.float64)
 
     def prepare(start: int, end: int) -> Any:
-        hyp = kernel.pack_sequences(hypotheses[start:end], "hypotheses", pad_id, start)
-        ref = kernel.pack_groups(references[start:end], "references", pad_id, start)
+        hyp = packer.pack_sequences(hypotheses[start:end], "hypotheses", pad_id, start)
+        ref = packer.pack_groups(references[start:end], "references", pad_id, start)
         _check_groups(ref[2], "references", start)
         return hyp, ref
 
@@ -587,10 +587,10 @@ class ReferenceSets:
         self.num_groups = len(group_off) - 1
         self._group_off = group_off
         self._ref_lens = np.diff(offsets).astype(np.int64)
-        kernel = _impl.kernel
+        ref_tables = _impl.ref_tables()
 
         def build(start: int, end: int) -> Tuple[np.ndarray, np.ndarray]:
-            return kernel.build_ref_tables(
+            return ref_tables.build_ref_tables(
                 ids, offsets, group_off, max_order, start, end, _hash_mask
             )
 
@@ -716,7 +716,7 @@ class ReferenceSets:
                 f"references were prepared with max_order={self.max_order}"
             )
         n_threads = _resolve_threads(threads)
-        kernel = _impl.kernel
+        ref_tables, packer = _impl.ref_tables(), _impl.packer()
         table, bases, caps = self._table, self._bases, self._caps
         group_off, ref_lens, mask = self._group_off, self._ref_lens, self._hash_mask
 
@@ -724,7 +724,7 @@ class ReferenceSets:
             ids: Any, off: Any, groups: Any, rows: np.ndarray, start: int, end: int
         ) -> None:
             """Rows ``start..end`` of ``(ids, off)``, each against its group's reference table."""
-            kernel.score_ref_tables(
+            ref_tables.score_ref_tables(
                 table,
                 bases,
                 caps,
@@ -754,7 +754,7 @@ class ReferenceSets:
             hyp_group = self._groups_of(n, group, group_size)
 
             def prepare(start: int, end: int) -> Any:
-                return kernel.pack_sequences(hypotheses[start:end], "hypotheses", pad_id, start)
+                return packer.pack_sequences(hypotheses[start:end], "hypotheses", pad_id, start)
 
             def count_chunk(rows: np.ndarray, start: int, end: int, ctx: Any) -> None:
                 score_against_tables(ctx[0], ctx[1], hyp_group[start:end], rows[start:end], 0, -1)
@@ -815,12 +815,12 @@ def self_bleu(
         raise ValueError(
             f"self_bleu needs at least 2 texts (each is scored against the others), got {n}"
         )
-    kernel = _impl.kernel
-    table, cap = kernel.build_self_table(ids, offsets, rec.orders, _hash_mask)
+    self_table = _impl.self_table()
+    table, cap = self_table.build_self_table(ids, offsets, rec.orders, _hash_mask)
     ref_lens = _closest_other_lengths(np.diff(offsets).astype(np.int64))
 
     def count(rows: np.ndarray, start: int, end: int) -> None:
-        kernel.score_self_table(
+        self_table.score_self_table(
             table, cap, rec.orders, ids, offsets, rec.orders, rows, start, end, _hash_mask
         )
         rows[start:end, 1] = ref_lens[start:end]

@@ -279,7 +279,7 @@ class BLEU:
         if rows is None:
             rows = self.corpus_stats(hypotheses, references).array
         scores = np.empty(len(rows), dtype=np.float64)
-        _impl.kernel.sacrebleu_sentence_scores(
+        _impl.sacrebleu_scores().sacrebleu_sentence_scores(
             rows,
             self.max_ngram_order,
             self.smooth_method,

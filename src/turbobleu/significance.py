@@ -148,7 +148,7 @@ class Recipe(SacreBLEUOptions):
         if arithmetic == "int64" and self._kernel_matches_int64():
             # The compiled recipe computes exactly this (float64 precisions from integer rows).
             out = np.empty(len(sums), dtype=np.float64)
-            _impl.kernel.sacrebleu_sentence_scores(
+            _impl.sacrebleu_scores().sacrebleu_sentence_scores(
                 np.ascontiguousarray(sums, dtype=np.int64),
                 self.max_order,
                 self.smooth_method,
@@ -306,7 +306,7 @@ def _draw_counts(
     stream; tests/test_significance.py checks it against ``choice``).
     """
     if not keep_indices:
-        _impl.kernel.resample_counts(rng, n_segments, counts)
+        _impl.resample().resample_counts(rng, n_segments, counts)
         return None
     indices = rng.choice(n_segments, size=counts.shape, replace=True)
     for b, row in enumerate(indices):

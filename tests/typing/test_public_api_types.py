@@ -27,10 +27,16 @@ ALLOWLIST = HERE / "stubtest_allowlist.txt"
 PACKAGE = Path(turbobleu.__file__).resolve().parent
 COMPILED = (
     "_engine.count._kernel",
+    "_engine.count._pack",
+    "_engine.count._ref_tables",
+    "_engine.count._self_table",
     "_engine.text._tokenize",
     "_engine.intern._intern",
     "_engine.count._pairwise",
     "_engine.count._chrf",
+    "_engine.recipes._sacrebleu_scores",
+    "_engine.recipes._nltk_scores",
+    "_engine.resample._resample",
 )
 
 # Misuses, each with the error mypy must report for it (a line of this text = a line of the file).

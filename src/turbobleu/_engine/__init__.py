@@ -4,12 +4,17 @@
   twin ``_tokenize_py``; the Unicode tables of ``intl``);
 - ``intern``: sequences of any hashable tokens (NLTK, evaluate, MATLAB) -> ids -> statistics rows
   (``_intern`` / ``_intern_py``);
-- ``count``: n-gram counting and clipping over id spans -> int64 statistics rows; packing of
-  token-id inputs; prepared-reference and self-BLEU tables (``_kernel`` / ``_kernel_py``,
-  ``ids``, ``references``);
+- ``count``: n-gram counting and clipping over id spans -> int64 statistics rows (``_kernel`` /
+  ``_kernel_py``); packing of token-id inputs (``_pack``); prepared-reference and self-BLEU
+  tables (``_ref_tables``, ``_self_table``); ``ids``, ``references``;
 - ``recipes``: each mirrored library's float recipe, rows -> scores (``sacrebleu``, ``nltk``; the
-  compiled versions follow them and are tested against them).
+  compiled versions ``_sacrebleu_scores`` and ``_nltk_scores`` follow them and their twins call
+  them);
+- ``resample``: the significance tests' resampling draws and libm over arrays (``_resample``).
 
-``impl`` picks the compiled modules or their twins (``TURBOBLEU_IMPL``). Each compiled module's
-twin is its readable specification, with the same functions and parameters.
+``impl`` picks the compiled modules or their twins (``TURBOBLEU_IMPL``); those that only some calls
+need load on first use. Each compiled module's twin is its readable specification, with the same
+functions and parameters. C helpers that several compiled modules share are inline functions in
+``.pxd`` files (``count/ngram_keys``, ``count/batch_table``, ``recipes/sacrebleu_row``,
+``recipes/fsum``), so that hot loops never call across modules.
 """

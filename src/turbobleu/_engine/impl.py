@@ -7,12 +7,13 @@
 from __future__ import annotations
 
 import os
+import sys
 from types import ModuleType
 
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Tuple
+    from typing import Dict, Tuple
 
 _CHOICES = ("auto", "cython", "python")
 
@@ -41,22 +42,64 @@ def _load() -> Tuple[str, ModuleType, ModuleType, ModuleType, ModuleType]:
     return "python", _kernel_py, _tokenize_py, _intern_py, _chrf_py
 
 
-# All compiled modules or none: they share the kernel's tables through cimports.
+# All compiled modules or none: they share the kernel's tables through cimports. These are the
+# ones `import turbobleu` loads; the others load on first use (below).
 implementation, kernel, tokenize, intern, chrf = _load()
+
+_loaded: Dict[str, ModuleType] = {}
+
+
+def _on_first_use(stage: str) -> ModuleType:
+    """The compiled module ``turbobleu._engine.<stage>`` of the chosen implementation (or its
+    twin, ``<stage>_py``), imported on the first call: ``import turbobleu`` stays light (most
+    of these need NumPy, which it does not load)."""
+    module = _loaded.get(stage)
+    if module is not None:
+        return module
+    name = f"turbobleu._engine.{stage}" + ("" if implementation == "cython" else "_py")
+    try:
+        __import__(name)  # (not importlib: importing it would cost `import turbobleu` 0.3 ms)
+    except ImportError as exc:
+        if implementation != "cython":
+            raise
+        raise ImportError(
+            f"the compiled module {stage} is missing ({exc}); rebuild turbobleu "
+            "(python setup.py build_ext --inplace) or set TURBOBLEU_IMPL=python"
+        ) from exc
+    module = _loaded[stage] = sys.modules[name]
+    return module
 
 
 def pairwise_kernel() -> ModuleType:
-    """The pairwise-BLEU kernel of the chosen implementation, imported on first use (it needs
-    NumPy, which ``import turbobleu`` does not load)."""
-    if implementation == "cython":
-        try:
-            from turbobleu._engine.count import _pairwise
-        except ImportError as exc:
-            raise ImportError(
-                f"the compiled pairwise kernel is missing ({exc}); rebuild turbobleu "
-                "(python setup.py build_ext --inplace) or set TURBOBLEU_IMPL=python"
-            ) from exc
-        return _pairwise
-    from turbobleu._engine.count import _pairwise_py
+    """Pairwise BLEU matrices (``count._pairwise``)."""
+    return _on_first_use("count._pairwise")
 
-    return _pairwise_py
+
+def sacrebleu_scores() -> ModuleType:
+    """sacrebleu's sentence recipe over statistics rows (``recipes._sacrebleu_scores``)."""
+    return _on_first_use("recipes._sacrebleu_scores")
+
+
+def packer() -> ModuleType:
+    """Token-id inputs -> CSR buffers (``count._pack``)."""
+    return _on_first_use("count._pack")
+
+
+def ref_tables() -> ModuleType:
+    """Prepared reference groups (``count._ref_tables``)."""
+    return _on_first_use("count._ref_tables")
+
+
+def self_table() -> ModuleType:
+    """Self-BLEU tables (``count._self_table``)."""
+    return _on_first_use("count._self_table")
+
+
+def nltk_scores() -> ModuleType:
+    """NLTK's sentence recipe over statistics rows (``recipes._nltk_scores``)."""
+    return _on_first_use("recipes._nltk_scores")
+
+
+def resample() -> ModuleType:
+    """Bootstrap resample counts and libm over arrays (``resample._resample``)."""
+    return _on_first_use("resample._resample")

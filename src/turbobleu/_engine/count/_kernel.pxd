@@ -1,4 +1,5 @@
-# Declarations shared with _tokenize.pyx (its fused one-sentence path counts with this kernel).
+# Declarations shared with _tokenize.pyx and _intern.pyx (their one-sentence paths count with
+# this kernel's tables).
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 cdef struct Slot:
@@ -47,6 +48,3 @@ cdef void count_segment(Table* t, int64_t* row, int max_order, uint64_t hash_mas
                         const int32_t* hyp, int64_t hyp_len,
                         const int32_t* ref_ids, const int64_t* ref_off,
                         int64_t ref_first, int64_t ref_last, int64_t n_ids) noexcept nogil
-cdef double exact_sum(const double* x, int n, double* partials) noexcept nogil
-cdef tuple score_parts_of_row(const int64_t* row, int max_order, str smooth_method,
-                              smooth_value, bint effective_order, bint neumaier)

@@ -273,7 +273,7 @@ def sequences(
         )
     if rows and _is_vector(rows[0]):
         return _concat_vectors(list(rows), what, pad_id)
-    return _impl.kernel.pack_sequences(rows, what, pad_id)
+    return _impl.packer().pack_sequences(rows, what, pad_id)
 
 
 def _plain_id_groups(refs: Sequence) -> bool:
@@ -329,7 +329,7 @@ def groups(
         return (np.zeros(0, np.int32), np.zeros(1, np.int64), np.zeros(1, np.int64))
     if _plain_id_groups(refs):
         # The common case (lists of id lists) in one compiled pass, with item-level messages.
-        return _impl.kernel.pack_groups(refs, what, pad_id)
+        return _impl.packer().pack_groups(refs, what, pad_id)
     counts = np.empty(len(refs), dtype=np.int64)
     flat: List[Any] = []
     for g, grp in enumerate(refs):
@@ -352,7 +352,7 @@ def groups(
     kind = looks_like_text(flat) if flat else None
     if kind is None and flat and not _is_vector(flat[0]):
         # The common case (lists of id lists) in one compiled pass, with item-level messages.
-        ids, offsets, _ = _impl.kernel.pack_groups(refs, what, pad_id)
+        ids, offsets, _ = _impl.packer().pack_groups(refs, what, pad_id)
         return ids, offsets, group_offsets
     ids, offsets = sequences(flat, what, pad_id, encoder=encoder)
     return ids, offsets, group_offsets

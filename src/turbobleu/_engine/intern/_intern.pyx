@@ -23,9 +23,10 @@ from libc.math cimport exp, isfinite, isinf, log
 from libc.string cimport memcmp, memset
 
 from turbobleu._engine.count._kernel cimport (TABLE_FOR_CORPUS, TABLE_FOR_SENTENCE, Table,
-                                              count_segment, exact_sum, kept_table_bytes,
-                                              table_give, table_reserve, table_reserve_ids,
-                                              table_take, table_warm)
+                                              count_segment, kept_table_bytes, table_give,
+                                              table_reserve, table_reserve_ids, table_take,
+                                              table_warm)
+from turbobleu._engine.recipes.fsum cimport exact_sum
 from turbobleu._engine.scratch cimport tb_scratch_give, tb_scratch_take, warm_memory
 
 cdef extern from "Python.h":

@@ -16,7 +16,7 @@ Resampling tests score thousands of aggregated rows. sacrebleu scores each one w
 Element-wise +, -, *, / are IEEE-exact in NumPy as in scalar code, so they are vectorised here.
 ``log`` and ``exp`` are not: NumPy's SIMD versions may differ from libm in the last bit, so they
 go through libm's ``log``/``exp``, the functions ``math.log``/``math.exp`` call for sacrebleu (in
-C via the kernel's ``libm_map``, or mapped through ``math`` in the pure-Python build).
+C via ``resample._resample.libm_map``, or mapped through ``math`` in the pure-Python build).
 The sum of the logs reproduces the built-in ``sum()`` of the running interpreter: left to right
 before Python 3.12, Neumaier-compensated from 3.12 on.
 """
@@ -55,7 +55,7 @@ def _mapped(name: str, values: np.ndarray) -> np.ndarray:
     """``math.<name>`` ("log" or "exp", libm) applied to every value, as a float64 array."""
     values = np.ascontiguousarray(values, dtype=np.float64)
     out = np.empty(values.size, dtype=np.float64)
-    if not _impl.kernel.libm_map(name, values.ravel(), out):
+    if not _impl.resample().libm_map(name, values.ravel(), out):
         # a value where math raises (or has its own special case): let math decide
         out = np.fromiter(
             map(getattr(math, name), values.tolist()), dtype=np.float64, count=values.size

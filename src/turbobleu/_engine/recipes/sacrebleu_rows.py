@@ -31,7 +31,7 @@ def sacrebleu_from_int_row(
 ) -> BLEUScore:
     """sacrebleu_from_row of a list of Python ints where c_recipe_applies: the same operations
     in C (sentence_bleu loops call this once per sentence)."""
-    score, precisions, bp = _impl.kernel.sacrebleu_score_parts(
+    score, precisions, bp = _impl.sacrebleu_scores().sacrebleu_score_parts(
         row, max_order, smooth_method, smooth_value, effective_order, NEUMAIER_SUM
     )
     return BLEUScore(

@@ -15,13 +15,13 @@ from cpython.unicode cimport PyUnicode_Check
 cimport cython
 
 from turbobleu._engine.count._kernel cimport (TABLE_FOR_CORPUS, Table, count_segment,
-                                              score_parts_of_row, table_bytes, table_give,
-                                              table_release, table_reserve, table_reserve_ids,
-                                              table_take, table_warm)
+                                              table_bytes, table_give, table_release,
+                                              table_reserve, table_reserve_ids, table_take,
+                                              table_warm)
+from turbobleu._engine.recipes.sacrebleu_row cimport score_parts_of_row
 from turbobleu._engine.scratch cimport (tb_load_acquire, tb_scratch_give, tb_scratch_peek,
                                         tb_scratch_take, tb_store_release, warm_memory)
 from _thread import RLock  # threading's C lock, without importing threading
-from turbobleu._engine.count._kernel import sacrebleu_score_parts as _sacrebleu_score_parts
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object)
@@ -1524,19 +1524,17 @@ cdef enum:
 def sentence_score_parts(hypothesis, list references, int kind, bint lowercase, int max_order,
                          str smooth_method, smooth_value, bint effective_order, bint neumaier):
     """``BLEUScore``'s arguments (score, counts, totals, precisions, bp, sys_len, ref_len) for
-    one hypothesis: ``sentence_row`` and ``_kernel.sacrebleu_score_parts`` in one call (a
-    sentence_bleu loop spends most of its time around the compiled work). Not for add-k."""
+    one hypothesis: ``sentence_row`` and ``sacrebleu_score_parts`` in one call (a sentence_bleu
+    loop spends most of its time around the compiled work). Not for add-k."""
     cdef int64_t row[2 + 2 * MAX_PARTS_ORDER]
     cdef Py_ssize_t k
     if smooth_method == "add-k":
         raise ValueError("sentence_score_parts: add-k takes the Python recipe")
     if not 1 <= max_order <= MAX_PARTS_ORDER:
-        # (orders the C arrays here do not hold)
-        counts = sentence_row(hypothesis, references, kind, lowercase, max_order)
-        score, precisions, bp = _sacrebleu_score_parts(counts, max_order, smooth_method,
-                                                       smooth_value, effective_order, neumaier)
-        return (score, counts[2:2 + max_order], counts[2 + max_order:], precisions, bp,
-                counts[0], counts[1])
+        # Orders the C arrays here do not hold: the arguments are checked as for any order,
+        # then refused as sacrebleu_score_parts refuses them.
+        sentence_row(hypothesis, references, kind, lowercase, max_order)
+        raise ValueError("sacrebleu_score_parts: add-k and max_order > 16 take the Python recipe")
     memset(row, 0, sizeof(row))
     fill_sentence_row(hypothesis, references, kind, lowercase, max_order, row)
     score, precisions, bp = score_parts_of_row(row, max_order, smooth_method, smooth_value,

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from turbobleu._engine.count._kernel_py import sacrebleu_score_parts, segment_row
+from turbobleu._engine.count._kernel_py import segment_row
+from turbobleu._engine.recipes._sacrebleu_scores_py import sacrebleu_score_parts
 from turbobleu._engine.text.rules_13a import language_independent, rules_13a
 from turbobleu._engine.text.unicode_classes import intl_classes, ranges_pattern
 

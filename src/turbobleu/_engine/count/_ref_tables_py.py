@@ -1,0 +1,135 @@
+"""Pure-Python twin of ``_ref_tables.pyx``: prepared reference groups, each a table of every
+n-gram of its references with its maximum count in any one reference, and hypotheses scored
+against them. The tables are laid out word for word as the compiled ones (``table_layout``)."""
+
+from __future__ import annotations
+
+from turbobleu._typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Tuple
+
+import numpy as _np
+
+from turbobleu._engine.count._kernel_py import closest_ref_len
+from turbobleu._engine.count.table_layout import (
+    EMPTY_KEY,
+    MASK64,
+    clipped_matches,
+    exact_capacity,
+    ngram_key,
+    probe,
+    segment_end,
+)
+
+# The functions the compiled module beside it has, with the same parameters (tests/test_layout.py).
+__all__ = ["build_ref_tables", "group_capacity_of", "score_ref_tables"]
+
+
+def group_capacity_of(distinct: int) -> int:
+    """The capacity a group with ``distinct`` n-grams gets."""
+    return exact_capacity(distinct)
+
+
+def _ngrams_first_seen(refs: list, max_order: int) -> dict:
+    """Every n-gram (tuple) of the references -> max count in one reference, in first-seen
+    order (a prefix always comes before its extensions)."""
+    best: dict = {}
+    for ref in refs:
+        counts: dict = {}
+        for i in range(len(ref)):
+            for n in range(1, min(max_order, len(ref) - i) + 1):
+                gram = tuple(ref[i : i + n])
+                best.setdefault(gram, 0)
+                counts[gram] = counts.get(gram, 0) + 1
+        for gram, c in counts.items():
+            if c > best[gram]:
+                best[gram] = c
+    return best
+
+
+def build_ref_tables(
+    ref_ids: Any,
+    ref_off: Any,
+    grp_ref_off: Any,
+    max_order: int,
+    g_start: int = 0,
+    g_end: int = -1,
+    hash_mask: int = MASK64,
+):
+    """Max-count tables of groups ``g_start..g_end`` as ``(table uint64, caps int64)``."""
+    n_grp = len(grp_ref_off) - 1
+    if g_end < 0:
+        g_end = n_grp
+    if max_order < 1:
+        raise ValueError(f"max_order must be >= 1, got {max_order}")
+    if not 0 <= g_start <= g_end <= n_grp:
+        raise ValueError("build_ref_tables: inconsistent group range")
+    hmask = hash_mask & 0xFFFFFFFF
+    ids = ref_ids.tolist()
+    regions = []
+    caps = []
+    for g in range(g_start, g_end):
+        refs = [ids[ref_off[r] : ref_off[r + 1]] for r in range(grp_ref_off[g], grp_ref_off[g + 1])]
+        grams = _ngrams_first_seen(refs, max_order)
+        cap = group_capacity_of(len(grams))
+        region = [EMPTY_KEY, 0] * cap
+        slot_of: dict = {}
+        for gram, count in grams.items():
+            prefix = slot_of[gram[:-1]] if len(gram) > 1 else -1
+            key = ngram_key(prefix, gram[-1])
+            pos = probe(region, 2, 0, cap, hmask, key)
+            region[2 * pos] = key
+            region[2 * pos + 1] = count
+            slot_of[gram] = pos
+        regions.extend(region)
+        caps.append(cap)
+    return _np.array(regions, dtype=_np.uint64), _np.array(caps, dtype=_np.int64)
+
+
+def score_ref_tables(
+    table: Any,
+    tab_base: Any,
+    tab_cap: Any,
+    len_off: Any,
+    ref_lens: Any,
+    table_order: int,
+    hyp_ids: Any,
+    hyp_off: Any,
+    hyp_group: Any,
+    max_order: int,
+    out: Any,
+    seg_start: int = 0,
+    seg_end: int = -1,
+    hash_mask: int = MASK64,
+) -> None:
+    """Rows of hypotheses ``seg_start..seg_end`` against their groups' tables."""
+    n_seg = len(hyp_off) - 1
+    seg_end = segment_end(seg_end, n_seg, max_order, table_order, "the tables'")
+    if not 0 <= seg_start <= seg_end <= n_seg or len(hyp_group) != n_seg:
+        raise ValueError("score_ref_tables: inconsistent segment offsets")
+    if out.shape[0] < seg_end or out.shape[1] != 2 + 2 * max_order:
+        raise ValueError("score_ref_tables: output array has the wrong shape")
+    hmask = hash_mask & 0xFFFFFFFF
+    hyps = hyp_ids.tolist()
+    lens = ref_lens.tolist()
+    for seg in range(seg_start, seg_end):
+        g = int(hyp_group[seg])
+        if not 0 <= g < len(tab_base):
+            raise ValueError(f"score_ref_tables: group {g} of hypothesis {seg} out of range")
+        base, cap = int(tab_base[g]), int(tab_cap[g])
+        hyp = hyps[hyp_off[seg] : hyp_off[seg + 1]]
+
+        def reference_max(prefix: int, token: int) -> Tuple[int, int]:
+            key = ngram_key(prefix, token)
+            pos = probe(table, 2, base, cap, hmask, key)
+            found = int(table[2 * (base + pos)]) == key
+            return pos, int(table[2 * (base + pos) + 1]) if found else 0
+
+        matches = clipped_matches(hyp, max_order, reference_max)
+        totals = [max(0, len(hyp) - n + 1) for n in range(1, max_order + 1)]
+        out[seg, :] = (
+            [len(hyp), closest_ref_len(len(hyp), lens[len_off[g] : len_off[g + 1]])]
+            + matches
+            + totals
+        )

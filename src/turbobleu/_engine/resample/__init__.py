@@ -1,0 +1,1 @@
+"""Significance tests in C: NumPy's resampling draws counted per segment, libm over arrays."""
