@@ -36,7 +36,8 @@ SOURCES = {"turbobleu._engine.count._kernel": "src/turbobleu/_engine/count/_kern
                "src/turbobleu/_engine/recipes/_sacrebleu_scores.pyx",
            "turbobleu._engine.recipes._nltk_scores":
                "src/turbobleu/_engine/recipes/_nltk_scores.pyx",
-           "turbobleu._engine.resample._resample": "src/turbobleu/_engine/resample/_resample.pyx"}
+           "turbobleu._engine.resample._resample": "src/turbobleu/_engine/resample/_resample.pyx",
+           "turbobleu._engine.resample._draws": "src/turbobleu/_engine/resample/_draws.pyx"}
 # The shared C headers (scratch.h: per-thread memory kept between calls; cpython_layout.h).
 HEADERS = "src/turbobleu/_engine"
 

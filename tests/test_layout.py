@@ -33,6 +33,7 @@ PAIRS = [
     ),
     ("turbobleu._engine.recipes._nltk_scores", "turbobleu._engine.recipes._nltk_scores_py"),
     ("turbobleu._engine.resample._resample", "turbobleu._engine.resample._resample_py"),
+    ("turbobleu._engine.resample._draws", "turbobleu._engine.resample._draws_py"),
 ]
 # Compiled-only diagnostics, which report on C memory the twin does not have.
 COMPILED_ONLY = {
@@ -47,6 +48,7 @@ COMPILED_ONLY = {
     "turbobleu._engine.recipes._sacrebleu_scores": set(),
     "turbobleu._engine.recipes._nltk_scores": set(),
     "turbobleu._engine.resample._resample": set(),
+    "turbobleu._engine.resample._draws": set(),
 }
 
 

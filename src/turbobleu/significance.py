@@ -21,8 +21,6 @@ seed 0 means unseeded there (as in sacrebleu) while the baseline's interval uses
 from __future__ import annotations
 
 import math
-import os
-from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -32,15 +30,20 @@ from turbobleu._engine.recipes.chrf import f_score
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM, SacreBLEUOptions
 from turbobleu._engine.recipes.sacrebleu_batch import bleu_scores, bootstrap_arithmetic
 from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_from_row
+
+# SEED_ENV, DEFAULT_SEED and Seed are public here too (the NumPy-free path shares them).
+from turbobleu._engine.resample.settings import (  # noqa: F401
+    DEFAULT_AR_TRIALS,
+    DEFAULT_BOOTSTRAP_SAMPLES,
+    DEFAULT_SEED,
+    FROM_ENV,
+    SEED_ENV,
+    Result,
+    Seed,
+    resolve_seed,
+)
 from turbobleu.result import mean_ci
 from turbobleu.stats import BLEUStats
-
-SEED_ENV = "SACREBLEU_SEED"
-DEFAULT_SEED = "12345"
-FROM_ENV = "env"  # the default ``seed``: read SACREBLEU_SEED like sacrebleu does
-
-DEFAULT_BOOTSTRAP_SAMPLES = 1000
-DEFAULT_AR_TRIALS = 10000
 
 # Sums up to here are exact in float32 (every integer below 2**24 is a float32).
 _F32_EXACT = 2**24
@@ -54,51 +57,6 @@ _AR_CHUNK_ELEMENTS = 64_000_000
 # ``turbobleu.progress.Progress`` works); if it has ``expect(n)``, it is told the total first.
 ProgressFn = Optional[Callable[[int], None]]
 StatsLike = Union[BLEUStats, np.ndarray, Sequence[Sequence[int]]]
-
-
-# -- seeds -------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Seed:
-    """A resampling seed: ``value`` for ``numpy.random.default_rng`` (None: OS entropy) and
-    ``text``, the string sacrebleu shows for it in ``corpus_score`` signatures."""
-
-    value: Optional[int]
-    text: str
-
-    @property
-    def paired_text(self) -> str:
-        """The form paired-test signatures show (``str(int(seed)).lower()``, e.g. 012 -> 12)."""
-        return str(self.value).lower()
-
-    @property
-    def per_system(self) -> Optional[int]:
-        """The seed each paired comparison uses: sacrebleu passes ``seed or None``."""
-        return self.value if self.value else None
-
-
-def resolve_seed(seed: Union[int, str, None] = FROM_ENV) -> Seed:
-    """``FROM_ENV`` reads ``SACREBLEU_SEED`` (default 12345); a str is parsed like that variable
-    (``'none'`` in any case means unseeded); an int is used as is; None means unseeded."""
-    source = "seed"
-    if isinstance(seed, str) and seed == FROM_ENV:
-        seed, source = os.environ.get(SEED_ENV, DEFAULT_SEED), SEED_ENV
-    if seed is None:
-        return Seed(None, "none")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer, str)):
-        raise TypeError(f"seed must be an int, a str or None, got {type(seed).__name__}")
-    if isinstance(seed, str):
-        if seed.lower() == "none":
-            return Seed(None, seed.lower())
-        try:
-            value = int(seed)
-        except ValueError:
-            raise ValueError(f"{source} must be an integer or 'none', got {seed!r}") from None
-        if value < 0:
-            raise ValueError(f"{source} must be non-negative (NumPy seeds), got {seed!r}")
-        return Seed(value, seed.lower())
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative (NumPy seeds), got {seed}")
-    return Seed(int(seed), str(int(seed)))
 
 
 # -- inputs ------------------------------------------------------------------------------------
@@ -262,20 +220,6 @@ def _positive(value: Any, what: str) -> int:
 
 
 # -- results -----------------------------------------------------------------------------------
-@dataclass
-class Result:
-    """One system's numbers in a paired test (sacrebleu's ``significance.Result``)."""
-
-    score: float
-    p_value: Optional[float] = None
-    mean: Optional[float] = None
-    ci: Optional[float] = None
-
-    def as_dict(self) -> Dict[str, Optional[float]]:
-        """The fields in sacrebleu's JSON order."""
-        return {"score": self.score, "p_value": self.p_value, "mean": self.mean, "ci": self.ci}
-
-
 def numpy_mean_ci(scores: np.ndarray) -> Tuple[float, float]:
     """(mean, 95% CI half-width) as ``sacrebleu.significance.estimate_ci`` computes them
     (``np.mean`` of the sorted scores)."""

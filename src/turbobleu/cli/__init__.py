@@ -19,6 +19,13 @@ import os
 import sys
 
 from turbobleu import _log
+from turbobleu._engine.resample.settings import (
+    DEFAULT_AR_TRIALS,
+    DEFAULT_BOOTSTRAP_SAMPLES,
+    Result,
+    Seed,
+    resolve_seed,
+)
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.bleu import BLEU
 from turbobleu.cli.io import (
@@ -48,8 +55,6 @@ from turbobleu.tokenizers import Tokenizer
 if TYPE_CHECKING:  # significance (and NumPy with it) is imported only for the tests it runs
     import argparse
     from typing import Any, List, Optional, Sequence, Tuple
-
-    from turbobleu.significance import Result
 
     # A metric's column in a multi-system table: (name, each system's result, signature).
     Column = Tuple[str, List[Any], str]
@@ -109,11 +114,9 @@ def _is_language_pair(text: str) -> bool:
 
 
 def _default_sample_counts(args: argparse.Namespace) -> None:
-    """The significance tests' sample counts left unset get significance's defaults (imported only
-    when a test is asked for: it loads NumPy)."""
+    """The significance tests' sample counts left unset get significance's defaults."""
     if not (args.confidence or args.paired_bs or args.paired_ar):
         return
-    from turbobleu.significance import DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES
 
     for dest, default in (
         ("confidence_n", DEFAULT_BOOTSTRAP_SAMPLES),
@@ -252,12 +255,16 @@ def _statistics(
 
 
 def _plain_rows(
-    args: argparse.Namespace, systems: List[List[str]], refs: List[List[str]]
+    args: argparse.Namespace,
+    systems: List[List[str]],
+    refs: List[List[str]],
+    segment_buffers: Optional[List[Any]] = None,
 ) -> Optional[Tuple[BLEU, List[List[List[int]]]]]:
     """The metric and, for every system, its statistics rows as lists of ints, from the compiled
     one-call path (no NumPy): the segment rows with ``--sentence-level``, else the one corpus row
     (the sum of the segment rows). None where that path does not apply (a library tokenizer),
-    for the caller to use ``_statistics``.
+    for the caller to use ``_statistics``. ``segment_buffers``, if given, receives every
+    system's segment rows as an int64 buffer (for a corpus done in one block only).
 
     Long corpora go block by block, as in ``_statistics``; rows are additive over segments."""
     warn = not (args.force or args.sentence_level)
@@ -268,6 +275,8 @@ def _plain_rows(
         (start, min(start + STATS_BLOCK, n_segments)) for start in range(0, n_segments, STATS_BLOCK)
     ]
     whole = len(blocks) == 1
+    if segment_buffers is not None and not whole:
+        return None
     metric = _metric(args, None, force=not (warn and whole))
     if type(metric.tokenizer) is not Tokenizer:  # library tokenizers rewrite lines first
         return None
@@ -279,13 +288,14 @@ def _plain_rows(
             block_refs = refs if whole else [r[start:end] for r in refs]
             for system, hyps in zip(rows, systems):
                 block = hyps if whole else hyps[start:end]
-                segment_rows = (
-                    segment_rows_buffer(end - start, width) if args.sentence_level else None
-                )
+                keep = args.sentence_level or segment_buffers is not None
+                segment_rows = segment_rows_buffer(end - start, width) if keep else None
                 total = metric._plain_corpus_row(block, block_refs, segment_rows)
                 if total is None:
                     return None
-                if segment_rows is not None:
+                if segment_buffers is not None:
+                    segment_buffers.append(segment_rows)
+                if args.sentence_level and segment_rows is not None:
                     system.extend(segment_rows.tolist())
                 elif system:
                     system[0] = [a + b for a, b in zip(system[0], total)]
@@ -317,7 +327,7 @@ def _add_confidence(args: argparse.Namespace, metric: Any, score: Any, stats: An
     type, as sacrebleu's ``Score.estimate_ci``), and the signature's ``bs`` and ``seed``."""
     if not (args.confidence and args.confidence_n > 1):
         return
-    from turbobleu.significance import bootstrap_scores, resolve_seed
+    from turbobleu.significance import bootstrap_scores
 
     seed = resolve_seed()
     with Progress("bootstrap", enabled=None if not args.quiet else False) as bar:
@@ -342,31 +352,68 @@ def _format_score(args: argparse.Namespace, metric: Any, score: Any, out: Output
 
 
 def _paired(args: argparse.Namespace, metric: Any, stats: List[Any]) -> Tuple[List[Result], str]:
-    from turbobleu.significance import (
-        DEFAULT_AR_TRIALS,
-        DEFAULT_BOOTSTRAP_SAMPLES,
-        paired_approximate_randomization,
-        paired_bootstrap,
-        resolve_seed,
-    )
+    from turbobleu.significance import paired_approximate_randomization, paired_bootstrap
 
-    kind = "bs" if args.paired_bs else "ar"
-    requested = args.paired_bs_n if args.paired_bs else args.paired_ar_n
-    defaults = {"bs": DEFAULT_BOOTSTRAP_SAMPLES, "ar": DEFAULT_AR_TRIALS}
-    n_samples = requested if requested > 0 else defaults[kind]
     seed = resolve_seed()
-    title = "paired bootstrap" if kind == "bs" else "paired AR"
+    n_samples = _paired_samples(args)
+    title = "paired bootstrap" if args.paired_bs else "paired AR"
     with Progress(title, enabled=None if not args.quiet else False) as bar:
-        if kind == "bs":
+        if args.paired_bs:
             results = paired_bootstrap(stats[0], stats[1:], metric, n_samples, seed.text, bar)
         else:
             results = paired_approximate_randomization(
                 stats[0], stats[1:], metric, n_samples, -1, seed.text, bar
             )
+    return results, _paired_signature(args, metric, n_samples, seed)
+
+
+def _paired_samples(args: argparse.Namespace) -> int:
+    """The resamples (or trials) of the paired test asked for; 0 or less means the default."""
+    requested = args.paired_bs_n if args.paired_bs else args.paired_ar_n
+    if requested > 0:
+        return int(requested)
+    return DEFAULT_BOOTSTRAP_SAMPLES if args.paired_bs else DEFAULT_AR_TRIALS
+
+
+def _paired_signature(args: argparse.Namespace, metric: Any, n_samples: int, seed: Seed) -> str:
     signature = metric.get_signature()
     signature.update("seed", seed.paired_text)
-    signature.update(kind, n_samples)
-    return results, signature.format(args.short)
+    signature.update("bs" if args.paired_bs else "ar", n_samples)
+    return str(signature.format(args.short))
+
+
+def _plain_paired_bootstrap(
+    args: argparse.Namespace,
+    systems: List[List[str]],
+    names: List[str],
+    refs: List[List[str]],
+    out: Output,
+) -> bool:
+    """``--paired-bs`` on BLEU without NumPy (``resample.plain``), where that path gives the
+    same numbers; False where it does not, for the caller to take the general path."""
+    from turbobleu._engine.resample import plain
+
+    seed = resolve_seed()
+    seed_value = seed.per_system
+    n_samples = _paired_samples(args)
+    width = 2 + 2 * _metric(args, None, force=True).max_ngram_order
+    if seed_value is None or not plain.applies(seed, n_samples, len(systems), width):
+        return False
+    segment_rows: List[Any] = []
+    found = _plain_rows(args, systems, refs, segment_rows)
+    if found is None:
+        return False
+    metric, totals = found
+    scores = [metric.score_row(total[0]).score for total in totals]
+    with Progress("paired bootstrap", enabled=None if not args.quiet else False) as bar:
+        results = plain.paired_bootstrap(
+            segment_rows, scores, metric.options, n_samples, seed_value, bar
+        )
+    if results is None:
+        return False
+    signature = _paired_signature(args, metric, n_samples, seed)
+    _print_table(args, names, [("BLEU", results, signature)], out)
+    return True
 
 
 def _score_cells(results: List[Any], width: int, out: Output) -> Tuple[List[str], bool]:
@@ -534,6 +581,8 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
             return 0
         if not (paired or args.confidence):
             plain = _plain_rows(args, systems, refs)
+        elif args.paired_bs and _plain_paired_bootstrap(args, systems, names, refs, out):
+            return 0
     if plain is not None:  # no significance test: rows as lists, no NumPy
         metric, rows = plain
         if args.sentence_level:

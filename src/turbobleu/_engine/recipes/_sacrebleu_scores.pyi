@@ -27,6 +27,17 @@ def sacrebleu_sentence_scores(
 ) -> None:
     """``out[i]`` = sacrebleu's sentence score of statistics row ``i``."""
 
+def sacrebleu_resample_scores(
+    rows: _I64,
+    max_order: int,
+    smooth_method: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    neumaier: bool,
+    out: _F64,
+) -> None:
+    """``out[i]`` = sacrebleu's score of bootstrap resample sums ``i`` (NumPy 2's float32)."""
+
 def sacrebleu_score_parts(
     row: Sequence[int],
     max_order: int,

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 from turbobleu._engine.recipes.sacrebleu import sacrebleu_score_of_row
 
 # The functions the compiled module beside it has, with the same parameters (tests/test_layout.py).
-__all__ = ["sacrebleu_score_parts", "sacrebleu_sentence_scores"]
+__all__ = ["sacrebleu_resample_scores", "sacrebleu_score_parts", "sacrebleu_sentence_scores"]
 
 
 def sacrebleu_sentence_scores(
@@ -27,6 +27,28 @@ def sacrebleu_sentence_scores(
     for i, row in enumerate(rows.tolist()):
         out[i] = sacrebleu_score_of_row(
             row, max_order, smooth_method, smooth_value, effective_order
+        ).score
+
+
+def sacrebleu_resample_scores(
+    rows: Any,
+    max_order: int,
+    smooth_method: str,
+    smooth_value: Any,
+    effective_order: bool,
+    neumaier: bool,
+    out: Any,
+) -> None:
+    """out[i] = sacrebleu's score of bootstrap resample sums i: its recipe on float32 values, as
+    sacrebleu scores a resample (the arithmetic is float32 under NumPy 2, which the compiled
+    module assumes)."""
+    import numpy as np
+
+    for i, row in enumerate(rows.tolist()):
+        if any(abs(v) >= 2**24 for v in row):
+            raise ValueError("sacrebleu_resample_scores: a value is not exact in float32")
+        out[i] = sacrebleu_score_of_row(
+            [np.float32(v) for v in row], max_order, smooth_method, smooth_value, effective_order
         ).score
 
 

@@ -3,9 +3,9 @@
 """What the significance tests need in C (``_resample_py.py`` is the readable twin).
 
 Bootstrap resample counts: sacrebleu draws resamples with ``rng.choice(n, size=(samples, n),
-replace=True)``, which for n < 2**32 is NumPy's Lemire draw on 32-bit words of the generator.
-Drawing them here, through the generator's own ``bitgen_t`` (NumPy's public C interface),
-consumes the same words in the same order, so the resamples (and the generator's state
+replace=True)``, which for n < 2**32 is NumPy's Lemire draw on 32-bit words of the generator
+(``lemire.pxd``). Drawing them here, through the generator's own ``bitgen_t`` (NumPy's public C
+interface), consumes the same words in the same order, so the resamples (and the generator's state
 afterwards) are NumPy's; counting each index as it is drawn saves the (samples, n) index array
 and a bincount per row.
 
@@ -19,30 +19,7 @@ from libc.math cimport exp, isfinite, log
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.string cimport memset
 
-cdef extern from *:
-    """
-    typedef struct {            /* numpy/random/bitgen.h: bitgen_t */
-        void *state;
-        uint64_t (*next_uint64)(void *st);
-        uint32_t (*next_uint32)(void *st);
-        double (*next_double)(void *st);
-        uint64_t (*next_raw)(void *st);
-    } tb_bitgen_t;
-    """
-    ctypedef struct tb_bitgen_t:
-        void *state
-        uint32_t (*next_uint32)(void *st) noexcept nogil
-
-
-cdef inline uint32_t bounded_draw(tb_bitgen_t* g, uint32_t n, uint32_t threshold) noexcept nogil:
-    """An integer in [0, n) as NumPy draws it (``buffered_bounded_lemire_uint32``)."""
-    cdef uint64_t m = <uint64_t>g.next_uint32(g.state) * n
-    cdef uint32_t leftover = <uint32_t>m
-    if leftover < n:
-        while leftover < threshold:     # rejection keeps the draw unbiased
-            m = <uint64_t>g.next_uint32(g.state) * n
-            leftover = <uint32_t>m
-    return <uint32_t>(m >> 32)
+from turbobleu._engine.resample.lemire cimport bounded_draw, lemire_threshold, tb_bitgen_t
 
 
 cdef tb_bitgen_t* bitgen_of(bit_generator, uint64_t n) except NULL:
@@ -60,7 +37,7 @@ def resample_counts(rng, Py_ssize_t n_segments, float[:, ::1] counts):
     bit_generator = rng.bit_generator
     cdef tb_bitgen_t* g = bitgen_of(bit_generator, n_segments)
     cdef uint32_t n = <uint32_t>n_segments
-    cdef uint32_t threshold = (<uint32_t>(0xFFFFFFFF - (n - 1))) % n
+    cdef uint32_t threshold = lemire_threshold(n)
     cdef Py_ssize_t b, _i
     cdef float* row
     with bit_generator.lock, nogil:
@@ -79,7 +56,7 @@ def bounded_integers(rng, uint64_t n, Py_ssize_t size):
     draw against NumPy for any n, including those where rejections are frequent."""
     bit_generator = rng.bit_generator
     cdef tb_bitgen_t* g = bitgen_of(bit_generator, n)
-    cdef uint32_t threshold = (<uint32_t>(0xFFFFFFFF - (n - 1))) % <uint32_t>n
+    cdef uint32_t threshold = lemire_threshold(<uint32_t>n)
     out = np.zeros(size, dtype=np.int64)
     cdef int64_t[::1] view = out
     cdef Py_ssize_t i

@@ -1,0 +1,168 @@
+"""The command line's paired bootstrap without NumPy: sacrebleu's seeded resamples, its float32
+scores of them, NumPy's mean and the paired test's p-values, from compiled draws and plain
+Python.
+
+``turbobleu.significance`` is the general path (any recipe, seed and input; NumPy). Importing
+NumPy is most of a ``--paired-bs`` run, so the command line takes this path where it gives the
+same numbers (``applies``): BLEU, the compiled implementation, a non-zero seed (sacrebleu's
+paired tests with seed 0 or none draw unseeded), NumPy 2 installed (sacrebleu's float32
+arithmetic differs under NumPy 1), resample sums below 2**24 (exact in float32) and a bounded
+buffer. tests/test_plain_bootstrap.py checks it against ``significance`` and NumPy.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from array import array
+
+from turbobleu._engine import impl as _impl
+from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM
+from turbobleu._engine.resample.pcg64 import seeded_pcg64
+from turbobleu._engine.resample.settings import Result
+from turbobleu._typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Callable, List, Optional, Sequence, Tuple
+
+    from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
+    from turbobleu._engine.resample.settings import Seed
+
+# Every integer below this is exact in float32, and so are sums that stay below it.
+F32_EXACT = 2**24
+# The most resample sums held at once (int64: 32 MB); larger runs take the NumPy path.
+MAX_SUMS = 4_194_304
+# NumPy's pairwise summation works in blocks of this many values.
+PAIRWISE_BLOCK = 128
+
+
+def numpy_sum(values: Sequence[float], start: int = 0, count: int = -1) -> float:
+    """``np.sum`` of a float64 array, as NumPy adds it: pairwise halves down to blocks of at
+    most 128 values, each summed with eight interleaved accumulators."""
+    n = len(values) - start if count < 0 else count
+    if n < 8:
+        total = -0.0  # (the sum of nothing, or of -0.0 alone, is -0.0 in NumPy's loop)
+        for i in range(start, start + n):
+            total += values[i]
+        return total
+    if n <= PAIRWISE_BLOCK:
+        acc = list(values[start : start + 8])
+        i = 8
+        while i < n - n % 8:
+            for j in range(8):
+                acc[j] += values[start + i + j]
+            i += 8
+        total = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+        for j in range(i, n):
+            total += values[start + j]
+        return total
+    half = n // 2
+    half -= half % 8
+    return numpy_sum(values, start, half) + numpy_sum(values, start + half, n - half)
+
+
+def numpy_mean(values: Sequence[float]) -> float:
+    """``np.mean`` of a non-empty float64 array."""
+    return numpy_sum(values) / len(values)
+
+
+def numpy_mean_ci(scores: Sequence[float]) -> Tuple[float, float]:
+    """(mean, 95% CI half-width) as ``sacrebleu.significance.estimate_ci`` computes them from
+    float64 scores (``np.mean`` of the sorted scores)."""
+    ordered = sorted(scores)
+    lo = len(ordered) // 40
+    hi = len(ordered) - lo - 1
+    return numpy_mean(ordered), 0.5 * (ordered[hi] - ordered[lo])
+
+
+def p_value(statistic: Sequence[float], observed: float) -> float:
+    """multeval's p-value: (#{statistic > observed} + 1) / (n + 1)."""
+    return (sum(1 for x in statistic if x > observed) + 1) / (len(statistic) + 1)
+
+
+def installed_numpy_major() -> Optional[int]:
+    """The major version of the NumPy that ``import numpy`` would load, without importing it:
+    from the ``numpy-X.Y.Z.dist-info`` folder beside the package; None where that is unclear."""
+    module = sys.modules.get("numpy")
+    if module is not None:
+        return int(module.__version__.split(".")[0])
+    for entry in sys.path:
+        folder = entry or "."
+        if not os.path.isdir(os.path.join(folder, "numpy")):
+            continue
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return None
+        majors = {
+            name[len("numpy-") :].split(".")[0]
+            for name in names
+            if name.startswith("numpy-") and name.endswith(".dist-info")
+        }
+        if len(majors) != 1:
+            return None
+        major = majors.pop()
+        return int(major) if major.isdigit() else None
+    return None
+
+
+def applies(seed: Seed, n_samples: int, n_systems: int, width: int) -> bool:
+    """Whether ``paired_bootstrap`` gives ``significance.paired_bootstrap``'s numbers here."""
+    if _impl.implementation != "cython" or seed.per_system is None:
+        return False
+    if n_samples * n_systems * width > MAX_SUMS:
+        return False
+    major = installed_numpy_major()
+    return major is not None and major >= 2
+
+
+def paired_bootstrap(
+    rows: List[Any],
+    scores: List[float],
+    options: SacreBLEUOptions,
+    n_samples: int,
+    seed: int,
+    progress: Optional[Callable[[int], None]] = None,
+) -> Optional[List[Result]]:
+    """``significance.paired_bootstrap`` for BLEU where ``applies``: ``rows`` are every
+    system's (segments, 2 + 2N) int64 statistics buffers, the baseline first, and ``scores``
+    their corpus scores. None where a resample's sums could reach 2**24 (the caller then takes
+    the NumPy path, which reproduces sacrebleu's rounding there)."""
+    n_systems, n_segments = len(rows), len(rows[0])
+    width = 2 + 2 * options.max_order
+    largest = max(abs(v) for r in rows for v in memoryview(r).cast("B").cast("q"))
+    if n_segments * largest >= F32_EXACT:
+        return None
+    expect = getattr(progress, "expect", None)
+    if expect is not None:
+        expect(n_samples)
+    sums = memoryview(array("q", bytes(8 * n_samples * n_systems * width)))
+    state, increment = seeded_pcg64(seed)
+    _impl._on_first_use("resample._draws").resample_sums(
+        state, increment, rows, n_samples, sums.cast("B").cast("q", (n_samples, n_systems * width))
+    )
+    resampled = array("d", bytes(8 * n_samples * n_systems))
+    _impl.sacrebleu_scores().sacrebleu_resample_scores(
+        sums.cast("B").cast("q", (n_samples * n_systems, width)),
+        options.max_order,
+        options.smooth_method,
+        options.smooth_value,
+        options.effective_order,
+        NEUMAIER_SUM,
+        resampled,
+    )
+    if progress is not None:
+        progress(n_samples)
+    # resample b of system s is resampled[b * n_systems + s]
+    baseline = resampled[0::n_systems]
+    mean, ci = numpy_mean_ci(baseline)
+    results = [Result(scores[0], None, mean, ci)]
+    for s in range(1, n_systems):
+        system = resampled[s::n_systems]
+        sys_mean, sys_ci = numpy_mean_ci(system)
+        diffs = [abs(x - b) for x, b in zip(system, baseline)]
+        diffs_mean = numpy_mean(diffs)
+        centred = [d - diffs_mean for d in diffs]
+        p = p_value(centred, abs(scores[0] - scores[s]))
+        results.append(Result(scores[s], p, sys_mean, sys_ci))
+    return results
