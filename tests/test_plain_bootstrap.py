@@ -104,7 +104,7 @@ def test_resample_sums_are_sums_over_numpys_choice(
 ) -> None:
     rows = data.draw(
         st.lists(
-            st.integers(-(2**40), 2**40),
+            st.integers(-((2**31 - 1) // n), (2**31 - 1) // n),
             min_size=n * width * n_systems,
             max_size=n * width * n_systems,
         )
@@ -130,6 +130,10 @@ def test_resample_sums_reject_bad_shapes(module) -> None:
         )
     with pytest.raises(ValueError, match="out must"):
         module.resample_sums(*state, [a], 2, np.zeros((2, 5), dtype=np.int64))
+    with pytest.raises(ValueError, match="overflow int32"):
+        module.resample_sums(
+            *state, [np.full((3, 4), 2**30, dtype=np.int64)], 2, np.zeros((2, 4), dtype=np.int64)
+        )
     with pytest.raises(ValueError, match="segments"):
         module.resample_sums(
             *state, [np.zeros((0, 4), dtype=np.int64)], 2, np.zeros((2, 4), dtype=np.int64)

@@ -9,7 +9,7 @@ in C behind NumPy's ``bitgen_t`` interface, and ``lemire.pxd`` draws the indices
 as NumPy does, so the command line's paired bootstrap needs no NumPy import (most of its
 start-up). The 128-bit step is written with 64-bit halves, which every C compiler has.
 """
-from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
@@ -67,8 +67,9 @@ def resample_sums(state, increment, list systems, Py_ssize_t n_samples, int64_t[
     """``out[b]`` = the column sums of resample b, for b < n_samples, of every system's rows side
     by side: resample b is row b of ``rng.choice(n, size=(n_samples, n), replace=True)`` for
     the PCG64 generator ``(state, increment)`` (128-bit ints, as ``pcg64.seeded_pcg64`` gives
-    them); ``systems`` are (n, width) int64 buffers, one index draw serving them all."""
-    cdef Py_ssize_t n_systems = len(systems), width, n, s, b, _i, k
+    them); ``systems`` are (n, width) int64 buffers, one index draw serving them all, with
+    n * max |value| below 2**31 (the sums are added in int32)."""
+    cdef Py_ssize_t n_systems = len(systems), width, n, s, b, i, k, _draw
     if n_systems < 1:
         raise ValueError("resample_sums: systems is empty")
     views = [memoryview(x) for x in systems]
@@ -78,22 +79,33 @@ def resample_sums(state, increment, list systems, Py_ssize_t n_samples, int64_t[
         raise ValueError(f"resample_sums: the number of segments must be in 1..2**32-1, got {n}")
     if out.shape[0] < n_samples or out.shape[1] != n_systems * width:
         raise ValueError("resample_sums: out must have n_samples rows of every system's columns")
-    cdef const int64_t** rows = <const int64_t**>malloc(n_systems * sizeof(int64_t*))
-    if rows == NULL:
+    # Every system's row i side by side, in int32: one short contiguous run of columns to add
+    # per draw, twice as many per vector instruction as int64 (A/B on en-zh, 4 x 2074 segments,
+    # 1000 resamples: 46 ms per-system int64 loops, 26 ms stacked int64, 19 ms stacked int32).
+    cdef Py_ssize_t columns = n_systems * width
+    cdef int32_t* stacked = <int32_t*>malloc((n + 1) * columns * sizeof(int32_t))
+    if stacked == NULL:
         raise MemoryError()
+    cdef int32_t* acc = stacked + n * columns
+    cdef int64_t largest = 0
     cdef const int64_t[:, ::1] view
     cdef tb_pcg64 pcg
     cdef tb_bitgen_t gen
     cdef uint32_t threshold = lemire_threshold(<uint32_t>n) if n > 1 else 0
     cdef uint32_t index = 0
-    cdef int64_t* total
-    cdef const int64_t* src
+    cdef const int32_t* src
     try:
         for s in range(n_systems):
             view = views[s]
             if view.shape[0] != n or view.shape[1] != width:
                 raise ValueError("resample_sums: every system needs the same (n, width) shape")
-            rows[s] = &view[0, 0]
+            for i in range(n):
+                for k in range(width):
+                    largest = max(largest, abs(view[i, k]))
+                    stacked[i * columns + s * width + k] = <int32_t>view[i, k]
+        if largest > 0x7FFFFFFF // n:
+            raise ValueError("resample_sums: a resample's sums could overflow int32 "
+                             "(n * max |value| must be below 2**31)")
         pcg.state_hi, pcg.state_lo = state >> 64, state & 0xFFFFFFFFFFFFFFFF
         pcg.inc_hi, pcg.inc_lo = increment >> 64, increment & 0xFFFFFFFFFFFFFFFF
         pcg.has_spare = 0
@@ -101,14 +113,14 @@ def resample_sums(state, increment, list systems, Py_ssize_t n_samples, int64_t[
         gen.next_uint32 = tb_pcg64_next32
         with nogil:
             for b in range(n_samples):
-                total = &out[b, 0]
-                memset(total, 0, n_systems * width * sizeof(int64_t))
-                for _i in range(n):
+                memset(acc, 0, columns * sizeof(int32_t))
+                for _draw in range(n):
                     if n > 1:           # NumPy draws nothing for a range of one value
                         index = bounded_draw(&gen, <uint32_t>n, threshold)
-                    for s in range(n_systems):
-                        src = rows[s] + index * width
-                        for k in range(width):
-                            total[s * width + k] += src[k]
+                    src = stacked + index * columns
+                    for k in range(columns):
+                        acc[k] += src[k]
+                for k in range(columns):
+                    out[b, k] = acc[k]
     finally:
-        free(rows)
+        free(stacked)

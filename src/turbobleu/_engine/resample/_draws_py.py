@@ -15,7 +15,8 @@ __all__ = ["resample_sums"]
 def resample_sums(state: int, increment: int, systems: List[Any], n_samples: int, out: Any) -> None:
     """``out[b]`` = the column sums of resample b, for b < n_samples, of every system's rows side
     by side: resample b is row b of ``rng.choice(n, size=(n_samples, n), replace=True)`` for the
-    PCG64 generator ``(state, increment)``; one index draw serves every system."""
+    PCG64 generator ``(state, increment)``; one index draw serves every system, with
+    n * max |value| below 2**31 (the compiled module adds in int32)."""
     if not systems:
         raise ValueError("resample_sums: systems is empty")
     rows = [[list(r) for r in system] for system in systems]
@@ -24,6 +25,12 @@ def resample_sums(state: int, increment: int, systems: List[Any], n_samples: int
         raise ValueError(f"resample_sums: the number of segments must be in 1..2**32-1, got {n}")
     if any(len(r) != n or any(len(row) != width for row in r) for r in rows):
         raise ValueError("resample_sums: every system needs the same (n, width) shape")
+    largest = max((abs(v) for system in rows for row in system for v in row), default=0)
+    if largest > 0x7FFFFFFF // n:
+        raise ValueError(
+            "resample_sums: a resample's sums could overflow int32 "
+            "(n * max |value| must be below 2**31)"
+        )
     if len(out) < n_samples or len(out[0]) != len(rows) * width:
         raise ValueError("resample_sums: out must have n_samples rows of every system's columns")
     generator = PCG64(state, increment)
