@@ -82,7 +82,8 @@ def p_value(statistic: Sequence[float], observed: float) -> float:
 
 def installed_numpy_major() -> Optional[int]:
     """The major version of the NumPy that ``import numpy`` would load, without importing it:
-    from the ``numpy-X.Y.Z.dist-info`` folder beside the package; None where that is unclear."""
+    from the ``numpy-X.Y.Z.dist-info`` (or ``.egg-info``) folder beside the package; None where
+    that is unclear."""
     module = sys.modules.get("numpy")
     if module is not None:
         return int(module.__version__.split(".")[0])
@@ -97,7 +98,7 @@ def installed_numpy_major() -> Optional[int]:
         majors = {
             name[len("numpy-") :].split(".")[0]
             for name in names
-            if name.startswith("numpy-") and name.endswith(".dist-info")
+            if name.startswith("numpy-") and name.endswith((".dist-info", ".egg-info"))
         }
         if len(majors) != 1:
             return None
