@@ -31,8 +31,8 @@ from turbobleu._engine import impl as _impl
 from turbobleu._engine.count import ids as _ids
 from turbobleu._engine.recipes import _nltk_scores_py as _python_nltk
 from turbobleu._engine.recipes.nltk import ALPHA, EPSILON, ZERO_ORDER_MESSAGE, K
-from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM as _NEUMAIER_SUM
 from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
+from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_scores_into
 from turbobleu._engine.validate import check_order, check_pad_id, integer_array
 
 __all__ = [
@@ -144,15 +144,7 @@ class SacreBLEURecipe:
         return self.max_order
 
     def score_chunk(self, rows: np.ndarray, out: np.ndarray, start: int, end: int) -> None:
-        _impl.sacrebleu_scores().sacrebleu_sentence_scores(
-            rows[start:end],
-            self.max_order,
-            self.smooth_method,
-            self.smooth_value,
-            self.effective_order,
-            _NEUMAIER_SUM,
-            out[start:end],
-        )
+        sacrebleu_scores_into(rows[start:end], self.options, out[start:end])
 
     def finish(self, rows: np.ndarray, out: np.ndarray, states: List[Any], what: str) -> None:
         pass

@@ -28,6 +28,7 @@ from turbobleu._engine.recipes.sacrebleu_rows import (
     c_recipe_applies,
     sacrebleu_from_int_row,
     sacrebleu_from_row,
+    sacrebleu_scores_into,
 )
 from turbobleu._engine.validate import check_text_streams
 from turbobleu.result import BLEUScore, BLEUSignature
@@ -279,15 +280,7 @@ class BLEU:
         if rows is None:
             rows = self.corpus_stats(hypotheses, references).array
         scores = np.empty(len(rows), dtype=np.float64)
-        _impl.sacrebleu_scores().sacrebleu_sentence_scores(
-            rows,
-            self.max_ngram_order,
-            self.smooth_method,
-            self.smooth_value,
-            self.effective_order,
-            _NEUMAIER_SUM,
-            scores,
-        )
+        sacrebleu_scores_into(rows, self.options, scores)
         return scores
 
     def get_signature(self) -> BLEUSignature:

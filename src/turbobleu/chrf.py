@@ -233,15 +233,15 @@ class CHRF:
 
     def _bootstrap(self, rows: np.ndarray, n_samples: int) -> Tuple[str, List[CHRFScore]]:
         """sacrebleu's ``_bootstrap_resample``: the same seed, resamples and float32 sums."""
-        import os
-
         import numpy as np
 
-        seed = os.environ.get("SACREBLEU_SEED", "12345")
-        rng = np.random.default_rng(None if seed.lower() == "none" else int(seed))
+        from turbobleu._engine.resample.settings import resolve_seed
+
+        seed = resolve_seed()
+        rng = np.random.default_rng(seed.value)
         idxs = rng.choice(len(rows), size=(n_samples, len(rows)), replace=True)
         stats = rows.astype(np.float32)
-        return seed.lower(), [self.score_row(stats[i].sum(0)) for i in idxs]
+        return seed.text, [self.score_row(stats[i].sum(0)) for i in idxs]
 
     def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> CHRFScore:
         """chrF of one hypothesis against its references (a list of strings)."""

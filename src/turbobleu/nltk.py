@@ -33,11 +33,9 @@ if TYPE_CHECKING:
 
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.nltk import (
-    ALPHA,
-    EPSILON,
     Fraction,
-    K,
     NeedsExactPath,
+    Parameters,
     brevity_penalty,
     final_scores,
     fraction_method0,
@@ -109,19 +107,15 @@ def closest_ref_length(references: Any, hyp_len: Any) -> Any:
 # -- smoothing ---------------------------------------------------------------------------------
 
 
-class SmoothingFunction:
+class SmoothingFunction(Parameters):
     """Chen and Cherry (2014)'s sentence-level smoothing methods, as NLTK implements them.
 
     ``epsilon`` is method1's added count, ``alpha`` method6's prior weight and ``k`` method4's
-    constant. Passing a bound method (``SmoothingFunction().method3``) to ``sentence_bleu`` or
-    ``corpus_bleu`` runs it on integer counts in turbobleu's fast path; calling a method directly
-    works on a list of ``Fraction`` precisions, like NLTK's.
+    constant (``SmoothingFunction(epsilon=0.1, alpha=5, k=5)``, NLTK's defaults, as the recipes'
+    ``Parameters`` take them). Passing a bound method (``SmoothingFunction().method3``) to
+    ``sentence_bleu`` or ``corpus_bleu`` runs it on integer counts in turbobleu's fast path;
+    calling a method directly works on a list of ``Fraction`` precisions, like NLTK's.
     """
-
-    def __init__(self, epsilon: Any = EPSILON, alpha: Any = ALPHA, k: Any = K) -> None:
-        self.epsilon = epsilon
-        self.alpha = alpha
-        self.k = k
 
     def method0(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
         """No smoothing: a zero precision warns and becomes ``sys.float_info.min``."""

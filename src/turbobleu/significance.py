@@ -27,9 +27,9 @@ import numpy as np
 
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.chrf import f_score
-from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM, SacreBLEUOptions
+from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
 from turbobleu._engine.recipes.sacrebleu_batch import bleu_scores, bootstrap_arithmetic
-from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_from_row
+from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_from_row, sacrebleu_scores_into
 
 # SEED_ENV, DEFAULT_SEED and Seed are public here too (the NumPy-free path shares them).
 from turbobleu._engine.resample.settings import (  # noqa: F401
@@ -106,15 +106,7 @@ class Recipe(SacreBLEUOptions):
         if arithmetic == "int64" and self._kernel_matches_int64():
             # The compiled recipe computes exactly this (float64 precisions from integer rows).
             out = np.empty(len(sums), dtype=np.float64)
-            _impl.sacrebleu_scores().sacrebleu_sentence_scores(
-                np.ascontiguousarray(sums, dtype=np.int64),
-                self.max_order,
-                self.smooth_method,
-                self.smooth_value,
-                self.effective_order,
-                NEUMAIER_SUM,
-                out,
-            )
+            sacrebleu_scores_into(np.ascontiguousarray(sums, dtype=np.int64), self, out)
             return out
         return bleu_scores(
             sums,

@@ -13,7 +13,7 @@ from types import ModuleType
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Dict, Tuple
+    from typing import Callable, Dict, Tuple
 
 _CHOICES = ("auto", "cython", "python")
 
@@ -70,36 +70,22 @@ def _on_first_use(stage: str) -> ModuleType:
     return module
 
 
-def pairwise_kernel() -> ModuleType:
-    """Pairwise BLEU matrices (``count._pairwise``)."""
-    return _on_first_use("count._pairwise")
+def _stage(stage: str, doc: str) -> Callable[[], ModuleType]:
+    """The accessor of one stage loaded on first use (the table below)."""
+
+    def module() -> ModuleType:
+        return _on_first_use(stage)
+
+    module.__doc__ = f"{doc} (``{stage}``)."
+    return module
 
 
-def sacrebleu_scores() -> ModuleType:
-    """sacrebleu's sentence recipe over statistics rows (``recipes._sacrebleu_scores``)."""
-    return _on_first_use("recipes._sacrebleu_scores")
-
-
-def packer() -> ModuleType:
-    """Token-id inputs -> CSR buffers (``count._pack``)."""
-    return _on_first_use("count._pack")
-
-
-def ref_tables() -> ModuleType:
-    """Prepared reference groups (``count._ref_tables``)."""
-    return _on_first_use("count._ref_tables")
-
-
-def self_table() -> ModuleType:
-    """Self-BLEU tables (``count._self_table``)."""
-    return _on_first_use("count._self_table")
-
-
-def nltk_scores() -> ModuleType:
-    """NLTK's sentence recipe over statistics rows (``recipes._nltk_scores``)."""
-    return _on_first_use("recipes._nltk_scores")
-
-
-def resample() -> ModuleType:
-    """Bootstrap resample counts and libm over arrays (``resample._resample``)."""
-    return _on_first_use("resample._resample")
+pairwise_kernel = _stage("count._pairwise", "Pairwise BLEU matrices")
+sacrebleu_scores = _stage(
+    "recipes._sacrebleu_scores", "sacrebleu's sentence recipe over statistics rows"
+)
+packer = _stage("count._pack", "Token-id inputs -> CSR buffers")
+ref_tables = _stage("count._ref_tables", "Prepared reference groups")
+self_table = _stage("count._self_table", "Self-BLEU tables")
+nltk_scores = _stage("recipes._nltk_scores", "NLTK's sentence recipe over statistics rows")
+resample = _stage("resample._resample", "Bootstrap resample counts and libm over arrays")

@@ -16,7 +16,7 @@ import sys
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, BinaryIO, Iterable, Iterator, List, Optional, Tuple
+    from typing import Any, BinaryIO, Callable, Iterable, Iterator, List, Optional, Tuple
 
 # Exit status of sacrebleu for a wrong number of tab-separated fields.
 EXIT_FIELDS = 17
@@ -130,22 +130,19 @@ def read_stdin_systems(encoding: str, stream: Optional[BinaryIO] = None) -> List
     source = stream if stream is not None else sys.stdin.buffer
     text = _decode(source.read(), encoding, "<stdin>")
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as sacrebleu
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
+    lines = _split(text)
     if not lines:
         raise InputError("<stdin>: no input (give hypotheses on standard input or with -i)")
-    # sacrebleu strips the first line as a whole and every later field on its own.
-    first = lines[0].rstrip().split("\t")
-    systems = [[field] for field in first]
-    for number, line in enumerate(lines[1:], 2):
-        fields = line.rstrip().split("\t")
-        if len(fields) != len(systems):
-            raise InputError(
-                f"<stdin>:{number}: found {len(fields)} tab-separated fields but "
-                f"line 1 has {len(systems)} (one per system)",
-                EXIT_FIELDS,
-            )
+    # sacrebleu strips each line as a whole (as _split does) and every later field on its own.
+    systems = [[field] for field in lines[0].split("\t")]
+    n = len(systems)
+    for fields in _tab_fields(
+        lines[1:],
+        "<stdin>",
+        n,
+        lambda found: f"found {found} tab-separated fields but line 1 has {n} (one per system)",
+        first=2,
+    ):
         for system, field in zip(systems, fields):
             system.append(field.rstrip())
     return systems
@@ -248,14 +245,31 @@ def stream_references(paths: List[str], encoding: str, num_refs: int) -> List[It
 
 def _split_fields(lines: Iterable[str], path: str, num_refs: int) -> Iterator[List[str]]:
     """Each line's ``num_refs`` tab-separated references (-nr), or the error naming the line."""
-    for number, line in enumerate(lines, 1):
-        fields = line.split("\t", num_refs - 1)
-        if len(fields) != num_refs:
-            raise InputError(
-                f"{path}:{number}: expected {num_refs} tab-separated references "
-                f"(-nr {num_refs}), found {len(fields)}",
-                EXIT_FIELDS,
-            )
+    return _tab_fields(
+        lines,
+        path,
+        num_refs,
+        lambda found: (
+            f"expected {num_refs} tab-separated references (-nr {num_refs}), found {found}"
+        ),
+        maxsplit=num_refs - 1,
+    )
+
+
+def _tab_fields(
+    lines: Iterable[str],
+    name: str,
+    count: int,
+    mismatch: Callable[[int], str],
+    maxsplit: int = -1,
+    first: int = 1,
+) -> Iterator[List[str]]:
+    """Each line split at tabs into ``count`` fields, or sacrebleu's exit status with an error
+    that names the line (line numbers from ``first``; ``mismatch(found)`` words the rest)."""
+    for number, line in enumerate(lines, first):
+        fields = line.split("\t", maxsplit)
+        if len(fields) != count:
+            raise InputError(f"{name}:{number}: {mismatch(len(fields))}", EXIT_FIELDS)
         yield fields
 
 

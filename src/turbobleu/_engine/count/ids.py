@@ -145,10 +145,7 @@ class TextEncoder:
 
     def _use(self, kind: str, what: str) -> None:
         if self.used is not None and self.used != kind:
-            raise TypeError(
-                f"{what} are {_FORMS[kind]} but the references are "
-                f"{_FORMS[self.used]}: give both in the same form"
-            )
+            raise _form_error(what, kind, self.used)
         self.used = kind
 
     def _intern(
@@ -203,6 +200,31 @@ class TextEncoder:
 _FORMS = {"text": "strings", "tokens": "lists of token strings", None: "token ids"}
 
 
+def _form_error(what: str, kind: Optional[str], used: Optional[str]) -> TypeError:
+    """Hypotheses (``what``) in another form than their references (``_FORMS``' keys)."""
+    return TypeError(
+        f"{what} are {_FORMS[kind]} but the references are {_FORMS[used]}: "
+        "give both in the same form"
+    )
+
+
+def _check_ids_or_text(
+    encoder: Optional[TextEncoder], frozen: bool, kind: Optional[str], what: str
+) -> None:
+    """Hypotheses as ids against text references, or as text against id references (the
+    encoder itself tells strings from token strings)."""
+    if frozen and encoder is not None and (kind is None) != (encoder.used is None):
+        raise _form_error(what, kind, encoder.used)
+
+
+def _check_sequence(rows: Any, what: str, lengths: Any, wanted: str) -> None:
+    """What is not an array must be a list (``wanted`` says of what), without ``lengths``."""
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
+        raise TypeError(f"{what} must be {wanted}, got {type(rows).__name__}")
+    if lengths is not None:
+        raise ValueError(f"{what}: lengths= applies to arrays and tensors only")
+
+
 def looks_like_text(rows: Sequence) -> Optional[str]:
     """ "text" (rows are strings), "tokens" (rows are sequences of strings) or None (ids)."""
     if isinstance(rows, np.ndarray) or is_tensor(rows) or not len(rows):
@@ -229,40 +251,16 @@ def sequences(
     if is_tensor(rows):
         rows = tensor_to_numpy(rows)
     if isinstance(rows, np.ndarray):
-        if frozen and encoder is not None and encoder.used is not None:
-            raise TypeError(
-                f"{what} are token ids but the references are "
-                f"{_FORMS[encoder.used]}: give both in the same form"
-            )
+        _check_ids_or_text(encoder, frozen, None, what)
         if rows.ndim != 2:
             raise ValueError(
                 f"{what} as an array must be 2-D (rows x positions), got shape {rows.shape}"
             )
         return array_rows(rows, what, pad_id, lengths)
-    if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
-        raise TypeError(
-            f"{what} must be a list of sequences, a 2-D array or a tensor, got "
-            f"{type(rows).__name__}"
-        )
-    if lengths is not None:
-        raise ValueError(f"{what}: lengths= applies to arrays and tensors only")
+    _check_sequence(rows, what, lengths, "a list of sequences, a 2-D array or a tensor")
     kind = looks_like_text(rows)
-    if (
-        frozen
-        and encoder is not None
-        and kind != encoder.used
-        and kind is None
-        and first_token(rows) is not None
-    ):
-        raise TypeError(
-            f"{what} are token ids but the references are "
-            f"{_FORMS[encoder.used]}: give both in the same form"
-        )
-    if frozen and encoder is not None and kind is not None and encoder.used is None:
-        raise TypeError(
-            f"{what} are {_FORMS[kind]} but the references are token ids: give "
-            "both in the same form"
-        )
+    if kind is not None or first_token(rows) is not None:  # (no ids at all: any form will do)
+        _check_ids_or_text(encoder, frozen, kind, what)
     if kind is not None:
         if encoder is None:
             raise TypeError(f"{what} holds text but no tokenizer is set")
@@ -315,13 +313,7 @@ def groups(
         ids, offsets = array_rows(refs, what, pad_id, lengths)
         k = 1 if refs.ndim == 2 else refs.shape[1]
         return ids, offsets, np.arange(refs.shape[0] + 1, dtype=np.int64) * k
-    if isinstance(refs, (str, bytes)) or not isinstance(refs, Sequence):
-        raise TypeError(
-            f"{what} must be a list of reference lists, an array or a tensor, got "
-            f"{type(refs).__name__}"
-        )
-    if lengths is not None:
-        raise ValueError(f"{what}: lengths= applies to arrays and tensors only")
+    _check_sequence(refs, what, lengths, "a list of reference lists, an array or a tensor")
     if refs and isinstance(refs[0], str):  # one text reference per group
         ids, offsets = sequences(list(refs), what, encoder=encoder)
         return ids, offsets, np.arange(len(refs) + 1, dtype=np.int64)

@@ -8,6 +8,10 @@ from turbobleu._typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import List, Optional
 
+    import numpy as np
+
+    from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
+
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM, sacrebleu_score_of_row
 from turbobleu.result import BLEUScore
@@ -51,3 +55,17 @@ def sacrebleu_from_row(
     if c_recipe_applies(smooth_method, max_order) and type(row) is list and type(row[0]) is int:
         return sacrebleu_from_int_row(row, max_order, smooth_method, smooth_value, effective_order)
     return sacrebleu_score_of_row(row, max_order, smooth_method, smooth_value, effective_order)
+
+
+def sacrebleu_scores_into(rows: np.ndarray, options: SacreBLEUOptions, out: np.ndarray) -> None:
+    """``out[i]`` = sacrebleu's score of the int64 statistics row ``rows[i]``, by the compiled
+    recipe (any smoothing: its counts stay Python ints)."""
+    _impl.sacrebleu_scores().sacrebleu_sentence_scores(
+        rows,
+        options.max_order,
+        options.smooth_method,
+        options.smooth_value,
+        options.effective_order,
+        NEUMAIER_SUM,
+        out,
+    )
