@@ -225,8 +225,16 @@ def test_the_module_entry_point_loads_no_numpy() -> None:
     assert proc.stdout == sacrebleu_cli(args)
 
 
-def test_significance_tests_and_array_results_still_load_numpy() -> None:
+def test_paired_bootstrap_on_bleu_loads_no_numpy() -> None:
+    """--paired-bs on BLEU draws sacrebleu's resamples without NumPy (resample.plain)."""
     args = [str(p) for p in REFS] + ["-i"] + [str(p) for p in SYSTEMS] + ["-pbs", "-pbsn", "50"]
+    proc = cli(*args)
+    assert proc.stdout == sacrebleu_cli(args)
+    assert not numpy_loaded(proc)
+
+
+def test_significance_tests_and_array_results_still_load_numpy() -> None:
+    args = [str(p) for p in REFS] + ["-i"] + [str(p) for p in SYSTEMS] + ["-par", "-parn", "50"]
     proc = cli(*args)
     assert proc.stdout == sacrebleu_cli(args)
     assert numpy_loaded(proc)

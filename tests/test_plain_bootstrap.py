@@ -5,7 +5,9 @@ resamples, NumPy's pairwise mean, and ``significance.paired_bootstrap`` as a who
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import subprocess
 import sys
 from array import array
@@ -158,6 +160,7 @@ SMOOTHINGS = [
     ("floor", 0.3),
     ("add-k", None),
     ("add-k", 0.5),
+    ("add-k", 0.1),  # not a float32: rounded before it is added
     ("add-k", 2),
     ("none", None),
 ]
@@ -226,15 +229,17 @@ FLOATS = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 @given(st.lists(FLOATS, min_size=1, max_size=1200))
 def test_numpy_sum_and_mean_are_numpys(values: List[float]) -> None:
     array_ = np.array(values, dtype=np.float64)
-    assert plain.numpy_sum(values) == float(array_.sum())
-    assert plain.numpy_mean(values) == float(array_.mean())
+    # repr: the sign of a zero counts too
+    assert repr(plain.numpy_sum(values)) == repr(float(array_.sum()))
+    assert repr(plain.numpy_mean(values)) == repr(float(array_.mean()))
 
 
 @pytest.mark.parametrize("n", [1, 7, 8, 9, 127, 128, 129, 1000, 1001, 4097, 20000])
 def test_numpy_sum_at_block_edges(n: int) -> None:
-    values = np.random.default_rng(n).uniform(0, 100, n)
+    values = np.random.default_rng(n).uniform(-50, 100, n)
     assert plain.numpy_sum(values.tolist()) == float(values.sum())
-    assert plain.numpy_sum([-0.0] * min(n, 5)) == float(np.array([-0.0] * min(n, 5)).sum())
+    zeros = [-0.0] * n
+    assert repr(plain.numpy_sum(zeros)) == repr(float(np.array(zeros).sum())) == "0.0"
 
 
 @settings(max_examples=100, deadline=None)
@@ -310,7 +315,10 @@ def test_paired_bootstrap_equals_significance_on_wmt23(pair: str) -> None:
 
 def test_paired_bootstrap_declines_sums_that_could_round() -> None:
     rows = [np.full((4, 10), 2**22, dtype=np.int64) for _ in range(2)]
-    assert plain.paired_bootstrap(_buffers(rows), [1.0, 2.0], SacreBLEUOptions(), 10, 1) is None
+    assert not plain.fits_float32(_buffers(rows))
+    assert plain.fits_float32(_buffers([r - 1 for r in rows]))
+    with pytest.raises(ValueError, match="2\\*\\*24"):
+        plain.paired_bootstrap(_buffers(rows), [1.0, 2.0], SacreBLEUOptions(), 10, 1)
 
 
 def test_applies_only_where_the_numbers_are_the_same() -> None:
@@ -350,7 +358,18 @@ def test_command_line_paired_bootstrap_loads_no_numpy(tmp_path) -> None:
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True
     )
-    assert done.stdout.splitlines()[-1] == f"0 {int(np.__version__.split('.')[0]) < 2}"
+    *output, last = done.stdout.splitlines()
+    assert last == f"0 {int(np.__version__.split('.')[0]) < 2}"
+    sacrebleu_code = "import sys; from sacrebleu.sacrebleu import main; sys.exit(main())"
+    args = ["ref.txt", "-i", "a.txt", "b.txt", "--paired-bs", "-pbsn", "50"]
+    expected = subprocess.run(
+        [sys.executable, "-c", sacrebleu_code, *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=True,
+    )
+    assert "\n".join(output) + "\n" == expected.stdout
 
 
 # -- the shared value types ----------------------------------------------------------------------
@@ -366,3 +385,44 @@ def test_seed_and_result_are_values() -> None:
     assert r.as_dict() == {"score": 1.0, "p_value": 0.5, "mean": 2.0, "ci": 0.25}
     assert repr(Result(1.0)) == "Result(score=1.0, p_value=None, mean=None, ci=None)"
     assert significance.Result is Result and significance.Seed is Seed
+    seed = resolve_seed("012")
+    assert pickle.loads(pickle.dumps(seed)) == seed == copy.deepcopy(seed) == copy.copy(seed)
+    assert pickle.loads(pickle.dumps(r)) == r
+
+
+@pytest.mark.parametrize(
+    "text,major",
+    [
+        ('version = "1.26.4"\n', 1),
+        ('"""doc"""\nversion: str = "2.4.6"\n__version__ = version\n', 2),
+        ("short_version = '1.21.0'\nversion = '1.21.0'\n", 1),
+        ("version = 'dev'\n", None),
+        ("nothing = 1\n", None),
+    ],
+)
+def test_numpy_major_in_reads_version_py(tmp_path, text: str, major) -> None:
+    (tmp_path / "version.py").write_text(text, encoding="utf-8")
+    assert plain.numpy_major_in(str(tmp_path)) == major
+    assert plain.numpy_major_in(str(tmp_path / "missing")) is None
+
+
+@compiled
+def test_installed_numpy_major_is_the_package_import_would_load(tmp_path) -> None:
+    """A NumPy package earlier on the path wins (as for import); a bare ``numpy/`` folder
+    without ``__init__.py`` does not, whatever metadata sits beside it."""
+    fake, stray = tmp_path / "fake", tmp_path / "stray"
+    (fake / "numpy").mkdir(parents=True)
+    (fake / "numpy" / "__init__.py").write_text("", encoding="utf-8")
+    (fake / "numpy" / "version.py").write_text('version = "1.26.4"\n', encoding="utf-8")
+    (stray / "numpy").mkdir(parents=True)
+    (stray / "numpy-9.0.0.dist-info").mkdir()
+    code = (
+        "from turbobleu._engine.resample.plain import installed_numpy_major\n"
+        "print(installed_numpy_major())\n"
+    )
+    for first, expected in [(fake, "1"), (stray, np.__version__.split(".")[0])]:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(first), *sys.path]))
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+        )
+        assert done.stdout.split() == [expected]

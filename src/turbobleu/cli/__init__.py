@@ -264,10 +264,11 @@ def _plain_rows(
     one-call path (no NumPy): the segment rows with ``--sentence-level``, else the one corpus row
     (the sum of the segment rows). None where that path does not apply (a library tokenizer),
     for the caller to use ``_statistics``. ``segment_buffers``, if given, receives every
-    system's segment rows as an int64 buffer (for a corpus done in one block only).
+    system's segment rows as an int64 buffer; then the corpus must fit in one block (else None)
+    and the caller warns about tokenized input once it keeps the rows.
 
     Long corpora go block by block, as in ``_statistics``; rows are additive over segments."""
-    warn = not (args.force or args.sentence_level)
+    warn = not (args.force or args.sentence_level) and segment_buffers is None
     n_segments = len(refs[0])
     if n_segments == 0:
         return None  # _statistics says what is wrong
@@ -404,13 +405,16 @@ def _plain_paired_bootstrap(
     if found is None:
         return False
     metric, totals = found
+    if not plain.fits_float32(segment_rows):
+        return False
+    if not args.force:
+        for hyps in systems:
+            BLEU._warn_if_tokenized(hyps)  # as _statistics would, once per system
     scores = [metric.score_row(total[0]).score for total in totals]
     with Progress("paired bootstrap", enabled=None if not args.quiet else False) as bar:
         results = plain.paired_bootstrap(
             segment_rows, scores, metric.options, n_samples, seed_value, bar
         )
-    if results is None:
-        return False
     signature = _paired_signature(args, metric, n_samples, seed)
     _print_table(args, names, [("BLEU", results, signature)], out)
     return True

@@ -36,12 +36,16 @@ MAX_SUMS = 4_194_304
 PAIRWISE_BLOCK = 128
 
 
-def numpy_sum(values: Sequence[float], start: int = 0, count: int = -1) -> float:
-    """``np.sum`` of a float64 array, as NumPy adds it: pairwise halves down to blocks of at
-    most 128 values, each summed with eight interleaved accumulators."""
-    n = len(values) - start if count < 0 else count
+def numpy_sum(values: Sequence[float]) -> float:
+    """``np.sum`` of a float64 array, as NumPy adds it: the reduction's identity 0.0 plus the
+    pairwise sum of the values (halves down to blocks of at most 128 values, each summed with
+    eight interleaved accumulators)."""
+    return 0.0 + _pairwise_sum(values, 0, len(values))
+
+
+def _pairwise_sum(values: Sequence[float], start: int, n: int) -> float:
     if n < 8:
-        total = -0.0  # (the sum of nothing, or of -0.0 alone, is -0.0 in NumPy's loop)
+        total = 0.0
         for i in range(start, start + n):
             total += values[i]
         return total
@@ -58,7 +62,7 @@ def numpy_sum(values: Sequence[float], start: int = 0, count: int = -1) -> float
         return total
     half = n // 2
     half -= half % 8
-    return numpy_sum(values, start, half) + numpy_sum(values, start + half, n - half)
+    return _pairwise_sum(values, start, half) + _pairwise_sum(values, start + half, n - half)
 
 
 def numpy_mean(values: Sequence[float]) -> float:
@@ -82,29 +86,47 @@ def p_value(statistic: Sequence[float], observed: float) -> float:
 
 def installed_numpy_major() -> Optional[int]:
     """The major version of the NumPy that ``import numpy`` would load, without importing it:
-    from the ``numpy-X.Y.Z.dist-info`` (or ``.egg-info``) folder beside the package; None where
-    that is unclear."""
+    from ``numpy/version.py`` where the import system finds the package; None where unclear."""
     module = sys.modules.get("numpy")
     if module is not None:
         return int(module.__version__.split(".")[0])
-    for entry in sys.path:
-        folder = entry or "."
-        if not os.path.isdir(os.path.join(folder, "numpy")):
-            continue
+    # The import system's own search (importlib.util.find_spec, without its imports).
+    spec = None
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
         try:
-            names = os.listdir(folder)
-        except OSError:
+            spec = find("numpy", None) if find is not None else None
+        except (ImportError, ValueError):
             return None
-        majors = {
-            name[len("numpy-") :].split(".")[0]
-            for name in names
-            if name.startswith("numpy-") and name.endswith((".dist-info", ".egg-info"))
-        }
-        if len(majors) != 1:
-            return None
-        major = majors.pop()
-        return int(major) if major.isdigit() else None
+        if spec is not None:
+            break
+    origin = getattr(spec, "origin", None)
+    if not isinstance(origin, str) or os.path.basename(origin) != "__init__.py":
+        return None
+    return numpy_major_in(os.path.dirname(origin))
+
+
+def numpy_major_in(package: str) -> Optional[int]:
+    """The major version that a NumPy package folder's ``version.py`` states
+    (``version = "2.4.6"``); None where it states none."""
+    try:
+        with open(os.path.join(package, "version.py"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    for line in lines:
+        name, equals, value = line.partition("=")
+        if equals and name.split(":")[0].strip() == "version":
+            major = value.strip().strip("\"'").split(".")[0]
+            return int(major) if major.isdigit() else None
     return None
+
+
+def fits_float32(rows: List[Any]) -> bool:
+    """Whether every resample's sums stay below 2**24 (exact in float32), where sacrebleu's
+    float32 sums are the exact ones: n_segments * max |value| < 2**24."""
+    largest = max(abs(v) for r in rows for v in memoryview(r).cast("B").cast("q"))
+    return len(rows[0]) * largest < F32_EXACT
 
 
 def applies(seed: Seed, n_samples: int, n_systems: int, width: int) -> bool:
@@ -124,16 +146,15 @@ def paired_bootstrap(
     n_samples: int,
     seed: int,
     progress: Optional[Callable[[int], None]] = None,
-) -> Optional[List[Result]]:
-    """``significance.paired_bootstrap`` for BLEU where ``applies``: ``rows`` are every
-    system's (segments, 2 + 2N) int64 statistics buffers, the baseline first, and ``scores``
-    their corpus scores. None where a resample's sums could reach 2**24 (the caller then takes
-    the NumPy path, which reproduces sacrebleu's rounding there)."""
-    n_systems, n_segments = len(rows), len(rows[0])
+) -> List[Result]:
+    """``significance.paired_bootstrap`` for BLEU where ``applies`` and ``fits_float32``:
+    ``rows`` are every system's (segments, 2 + 2N) int64 statistics buffers, the baseline
+    first, and ``scores`` their corpus scores. (Where sums could reach 2**24 the NumPy path
+    reproduces sacrebleu's float32 rounding.)"""
+    if not fits_float32(rows):
+        raise ValueError("paired_bootstrap: resample sums could reach 2**24; use significance")
+    n_systems = len(rows)
     width = 2 + 2 * options.max_order
-    largest = max(abs(v) for r in rows for v in memoryview(r).cast("B").cast("q"))
-    if n_segments * largest >= F32_EXACT:
-        return None
     expect = getattr(progress, "expect", None)
     if expect is not None:
         expect(n_samples)

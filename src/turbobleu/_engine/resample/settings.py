@@ -9,7 +9,7 @@ import os
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Dict, Optional, Union
+    from typing import Any, Dict, Optional, Tuple, Union
 
 SEED_ENV = "SACREBLEU_SEED"
 DEFAULT_SEED = "12345"
@@ -36,6 +36,9 @@ class Seed(tuple):
     @property
     def text(self) -> str:
         return self[1]
+
+    def __getnewargs__(self) -> Tuple[Optional[int], str]:  # pickle and copy
+        return (self.value, self.text)
 
     def __repr__(self) -> str:
         return f"Seed(value={self.value!r}, text={self.text!r})"
