@@ -44,9 +44,9 @@ def _draws_modules() -> list:
 
 
 def _resample_score_functions() -> list:
-    functions = [_sacrebleu_scores_py.sacrebleu_resample_scores]
+    functions = [_sacrebleu_scores_py.sacrebleu_sentence_scores]
     if impl.implementation == "cython":
-        functions.append(impl.sacrebleu_scores().sacrebleu_resample_scores)
+        functions.append(impl.sacrebleu_scores().sacrebleu_sentence_scores)
     return functions
 
 
@@ -178,13 +178,13 @@ SMOOTHINGS = [
 def test_resample_scores_follow_the_float32_spec(
     score, smooth_method: str, smooth_value, effective_order: bool, neumaier: bool
 ) -> None:
-    if score is _sacrebleu_scores_py.sacrebleu_resample_scores and neumaier != NEUMAIER_SUM:
+    if score is _sacrebleu_scores_py.sacrebleu_sentence_scores and neumaier != NEUMAIER_SUM:
         pytest.skip("the twin sums as this interpreter's sum() does")
     rng = np.random.default_rng(hash((smooth_method, smooth_value, effective_order)) % 2**32)
     for order in (1, 2, 4, 6):
         rows = _resample_rows(rng, 300, order)
         out = np.empty(len(rows))
-        score(rows, order, smooth_method, smooth_value, effective_order, neumaier, out)
+        score(rows, order, smooth_method, smooth_value, effective_order, neumaier, out, "float32")
         expected = bleu_scores(
             rows.astype(np.float32),
             order,
@@ -209,7 +209,7 @@ def test_resample_scores_are_sacrebleus_float32_scores() -> None:
         expected = [sb._compute_score_from_stats(list(r)).score for r in rows.astype(np.float32)]
         for score in _resample_score_functions():
             out = np.empty(len(rows))
-            score(rows, 4, method, value, False, NEUMAIER_SUM, out)
+            score(rows, 4, method, value, False, NEUMAIER_SUM, out, "float32")
             assert out.tolist() == expected
 
 
@@ -218,7 +218,9 @@ def test_resample_scores_refuse_values_beyond_float32(score) -> None:
     rows = np.zeros((1, 10), dtype=np.int64)
     rows[0, 6] = 2**24
     with pytest.raises(ValueError, match="float32"):
-        score(rows, 4, "exp", None, False, False, np.empty(1))
+        score(rows, 4, "exp", None, False, False, np.empty(1), "float32")
+    with pytest.raises(ValueError, match="arithmetic"):
+        score(rows, 4, "exp", None, False, False, np.empty(1), "float64")
 
 
 # -- NumPy's mean, the interval and the p-value -------------------------------------------------

@@ -384,14 +384,11 @@ def _paired_signature(args: argparse.Namespace, metric: Any, n_samples: int, see
 
 
 def _plain_paired_bootstrap(
-    args: argparse.Namespace,
-    systems: List[List[str]],
-    names: List[str],
-    refs: List[List[str]],
-    out: Output,
-) -> bool:
-    """``--paired-bs`` on BLEU without NumPy (``resample.plain``), where that path gives the
-    same numbers; False where it does not, for the caller to take the general path."""
+    args: argparse.Namespace, systems: List[List[str]], refs: List[List[str]]
+) -> Optional[Tuple[List[Result], str]]:
+    """``--paired-bs`` on BLEU without NumPy (``resample.plain``): the results and signature,
+    as ``_paired`` gives them, where that path gives the same numbers; else None, for the
+    caller to take the general path."""
     from turbobleu._engine.resample import plain
 
     seed = resolve_seed()
@@ -399,14 +396,12 @@ def _plain_paired_bootstrap(
     n_samples = _paired_samples(args)
     width = 2 + 2 * _metric(args, None, force=True).max_ngram_order
     if seed_value is None or not plain.applies(seed, n_samples, len(systems), width):
-        return False
+        return None
     segment_rows: List[Any] = []
     found = _plain_rows(args, systems, refs, segment_rows)
-    if found is None:
-        return False
+    if found is None or not plain.fits_float32(segment_rows):
+        return None
     metric, totals = found
-    if not plain.fits_float32(segment_rows):
-        return False
     if not args.force:
         for hyps in systems:
             BLEU._warn_if_tokenized(hyps)  # as _statistics would, once per system
@@ -415,9 +410,7 @@ def _plain_paired_bootstrap(
         results = plain.paired_bootstrap(
             segment_rows, scores, metric.options, n_samples, seed_value, bar
         )
-    signature = _paired_signature(args, metric, n_samples, seed)
-    _print_table(args, names, [("BLEU", results, signature)], out)
-    return True
+    return results, _paired_signature(args, metric, n_samples, seed)
 
 
 def _score_cells(results: List[Any], width: int, out: Output) -> Tuple[List[str], bool]:
@@ -585,8 +578,11 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
             return 0
         if not (paired or args.confidence):
             plain = _plain_rows(args, systems, refs)
-        elif args.paired_bs and _plain_paired_bootstrap(args, systems, names, refs, out):
-            return 0
+        elif args.paired_bs:
+            done = _plain_paired_bootstrap(args, systems, refs)
+            if done is not None:
+                _print_table(args, names, [("BLEU", *done)], out)
+                return 0
     if plain is not None:  # no significance test: rows as lists, no NumPy
         metric, rows = plain
         if args.sentence_level:

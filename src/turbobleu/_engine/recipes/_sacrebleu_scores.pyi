@@ -24,19 +24,10 @@ def sacrebleu_sentence_scores(
     effective_order: bool,
     neumaier: bool,
     out: _F64,
+    arithmetic: str = "int64",
 ) -> None:
-    """``out[i]`` = sacrebleu's sentence score of statistics row ``i``."""
-
-def sacrebleu_resample_scores(
-    rows: _I64,
-    max_order: int,
-    smooth_method: str,
-    smooth_value: float | None,
-    effective_order: bool,
-    neumaier: bool,
-    out: _F64,
-) -> None:
-    """``out[i]`` = sacrebleu's score of bootstrap resample sums ``i`` (NumPy 2's float32)."""
+    """``out[i]`` = sacrebleu's sentence score of statistics row ``i`` ("int64" values, or a
+    bootstrap resample's "float32" sums)."""
 
 def sacrebleu_score_parts(
     row: Sequence[int],

@@ -4,9 +4,10 @@
 readable specification; the operations and their order are the same, so the doubles are the
 same). ``_sacrebleu_scores_py.py`` is the twin, which calls that specification.
 
-``sacrebleu_resample_scores`` scores bootstrap resamples as sacrebleu does under NumPy 2: their
-statistics are float32 and so is the arithmetic on them (``recipes.sacrebleu_batch.bleu_scores``
-with ``"float32"`` is its specification); C's float arithmetic is that IEEE single precision.
+With ``arithmetic="float32"`` the rows are bootstrap resamples, scored as sacrebleu does under
+NumPy 2: their statistics are float32 and so is the arithmetic on them (the specification is
+``recipes.sacrebleu_batch.bleu_scores`` with ``"float32"``); C's float is that IEEE single
+precision.
 """
 from libc.math cimport exp, log
 from libc.stdint cimport int64_t
@@ -16,32 +17,6 @@ from turbobleu._engine.recipes.sacrebleu_row cimport (python_sum, sacrebleu_row,
                                                       score_parts_of_row, smooth_code)
 
 SMOOTH_CODES = {name: smooth_code(name) for name in ("none", "floor", "add-k", "exp")}
-
-
-def sacrebleu_sentence_scores(const int64_t[:, ::1] rows, int max_order, str smooth_method,
-                              smooth_value, bint effective_order, bint neumaier,
-                              double[::1] out):
-    """out[i] = sacrebleu's score of statistics row i (see recipes.sacrebleu_score)."""
-    cdef int method = smooth_code(smooth_method)
-    cdef double value = 0.0
-    cdef bint value_is_int = True
-    cdef Py_ssize_t i
-    if smooth_value is None:
-        smooth_value = {1: 0.1, 2: 1}.get(method, 0)
-    value_is_int = isinstance(smooth_value, int)
-    value = smooth_value
-    if rows.shape[1] != 2 + 2 * max_order or out.shape[0] != rows.shape[0]:
-        raise ValueError("sacrebleu_sentence_scores: shapes do not match")
-    cdef double* logs = <double*>malloc(max_order * sizeof(double))
-    if logs == NULL:
-        raise MemoryError()
-    try:
-        with nogil:
-            for i in range(rows.shape[0]):
-                out[i] = sacrebleu_row(&rows[i, 0], max_order, method, value, value_is_int,
-                                       effective_order, neumaier, logs, NULL, NULL)
-    finally:
-        free(logs)
 
 
 cdef double float32_row(const int64_t* row, int N, int method, double value, bint effective_order,
@@ -85,30 +60,40 @@ cdef double float32_row(const int64_t* row, int N, int method, double value, bin
     return bp * exp(python_sum(logs, used, neumaier) / used)
 
 
-def sacrebleu_resample_scores(const int64_t[:, ::1] rows, int max_order, str smooth_method,
+def sacrebleu_sentence_scores(const int64_t[:, ::1] rows, int max_order, str smooth_method,
                               smooth_value, bint effective_order, bint neumaier,
-                              double[::1] out):
-    """out[i] = sacrebleu's score of bootstrap resample sums i under NumPy 2 (float32); every
-    value must be below 2**24 in magnitude, where float32 holds it exactly."""
+                              double[::1] out, str arithmetic="int64"):
+    """out[i] = sacrebleu's score of statistics row i (see recipes.sacrebleu_score), with the
+    row's values as sacrebleu holds them: ``"int64"`` (ints), or ``"float32"`` (a bootstrap
+    resample's sums under NumPy 2: every value must be exact in float32, below 2**24)."""
     cdef int method = smooth_code(smooth_method)
+    cdef double value = 0.0
+    cdef bint value_is_int = True, as_float32 = arithmetic == "float32"
     cdef Py_ssize_t i, k
+    if not as_float32 and arithmetic != "int64":
+        raise ValueError(f"arithmetic must be 'int64' or 'float32', got {arithmetic!r}")
     if smooth_value is None:
         smooth_value = {1: 0.1, 2: 1}.get(method, 0)
-    cdef double value = smooth_value
+    value_is_int = isinstance(smooth_value, int)
+    value = smooth_value
     if rows.shape[1] != 2 + 2 * max_order or out.shape[0] != rows.shape[0]:
-        raise ValueError("sacrebleu_resample_scores: shapes do not match")
-    for i in range(rows.shape[0]):
+        raise ValueError("sacrebleu_sentence_scores: shapes do not match")
+    for i in range(rows.shape[0] if as_float32 else 0):
         for k in range(rows.shape[1]):
             if not -16777216 < rows[i, k] < 16777216:
-                raise ValueError("sacrebleu_resample_scores: a value is not exact in float32")
+                raise ValueError("sacrebleu_sentence_scores: a value is not exact in float32")
     cdef double* logs = <double*>malloc(max_order * sizeof(double))
     if logs == NULL:
         raise MemoryError()
     try:
         with nogil:
             for i in range(rows.shape[0]):
-                out[i] = float32_row(&rows[i, 0], max_order, method, value, effective_order,
-                                     neumaier, logs)
+                if as_float32:
+                    out[i] = float32_row(&rows[i, 0], max_order, method, value,
+                                         effective_order, neumaier, logs)
+                else:
+                    out[i] = sacrebleu_row(&rows[i, 0], max_order, method, value, value_is_int,
+                                           effective_order, neumaier, logs, NULL, NULL)
     finally:
         free(logs)
 

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 from turbobleu._engine.recipes.sacrebleu import sacrebleu_score_of_row
 
 # The functions the compiled module beside it has, with the same parameters (tests/test_layout.py).
-__all__ = ["sacrebleu_resample_scores", "sacrebleu_score_parts", "sacrebleu_sentence_scores"]
+__all__ = ["sacrebleu_score_parts", "sacrebleu_sentence_scores"]
 
 
 def sacrebleu_sentence_scores(
@@ -22,33 +22,23 @@ def sacrebleu_sentence_scores(
     effective_order: bool,
     neumaier: bool,
     out: Any,
+    arithmetic: str = "int64",
 ) -> None:
-    """out[i] = sacrebleu's score of statistics row i (``neumaier`` is implied by Python here)."""
+    """out[i] = sacrebleu's score of statistics row i (``neumaier`` is implied by Python here);
+    ``"float32"``: the values as sacrebleu holds a bootstrap resample's sums, so its recipe runs
+    on float32 scalars (float32 arithmetic under NumPy 2, which the compiled module assumes)."""
+    if arithmetic not in ("int64", "float32"):
+        raise ValueError(f"arithmetic must be 'int64' or 'float32', got {arithmetic!r}")
+    as_float32: Any = int
+    if arithmetic == "float32":
+        import numpy as np
+
+        as_float32 = np.float32
     for i, row in enumerate(rows.tolist()):
+        if arithmetic == "float32" and any(abs(v) >= 2**24 for v in row):
+            raise ValueError("sacrebleu_sentence_scores: a value is not exact in float32")
         out[i] = sacrebleu_score_of_row(
-            row, max_order, smooth_method, smooth_value, effective_order
-        ).score
-
-
-def sacrebleu_resample_scores(
-    rows: Any,
-    max_order: int,
-    smooth_method: str,
-    smooth_value: Any,
-    effective_order: bool,
-    neumaier: bool,
-    out: Any,
-) -> None:
-    """out[i] = sacrebleu's score of bootstrap resample sums i: its recipe on float32 values, as
-    sacrebleu scores a resample (the arithmetic is float32 under NumPy 2, which the compiled
-    module assumes)."""
-    import numpy as np
-
-    for i, row in enumerate(rows.tolist()):
-        if any(abs(v) >= 2**24 for v in row):
-            raise ValueError("sacrebleu_resample_scores: a value is not exact in float32")
-        out[i] = sacrebleu_score_of_row(
-            [np.float32(v) for v in row], max_order, smooth_method, smooth_value, effective_order
+            [as_float32(v) for v in row], max_order, smooth_method, smooth_value, effective_order
         ).score
 
 

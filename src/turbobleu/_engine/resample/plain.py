@@ -164,7 +164,7 @@ def paired_bootstrap(
         state, increment, rows, n_samples, sums.cast("B").cast("q", (n_samples, n_systems * width))
     )
     resampled = array("d", bytes(8 * n_samples * n_systems))
-    _impl.sacrebleu_scores().sacrebleu_resample_scores(
+    _impl.sacrebleu_scores().sacrebleu_sentence_scores(
         sums.cast("B").cast("q", (n_samples * n_systems, width)),
         options.max_order,
         options.smooth_method,
@@ -172,6 +172,7 @@ def paired_bootstrap(
         options.effective_order,
         NEUMAIER_SUM,
         resampled,
+        "float32",
     )
     if progress is not None:
         progress(n_samples)

@@ -104,10 +104,7 @@ class Result:
         mean: Optional[float] = None,
         ci: Optional[float] = None,
     ) -> None:
-        self.score = score
-        self.p_value = p_value
-        self.mean = mean
-        self.ci = ci
+        self.score, self.p_value, self.mean, self.ci = score, p_value, mean, ci
 
     def as_dict(self) -> Dict[str, Optional[float]]:
         """The fields in sacrebleu's JSON order."""
