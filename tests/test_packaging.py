@@ -339,6 +339,6 @@ def test_setup_builds_the_extensions_on_cpython() -> None:
         '"turbobleu._engine.count._pack", "turbobleu._engine.count._pairwise", '
         '"turbobleu._engine.count._ref_tables", "turbobleu._engine.count._self_table", '
         '"turbobleu._engine.intern._intern", "turbobleu._engine.recipes._nltk_scores", '
-        '"turbobleu._engine.recipes._sacrebleu_scores", "turbobleu._engine.resample._resample", '
-        '"turbobleu._engine.text._tokenize"]'
+        '"turbobleu._engine.recipes._sacrebleu_scores", "turbobleu._engine.resample._draws", '
+        '"turbobleu._engine.resample._resample", "turbobleu._engine.text._tokenize"]'
     ), done.stdout
