@@ -7,7 +7,9 @@ from __future__ import annotations
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Tuple
+    from typing import Tuple
+
+    from turbobleu._engine.buffer_types import I32, I64, U64
 
 import numpy as _np
 
@@ -27,7 +29,7 @@ __all__ = ["build_ref_tables", "group_capacity_of", "score_ref_tables"]
 
 
 def group_capacity_of(distinct: int) -> int:
-    """The capacity a group with ``distinct`` n-grams gets."""
+    """The table capacity a group with ``distinct`` n-grams gets (a test hook)."""
     return exact_capacity(distinct)
 
 
@@ -49,15 +51,15 @@ def _ngrams_first_seen(refs: list, max_order: int) -> dict:
 
 
 def build_ref_tables(
-    ref_ids: Any,
-    ref_off: Any,
-    grp_ref_off: Any,
+    ref_ids: I32,
+    ref_off: I64,
+    grp_ref_off: I64,
     max_order: int,
     g_start: int = 0,
     g_end: int = -1,
     hash_mask: int = MASK64,
-):
-    """Max-count tables of groups ``g_start..g_end`` as ``(table uint64, caps int64)``."""
+) -> Tuple[U64, I64]:
+    """``(table, caps)``: the max-count tables of reference groups ``g_start..g_end``."""
     n_grp = len(grp_ref_off) - 1
     if g_end < 0:
         g_end = n_grp
@@ -88,17 +90,17 @@ def build_ref_tables(
 
 
 def score_ref_tables(
-    table: Any,
-    tab_base: Any,
-    tab_cap: Any,
-    len_off: Any,
-    ref_lens: Any,
+    table: U64,
+    tab_base: I64,
+    tab_cap: I64,
+    len_off: I64,
+    ref_lens: I64,
     table_order: int,
-    hyp_ids: Any,
-    hyp_off: Any,
-    hyp_group: Any,
+    hyp_ids: I32,
+    hyp_off: I64,
+    hyp_group: I64,
     max_order: int,
-    out: Any,
+    out: I64,
     seg_start: int = 0,
     seg_end: int = -1,
     hash_mask: int = MASK64,

@@ -7,7 +7,9 @@ from __future__ import annotations
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Tuple
+    from typing import Tuple
+
+    from turbobleu._engine.buffer_types import I32, I64, U64
 
 import numpy as _np
 
@@ -25,7 +27,9 @@ from turbobleu._engine.count.table_layout import (
 __all__ = ["build_self_table", "score_self_table"]
 
 
-def build_self_table(ids: Any, off: Any, max_order: int, hash_mask: int = MASK64):
+def build_self_table(
+    ids: I32, off: I64, max_order: int, hash_mask: int = MASK64
+) -> Tuple[U64, int]:
     """``(table uint64, capacity)``: slot s is words 3s..3s+2 = key, max1 | max2 << 32, owner."""
     if max_order < 1:
         raise ValueError(f"max_order must be >= 1, got {max_order}")
@@ -58,13 +62,13 @@ def build_self_table(ids: Any, off: Any, max_order: int, hash_mask: int = MASK64
 
 
 def score_self_table(
-    table: Any,
+    table: U64,
     cap: int,
     table_order: int,
-    ids: Any,
-    off: Any,
+    ids: I32,
+    off: I64,
     max_order: int,
-    out: Any,
+    out: I64,
     seg_start: int = 0,
     seg_end: int = -1,
     hash_mask: int = MASK64,
