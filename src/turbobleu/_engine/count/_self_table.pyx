@@ -14,11 +14,11 @@ import numpy as _np
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
-from turbobleu._engine.count.batch_table cimport BSlot, BTable, bt_init, bt_next_generation
-from turbobleu._engine.count.batch_table cimport bt_probe, bt_release, bt_reserve
-from turbobleu._engine.count.ngram_keys cimport EMPTY, check_monotone, exact_capacity, ngram_key
-from turbobleu._engine.count.ngram_keys cimport ngram_occurrences, pow2_at_least, probe_slot
-from turbobleu._engine.count.ngram_keys cimport slot_of_present
+from turbobleu._engine.count.batch_table cimport (BSlot, BTable, bt_init, bt_next_generation,
+                                                  bt_probe, bt_release, bt_reserve)
+from turbobleu._engine.count.ngram_keys cimport (EMPTY, check_monotone, exact_capacity, ngram_key,
+                                                 ngram_occurrences, pow2_at_least, probe_slot,
+                                                 slot_of_present)
 
 
 def build_self_table(const int32_t[::1] ids, const int64_t[::1] off, int max_order,
