@@ -10,9 +10,11 @@ addressing over (hash, span) and every hash hit is verified on the code points, 
 is made per n-gram or per word.
 """
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 from cpython.unicode cimport PyUnicode_Check
+
+from turbobleu._engine.c_arrays cimport grow_array, same_span
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object)
@@ -59,21 +61,10 @@ cdef struct Buf:
     int64_t size    # bytes per item
 
 
-cdef int buf_reserve(Buf* b, int64_t extra) noexcept nogil:
-    """Room for ``extra`` more items, in a buffer that is never NULL (memcpy of 0 bytes from or
-    to NULL is undefined: UBSan reported it for empty texts); -1 when memory runs out."""
-    cdef int64_t want = b.n + extra, cap = b.cap if b.cap > 0 else 64
-    cdef char* p
-    if want <= b.cap and b.p != NULL:
-        return 0
-    while cap < want:
-        cap *= 2
-    p = <char*>realloc(b.p, cap * b.size)
-    if p == NULL:
-        return -1
-    b.p = p
-    b.cap = cap
-    return 0
+cdef inline int buf_reserve(Buf* b, int64_t extra) noexcept nogil:
+    """Room for ``extra`` more items, in a buffer that is never NULL (UBSan reported memcpy of
+    0 bytes from NULL for empty texts); -1 when memory runs out."""
+    return grow_array(<void**>&b.p, &b.cap, b.n + extra, b.size)
 
 
 # -- a text's n-grams -----------------------------------------------------------------------------
@@ -331,14 +322,6 @@ cdef int table_prepare(Table* t, int64_t n_items) noexcept nogil:
         memset(t.e, 0, t.cap * sizeof(Entry))
         t.stamp = 1
     return 0
-
-
-cdef inline bint same_span(const uint32_t* a, const uint32_t* b, int32_t n) noexcept nogil:
-    cdef int32_t i
-    for i in range(n):
-        if a[i] != b[i]:
-            return False
-    return True
 
 
 cdef inline Entry* table_find(Table* t, const Enc* e, const Item* it, bint* found) noexcept nogil:

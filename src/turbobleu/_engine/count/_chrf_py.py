@@ -17,6 +17,8 @@ from turbobleu._typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, List, Optional, Sequence
 
+    from turbobleu._engine.buffer_types import F64, I64
+
 __all__ = ["corpus_rows", "pairwise_scores", "sentence_scores"]
 
 
@@ -66,7 +68,7 @@ def corpus_rows(
     whitespace: bool,
     beta: Any,
     eps_smoothing: bool,
-    out: Any,
+    out: I64,
 ) -> None:
     """Fill ``out[i]`` (``3 * (char_order + word_order)`` int64 columns) with segment i's
     statistics against its best reference (``references`` is a list of streams; None: absent)."""
@@ -93,7 +95,7 @@ def corpus_rows(
             out[i, j] = v
 
 
-def sentence_scores(rows: Any, order: int, beta: Any, eps_smoothing: bool, out: Any) -> None:
+def sentence_scores(rows: I64, order: int, beta: Any, eps_smoothing: bool, out: F64) -> None:
     """``out[i]`` = the chrF score of statistics row i."""
     for i in range(len(rows)):
         out[i] = f_score([int(v) for v in rows[i]], order, beta, eps_smoothing)
@@ -107,7 +109,7 @@ def pairwise_scores(
     whitespace: bool,
     beta: Any,
     eps_smoothing: bool,
-    out: Any,
+    out: F64,
     threads: int = 1,
 ) -> None:
     """``out[i, j]`` = sentence chrF of hypothesis i against reference j alone; each text's

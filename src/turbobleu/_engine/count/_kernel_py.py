@@ -20,6 +20,8 @@ from turbobleu._typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, Sequence
 
+    from turbobleu._engine.buffer_types import I32, I64
+
 # The functions the compiled module beside it has, with the same parameters
 # (tests/test_layout.py); the rest here is the specification's own helpers.
 __all__ = ["count_stats"]
@@ -86,13 +88,13 @@ def _check_dense(ids: Any, n_ids: int, name: str) -> None:
 
 
 def count_stats(
-    hyp_ids: Any,
-    hyp_off: Any,
-    ref_ids: Any,
-    ref_off: Any,
-    seg_ref_off: Any,
+    hyp_ids: I32,
+    hyp_off: I64,
+    ref_ids: I32,
+    ref_off: I64,
+    seg_ref_off: I64,
     max_order: int,
-    out: Any,
+    out: I64,
     seg_start: int = 0,
     seg_end: int = -1,
     hash_mask: int = 0xFFFFFFFFFFFFFFFF,

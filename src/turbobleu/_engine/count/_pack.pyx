@@ -22,6 +22,8 @@ cdef extern from "Python.h":
     bint PyIndex_Check(PyObject* o)
     long long PyLong_AsLongLongAndOverflow(PyObject* o, int* overflow) except? -1
     bint PyList_Check(object o)
+    bint PyList_CheckExact(object o)
+    bint PyTuple_CheckExact(object o)
     object PyList_AsTuple(object o)
 
 cdef extern from "cpython_layout.h":
@@ -34,6 +36,20 @@ cdef object snapshot_fast(object seq):
     that reading its items can run (an iterator, __index__) cannot then change what is read."""
     fast = PySequence_Fast(seq, b"not a sequence")
     return PyList_AsTuple(fast) if PyList_Check(fast) else fast
+
+
+cdef inline object fast_items(object seq, str what, Py_ssize_t i, str give, str expected):
+    """PySequence_Fast of the input ``what[i]``, which must not be text (``give`` says what to
+    pass instead) and must be ``expected``: a sequence (a dict or a set would be iterated in key
+    or hash order, whatever it holds)."""
+    if PyList_CheckExact(seq) or PyTuple_CheckExact(seq):   # the common case, already fast
+        return seq
+    if isinstance(seq, (str, bytes)):
+        raise TypeError(f"{what}[{i}] is a {type(seq).__name__}: {give}, or pass text with a "
+                        "tokenizer (tokenize=...)")
+    if not PySequence_Check(seq):
+        raise TypeError(f"{what}[{i}] must be {expected}, got {type(seq).__name__}")
+    return PySequence_Fast(seq, b"not a sequence")
 
 
 cdef changed_size(str what, Py_ssize_t i):
@@ -85,14 +101,7 @@ def pack_sequences(rows, str what, pad=None, Py_ssize_t first=0):
     n = PySequence_Fast_GET_SIZE(rows)
     for i in range(n):
         row = <object>PySequence_Fast_GET_ITEM(rows, i)
-        if isinstance(row, (str, bytes)):
-            raise TypeError(f"{what}[{i + first}] is a {type(row).__name__}: give token ids, "
-                            "or pass text with a tokenizer (tokenize=...)")
-        # A dict or a set would be iterated (keys, hash order): only sequences are rows.
-        if not PySequence_Check(row):
-            raise TypeError(f"{what}[{i + first}] must be a sequence of token ids, got "
-                            f"{type(row).__name__}")
-        seq = PySequence_Fast(row, b"not a sequence")
+        seq = fast_items(row, what, i + first, "give token ids", "a sequence of token ids")
         fast.append(seq)
         total += PySequence_Fast_GET_SIZE(seq)
     ids = _np.empty(total, dtype=_np.int32)
@@ -143,13 +152,8 @@ def pack_groups(groups, str what, pad=None, Py_ssize_t first=0):
     goffv[0] = 0
     for g in range(n):
         grp = <object>PySequence_Fast_GET_ITEM(groups, g)
-        if isinstance(grp, (str, bytes)):
-            raise TypeError(f"{what}[{g + first}] is a {type(grp).__name__}: give a list of "
-                            "token-id references, or pass text with a tokenizer (tokenize=...)")
-        if not PySequence_Check(grp):
-            raise TypeError(f"{what}[{g + first}] must be a list of references "
-                            f"(token-id sequences), got {type(grp).__name__}")
-        seq = PySequence_Fast(grp, b"not a sequence")
+        seq = fast_items(grp, what, g + first, "give a list of token-id references",
+                         "a list of references (token-id sequences)")
         for k in range(PySequence_Fast_GET_SIZE(seq)):
             item = <object>PySequence_Fast_GET_ITEM(seq, k)
             if PyLong_Check(<PyObject*>item) or PyIndex_Check(<PyObject*>item):

@@ -18,28 +18,13 @@ from libc.string cimport memcpy, memset
 
 from turbobleu._engine.count.batch_table cimport (BSlot, BTable, bt_init, bt_next_generation,
                                                   bt_probe, bt_release, bt_reserve)
-from turbobleu._engine.count.ngram_keys cimport (EMPTY, check_monotone, exact_capacity,
-                                                 ngram_key, ngram_occurrences,
-                                                 pow2_at_least, scaled_start)
+from turbobleu._engine.count.ngram_keys cimport (EMPTY, check_monotone, exact_capacity, ngram_key,
+                                                 ngram_occurrences, pow2_at_least, probe_slot)
 
 
 def group_capacity_of(int64_t distinct):
     """Test hook: the capacity a group with ``distinct`` n-grams gets."""
     return exact_capacity(distinct)
-
-
-cdef inline int64_t group_probe(const uint64_t* tab, uint64_t cap, uint64_t hmask,
-                                uint64_t key) noexcept nogil:
-    """Index of the slot holding ``key``, or of the empty slot where it would go."""
-    cdef uint64_t i = scaled_start(key, hmask, cap)
-    cdef uint64_t k
-    while True:
-        k = tab[2 * i]
-        if k == key or k == EMPTY:
-            return <int64_t>i
-        i += 1
-        if i == cap:
-            i = 0
 
 
 cdef int64_t collect_group(BTable* t, int max_order, const int32_t* ref_ids,
@@ -99,7 +84,7 @@ cdef void emit_group(BTable* t, int64_t n_live, uint64_t* region, int64_t cap,
         old_prefix = <int64_t>(s.key >> 32) - 1
         new_prefix = -1 if old_prefix < 0 else t.slots[old_prefix].moved
         key = ngram_key(new_prefix, <int32_t><uint32_t>(s.key & 0xFFFFFFFFULL))
-        pos = group_probe(region, <uint64_t>cap, hmask, key)
+        pos = <int64_t>probe_slot(region, 2, <uint64_t>cap, hmask, key)
         region[2 * pos] = key
         region[2 * pos + 1] = <uint64_t>s.count
         s.moved = pos
@@ -321,7 +306,7 @@ cdef void score_one(BTable* used, Direct* direct, int64_t* row, int max_order, u
         top = max_order if hyp_len - i >= max_order else <int>(hyp_len - i)
         for n in range(1, top + 1):
             key = ngram_key(prefix, hyp[i + n - 1])
-            pos = group_probe(region, <uint64_t>cap, hmask, key)
+            pos = <int64_t>probe_slot(region, 2, <uint64_t>cap, hmask, key)
             if region[2 * pos] != key:
                 break
             refmax = region[2 * pos + 1]

@@ -7,28 +7,22 @@ from __future__ import annotations
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Tuple
+    from typing import Tuple
+
+    from turbobleu._engine.buffer_types import I32, I64, U64
 
 import numpy as _np
 
+from turbobleu._engine.count import table_layout as layout
 from turbobleu._engine.count._kernel_py import closest_ref_len
-from turbobleu._engine.count.table_layout import (
-    EMPTY_KEY,
-    MASK64,
-    clipped_matches,
-    exact_capacity,
-    ngram_key,
-    probe,
-    segment_end,
-)
 
 # The functions the compiled module beside it has, with the same parameters (tests/test_layout.py).
 __all__ = ["build_ref_tables", "group_capacity_of", "score_ref_tables"]
 
 
 def group_capacity_of(distinct: int) -> int:
-    """The capacity a group with ``distinct`` n-grams gets."""
-    return exact_capacity(distinct)
+    """The table capacity a group with ``distinct`` n-grams gets (a test hook)."""
+    return layout.exact_capacity(distinct)
 
 
 def _ngrams_first_seen(refs: list, max_order: int) -> dict:
@@ -49,15 +43,15 @@ def _ngrams_first_seen(refs: list, max_order: int) -> dict:
 
 
 def build_ref_tables(
-    ref_ids: Any,
-    ref_off: Any,
-    grp_ref_off: Any,
+    ref_ids: I32,
+    ref_off: I64,
+    grp_ref_off: I64,
     max_order: int,
     g_start: int = 0,
     g_end: int = -1,
-    hash_mask: int = MASK64,
-):
-    """Max-count tables of groups ``g_start..g_end`` as ``(table uint64, caps int64)``."""
+    hash_mask: int = layout.MASK64,
+) -> Tuple[U64, I64]:
+    """``(table, caps)``: the max-count tables of reference groups ``g_start..g_end``."""
     n_grp = len(grp_ref_off) - 1
     if g_end < 0:
         g_end = n_grp
@@ -73,12 +67,12 @@ def build_ref_tables(
         refs = [ids[ref_off[r] : ref_off[r + 1]] for r in range(grp_ref_off[g], grp_ref_off[g + 1])]
         grams = _ngrams_first_seen(refs, max_order)
         cap = group_capacity_of(len(grams))
-        region = [EMPTY_KEY, 0] * cap
+        region = [layout.EMPTY_KEY, 0] * cap
         slot_of: dict = {}
         for gram, count in grams.items():
             prefix = slot_of[gram[:-1]] if len(gram) > 1 else -1
-            key = ngram_key(prefix, gram[-1])
-            pos = probe(region, 2, 0, cap, hmask, key)
+            key = layout.ngram_key(prefix, gram[-1])
+            pos = layout.probe(region, 2, 0, cap, hmask, key)
             region[2 * pos] = key
             region[2 * pos + 1] = count
             slot_of[gram] = pos
@@ -88,28 +82,27 @@ def build_ref_tables(
 
 
 def score_ref_tables(
-    table: Any,
-    tab_base: Any,
-    tab_cap: Any,
-    len_off: Any,
-    ref_lens: Any,
+    table: U64,
+    tab_base: I64,
+    tab_cap: I64,
+    len_off: I64,
+    ref_lens: I64,
     table_order: int,
-    hyp_ids: Any,
-    hyp_off: Any,
-    hyp_group: Any,
+    hyp_ids: I32,
+    hyp_off: I64,
+    hyp_group: I64,
     max_order: int,
-    out: Any,
+    out: I64,
     seg_start: int = 0,
     seg_end: int = -1,
-    hash_mask: int = MASK64,
+    hash_mask: int = layout.MASK64,
 ) -> None:
     """Rows of hypotheses ``seg_start..seg_end`` against their groups' tables."""
     n_seg = len(hyp_off) - 1
-    seg_end = segment_end(seg_end, n_seg, max_order, table_order, "the tables'")
+    seg_end = layout.segment_end(seg_end, n_seg, max_order, table_order, "the tables'")
     if not 0 <= seg_start <= seg_end <= n_seg or len(hyp_group) != n_seg:
         raise ValueError("score_ref_tables: inconsistent segment offsets")
-    if out.shape[0] < seg_end or out.shape[1] != 2 + 2 * max_order:
-        raise ValueError("score_ref_tables: output array has the wrong shape")
+    layout.check_out(out, seg_end, max_order, "score_ref_tables")
     hmask = hash_mask & 0xFFFFFFFF
     hyps = hyp_ids.tolist()
     lens = ref_lens.tolist()
@@ -121,15 +114,10 @@ def score_ref_tables(
         hyp = hyps[hyp_off[seg] : hyp_off[seg + 1]]
 
         def reference_max(prefix: int, token: int) -> Tuple[int, int]:
-            key = ngram_key(prefix, token)
-            pos = probe(table, 2, base, cap, hmask, key)
+            key = layout.ngram_key(prefix, token)
+            pos = layout.probe(table, 2, base, cap, hmask, key)
             found = int(table[2 * (base + pos)]) == key
             return pos, int(table[2 * (base + pos) + 1]) if found else 0
 
-        matches = clipped_matches(hyp, max_order, reference_max)
-        totals = [max(0, len(hyp) - n + 1) for n in range(1, max_order + 1)]
-        out[seg, :] = (
-            [len(hyp), closest_ref_len(len(hyp), lens[len_off[g] : len_off[g + 1]])]
-            + matches
-            + totals
-        )
+        ref_len = closest_ref_len(len(hyp), lens[len_off[g] : len_off[g + 1]])
+        out[seg, :] = layout.statistics_row(hyp, ref_len, max_order, reference_max)

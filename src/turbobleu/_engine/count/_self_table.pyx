@@ -16,9 +16,9 @@ from libc.stdlib cimport free, malloc
 
 from turbobleu._engine.count.batch_table cimport (BSlot, BTable, bt_init, bt_next_generation,
                                                   bt_probe, bt_release, bt_reserve)
-from turbobleu._engine.count.ngram_keys cimport (EMPTY, check_monotone, exact_capacity,
-                                                 ngram_key, ngram_occurrences,
-                                                 pow2_at_least, scaled_start)
+from turbobleu._engine.count.ngram_keys cimport (EMPTY, check_monotone, exact_capacity, ngram_key,
+                                                 ngram_occurrences, pow2_at_least, probe_slot,
+                                                 slot_of_present)
 
 
 def build_self_table(const int32_t[::1] ids, const int64_t[::1] off, int max_order,
@@ -67,11 +67,7 @@ def build_self_table(const int32_t[::1] ids, const int64_t[::1] off, int max_ord
                     top = max_order if tlen - i >= max_order else <int>(tlen - i)
                     for n in range(1, top + 1):
                         key = ngram_key(prefix, txt[i + n - 1])
-                        slot = scaled_start(key, hmask, <uint64_t>cap)
-                        while tab[3 * slot] != key and tab[3 * slot] != EMPTY:
-                            slot += 1
-                            if slot == <uint64_t>cap:
-                                slot = 0
+                        slot = probe_slot(tab, 3, <uint64_t>cap, hmask, key)
                         tab[3 * slot] = key
                         if stamp[slot] != <int32_t>j:
                             stamp[slot] = <int32_t>j
@@ -116,7 +112,7 @@ def score_self_table(const uint64_t[::1] table, int64_t cap, int table_order,
         raise ValueError("score_self_table: output array has the wrong shape")
     cdef int64_t seg, longest = 0, i, tlen, prefix, idx
     cdef int n, top
-    cdef uint64_t key, slot, word, limit, wrap, hmask = hash_mask & 0xFFFFFFFFULL
+    cdef uint64_t slot, word, limit, wrap, hmask = hash_mask & 0xFFFFFFFFULL
     cdef const int32_t* txt
     cdef int64_t* row
     cdef BSlot* s
@@ -149,12 +145,9 @@ def score_self_table(const uint64_t[::1] table, int64_t cap, int table_order,
                     prefix = -1
                     top = max_order if tlen - i >= max_order else <int>(tlen - i)
                     for n in range(1, top + 1):
-                        key = ngram_key(prefix, txt[i + n - 1])
-                        slot = scaled_start(key, hmask, <uint64_t>cap)
-                        while tab[3 * slot] != key:      # the text's own n-grams are all there
-                            slot += 1
-                            if slot == <uint64_t>cap:
-                                slot = 0
+                        # the text's own n-grams are all in the table
+                        slot = slot_of_present(tab, 3, <uint64_t>cap, hmask,
+                                               ngram_key(prefix, txt[i + n - 1]))
                         word = tab[3 * slot + 1]
                         limit = (word >> 32) if tab[3 * slot + 2] == <uint64_t>seg \
                             else (word & 0xFFFFFFFFULL)

@@ -28,6 +28,33 @@ cdef inline uint64_t scaled_start(uint64_t key, uint64_t hmask, uint64_t cap) no
     return ((key_hash(key) & hmask) * cap) >> 32
 
 
+cdef inline uint64_t probe_slot(const uint64_t* keys, int stride, uint64_t cap, uint64_t hmask,
+                                uint64_t key) noexcept nogil:
+    """The slot of ``key``, or of the empty slot where it would go, in an exact-size table of
+    ``cap`` slots whose slot s has its key at ``keys[stride * s]``."""
+    cdef uint64_t s = scaled_start(key, hmask, cap)
+    cdef uint64_t k
+    while True:
+        k = keys[stride * s]
+        if k == key or k == EMPTY:
+            return s
+        s += 1
+        if s == cap:
+            s = 0
+
+
+cdef inline uint64_t slot_of_present(const uint64_t* keys, int stride, uint64_t cap,
+                                     uint64_t hmask, uint64_t key) noexcept nogil:
+    """``probe_slot`` of a key the table holds: no test for the empty slot (measured: that test
+    cost 5.7% of ``score_self_table``'s instructions)."""
+    cdef uint64_t s = scaled_start(key, hmask, cap)
+    while keys[stride * s] != key:
+        s += 1
+        if s == cap:
+            s = 0
+    return s
+
+
 cdef inline int64_t exact_capacity(int64_t entries) noexcept nogil:
     """Slots of an exact-size table for ``entries`` keys: load at most 2/3, and always one empty
     slot (so that a probe for an absent key ends)."""

@@ -53,6 +53,24 @@ def segment_end(seg_end: int, n_seg: int, max_order: int, table_order: int, whos
     return n_seg if seg_end < 0 else seg_end
 
 
+def check_out(out: Any, seg_end: int, max_order: int, caller: str) -> None:
+    """``out`` has a row for every segment below ``seg_end``, each a statistics row."""
+    if out.shape[0] < seg_end or out.shape[1] != 2 + 2 * max_order:
+        raise ValueError(f"{caller}: output array has the wrong shape")
+
+
+def statistics_row(
+    tokens: List[int],
+    ref_len: int,
+    max_order: int,
+    limit_at: Callable[[int, int], Tuple[int, int]],
+) -> List[int]:
+    """``[len, ref_len, matches_1..N, totals_1..N]`` of ``tokens`` against a table (see
+    ``clipped_matches``)."""
+    totals = [max(0, len(tokens) - n + 1) for n in range(1, max_order + 1)]
+    return [len(tokens), ref_len] + clipped_matches(tokens, max_order, limit_at) + totals
+
+
 def clipped_matches(
     tokens: List[int], max_order: int, limit_at: Callable[[int, int], Tuple[int, int]]
 ) -> List[int]:

@@ -10,11 +10,14 @@ from turbobleu._typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, Optional, Sequence
 
+    from turbobleu._engine.buffer_types import F64, I64, U8
+
 from turbobleu._engine.recipes import nltk as nltk_recipe
 
 # The functions the compiled module beside it has, with the same parameters (tests/test_layout.py).
 __all__ = ["exact_sum_of", "nltk_sentence_scores", "rat_to_double_of"]
 
+# how many NLTK smoothing methods (method0..method7) nltk_sentence_scores knows
 NLTK_METHODS = 8
 
 
@@ -25,7 +28,7 @@ def rat_to_double_of(num: int, den: int) -> float:
     return num / den
 
 
-def exact_sum_of(values: Any) -> float:
+def exact_sum_of(values: Sequence[float]) -> float:
     return math.fsum(values)
 
 
@@ -59,17 +62,17 @@ def nltk_row_score(
 
 
 def nltk_sentence_scores(
-    rows: Any,
+    rows: I64,
     row_order: int,
-    weights: Any,
+    weights: F64,
     method: int,
-    epsilon: Any,
-    alpha: Any,
-    k_value: Any,
+    epsilon: float,
+    alpha: float,
+    k_value: float,
     auto_reweigh: bool,
-    out: Any,
-    status: Any,
-    zero_orders: Any,
+    out: F64,
+    status: U8,
+    zero_orders: U8,
     start: int = 0,
     end: int = -1,
 ) -> None:

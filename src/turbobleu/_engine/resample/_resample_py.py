@@ -8,7 +8,7 @@ import math
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any
+    from turbobleu._engine.buffer_types import F32, F64, I64
 
 import numpy as _np
 
@@ -16,7 +16,7 @@ import numpy as _np
 __all__ = ["bounded_integers", "libm_map", "resample_counts"]
 
 
-def resample_counts(rng: Any, n_segments: int, counts: Any) -> None:
+def resample_counts(rng: _np.random.Generator, n_segments: int, counts: F32) -> None:
     """``counts[b, i]`` = how often segment i is in resample b, for the next ``len(counts)`` rows
     of ``rng.choice(n_segments, size=(rows, n_segments), replace=True)`` (sacrebleu's draw)."""
     if counts.shape[1] != n_segments:
@@ -26,12 +26,12 @@ def resample_counts(rng: Any, n_segments: int, counts: Any) -> None:
         counts[b] = _np.bincount(row, minlength=n_segments)
 
 
-def bounded_integers(rng: Any, n: int, size: int) -> Any:
+def bounded_integers(rng: _np.random.Generator, n: int, size: int) -> I64:
     """``rng.integers(0, n, size)`` (the draw the compiled ``resample_counts`` reproduces)."""
     return rng.integers(0, n, size=size, dtype=_np.int64)
 
 
-def libm_map(name: str, x: Any, out: Any) -> bool:
+def libm_map(name: str, x: F64, out: F64) -> bool:
     """``out[i] = math.<name>(x[i])`` for name "log" or "exp" (the compiled module calls the same
     libm functions in C); always succeeds here (``math`` raises where it would)."""
     if name not in ("log", "exp"):

@@ -14,6 +14,7 @@ from libc.string cimport memchr, memcpy, memset
 from cpython.unicode cimport PyUnicode_Check
 cimport cython
 
+from turbobleu._engine.c_arrays cimport grow_array, same_span
 from turbobleu._engine.count._kernel cimport (TABLE_FOR_CORPUS, Table, count_segment,
                                               table_bytes, table_give, table_release,
                                               table_reserve, table_reserve_ids, table_take,
@@ -82,20 +83,11 @@ def is_python_space(uint32_t c):
 cdef struct Buf:
     uint32_t* data
     Py_ssize_t size
-    Py_ssize_t cap
+    int64_t cap
 
 cdef int buf_reserve(Buf* b, Py_ssize_t cap) noexcept nogil:
-    cdef uint32_t* p
-    if cap <= b.cap:
-        return 0
-    if cap < 2 * b.cap:
-        cap = 2 * b.cap
-    p = <uint32_t*>realloc(b.data, cap * sizeof(uint32_t))
-    if p == NULL:
-        return -1
-    b.data = p
-    b.cap = cap
-    return 0
+    """Room for ``cap`` code points; -1 when memory runs out."""
+    return grow_array(<void**>&b.data, &b.cap, cap, sizeof(uint32_t))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -126,14 +118,6 @@ cdef inline uint64_t span_hash(const uint32_t* s, Py_ssize_t n) noexcept nogil:
     for i in range(n):
         h = hash_step(h, s[i])
     return hash_finish(h, n)
-
-
-cdef inline bint same_span(const uint32_t* a, const uint32_t* b, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t k
-    for k in range(n):
-        if a[k] != b[k]:
-            return False
-    return True
 
 
 cdef inline uint64_t slot_value(uint64_t h, Py_ssize_t token_id) noexcept nogil:
