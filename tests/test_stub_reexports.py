@@ -26,6 +26,7 @@ REEXPORTING = {
     "turbobleu._engine.count._chrf": set(),
     "turbobleu._engine.recipes._nltk_scores": {"NLTK_METHODS"},
     "turbobleu._engine.resample._resample": set(),
+    "turbobleu._engine.resample._draws": set(),
 }
 
 

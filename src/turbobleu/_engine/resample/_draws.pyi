@@ -1,10 +1,4 @@
-"""Type stubs for ``_draws.pyx`` (``_draws_py.py`` is its pure-Python twin).
+"""Type stubs for ``_draws.pyx``: the signatures of its pure-Python twin ``_draws_py.py``
+(``_engine/buffer_types.py`` says why and how they are checked)."""
 
-tests/typing checks these against the compiled module (mypy.stubtest): a function added to the
-.pyx needs its line here.
-"""
-
-from typing import Any, List
-
-def resample_sums(state: int, increment: int, systems: List[Any], n_samples: int, out: Any) -> None:
-    """Column sums of ``n_samples`` bootstrap resamples of every system's rows, side by side."""
+from turbobleu._engine.resample._draws_py import resample_sums as resample_sums
