@@ -346,34 +346,6 @@ def test_installed_numpy_major_without_importing_numpy() -> None:
     assert done.stdout.split() == [np.__version__.split(".")[0], "False"]
 
 
-@compiled
-def test_command_line_paired_bootstrap_loads_no_numpy(tmp_path) -> None:
-    (tmp_path / "ref.txt").write_text("a b c d e\nf g h i\n", encoding="utf-8")
-    (tmp_path / "a.txt").write_text("a b c e e\nf g h\n", encoding="utf-8")
-    (tmp_path / "b.txt").write_text("a b c d\nf g x i\n", encoding="utf-8")
-    code = (
-        "import sys\n"
-        "from turbobleu.cli import main\n"
-        "status = main(['ref.txt', '-i', 'a.txt', 'b.txt', '--paired-bs', '-pbsn', '50'])\n"
-        "print(status, 'numpy' in sys.modules)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True
-    )
-    *output, last = done.stdout.splitlines()
-    assert last == f"0 {int(np.__version__.split('.')[0]) < 2}"
-    sacrebleu_code = "import sys; from sacrebleu.sacrebleu import main; sys.exit(main())"
-    args = ["ref.txt", "-i", "a.txt", "b.txt", "--paired-bs", "-pbsn", "50"]
-    expected = subprocess.run(
-        [sys.executable, "-c", sacrebleu_code, *args],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        check=True,
-    )
-    assert "\n".join(output) + "\n" == expected.stdout
-
-
 # -- the shared value types ----------------------------------------------------------------------
 def test_seed_and_result_are_values() -> None:
     assert Seed(12, "012") == Seed(12, "012") != Seed(12, "12")
