@@ -400,3 +400,18 @@ def test_installed_numpy_major_is_the_package_import_would_load(tmp_path) -> Non
             [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
         )
         assert done.stdout.split() == [expected]
+
+
+def test_installed_numpy_major_searches_as_import_does(monkeypatch) -> None:
+    """Without NumPy imported, the finders of ``sys.meta_path`` locate it (no import happens);
+    a finder that fails leaves the answer to NumPy itself (None)."""
+
+    class Failing:
+        def find_spec(self, name, path, target=None):
+            raise RuntimeError("a broken finder")
+
+    monkeypatch.delitem(sys.modules, "numpy")
+    assert plain.installed_numpy_major() == int(np.__version__.split(".")[0])
+    assert "numpy" not in sys.modules
+    monkeypatch.setattr(sys, "meta_path", [Failing(), *sys.meta_path])
+    assert plain.installed_numpy_major() is None

@@ -96,7 +96,7 @@ def installed_numpy_major() -> Optional[int]:
         find = getattr(finder, "find_spec", None)
         try:
             spec = find("numpy", None) if find is not None else None
-        except (ImportError, ValueError):
+        except Exception:  # a third-party finder may raise anything: then NumPy decides
             return None
         if spec is not None:
             break
