@@ -34,12 +34,15 @@ F32_EXACT = 2**24
 MAX_SUMS = 4_194_304
 # NumPy's pairwise summation works in blocks of this many values.
 PAIRWISE_BLOCK = 128
+# NumPy 2.0 reduces a longer array in chunks of its buffer size (8192 values), later versions in
+# one pairwise sum: up to this many values both add alike, so no more resamples go this way.
+MAX_SAMPLES = 8192
 
 
 def numpy_sum(values: Sequence[float]) -> float:
-    """``np.sum`` of a float64 array, as NumPy adds it: the reduction's identity 0.0 plus the
-    pairwise sum of the values (halves down to blocks of at most 128 values, each summed with
-    eight interleaved accumulators)."""
+    """``np.sum`` of a float64 array of at most ``MAX_SAMPLES`` values, as NumPy adds it: the
+    reduction's identity 0.0 plus the pairwise sum of the values (halves down to blocks of at
+    most 128 values, each summed with eight interleaved accumulators)."""
     return 0.0 + _pairwise_sum(values, 0, len(values))
 
 
@@ -133,7 +136,7 @@ def applies(seed: Seed, n_samples: int, n_systems: int, width: int) -> bool:
     """Whether ``paired_bootstrap`` gives ``significance.paired_bootstrap``'s numbers here."""
     if _impl.implementation != "cython" or seed.per_system is None:
         return False
-    if n_samples * n_systems * width > MAX_SUMS:
+    if n_samples > MAX_SAMPLES or n_samples * n_systems * width > MAX_SUMS:
         return False
     major = installed_numpy_major()
     return major is not None and major >= 2
