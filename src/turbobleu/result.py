@@ -138,9 +138,14 @@ def mean_ci(scores: Sequence[float]) -> Tuple[float, float]:
     import statistics  # here: only the bootstrap needs it (a lighter `import turbobleu`)
 
     ordered = sorted(scores)
+    return statistics.mean(ordered), ci_half_width(ordered)
+
+
+def ci_half_width(ordered: Any) -> Any:
+    """Half the 2.5%-97.5% range of sorted bootstrap scores, as sacrebleu computes it (in the
+    scores' own type: a NumPy float32 for chrF's)."""
     lo = len(ordered) // 40
-    hi = len(ordered) - lo - 1
-    return statistics.mean(ordered), 0.5 * (ordered[hi] - ordered[lo])
+    return 0.5 * (ordered[len(ordered) - lo - 1] - ordered[lo])
 
 
 class BLEUSignature:

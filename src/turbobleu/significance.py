@@ -36,17 +36,17 @@ from turbobleu._engine.resample.settings import (  # noqa: F401
     DEFAULT_AR_TRIALS,
     DEFAULT_BOOTSTRAP_SAMPLES,
     DEFAULT_SEED,
+    F32_EXACT,
     FROM_ENV,
     SEED_ENV,
     Result,
     Seed,
+    multeval_p_value,
     resolve_seed,
 )
-from turbobleu.result import mean_ci
+from turbobleu.result import ci_half_width, mean_ci
 from turbobleu.stats import BLEUStats
 
-# Sums up to here are exact in float32 (every integer below 2**24 is a float32).
-_F32_EXACT = 2**24
 # Resamples per block: bounds the memory of the count matrix (and of the indices kept when
 # sums may round) to ~32 MB.
 _CHUNK_ELEMENTS = 4_194_304
@@ -216,9 +216,7 @@ def numpy_mean_ci(scores: np.ndarray) -> Tuple[float, float]:
     """(mean, 95% CI half-width) as ``sacrebleu.significance.estimate_ci`` computes them
     (``np.mean`` of the sorted scores)."""
     ordered = np.sort(np.asarray(scores))  # in their dtype: chrF's resample scores are float32
-    lo = len(ordered) // 40
-    hi = len(ordered) - lo - 1
-    return float(ordered.mean()), float(0.5 * (ordered[hi] - ordered[lo]))
+    return float(ordered.mean()), float(ci_half_width(ordered))
 
 
 # (mean, CI) as sacrebleu's ``Score.estimate_ci`` computes them (``statistics.mean``).
@@ -226,8 +224,8 @@ exact_mean_ci = mean_ci
 
 
 def _p_value(statistic: np.ndarray, observed: float) -> float:
-    """multeval's p-value: (#{statistic > observed} + 1) / (n + 1)."""
-    return (int(np.count_nonzero(statistic > observed)) + 1) / (len(statistic) + 1)
+    """multeval's p-value of ``observed`` against the resampled ``statistic``."""
+    return multeval_p_value(int(np.count_nonzero(statistic > observed)), len(statistic))
 
 
 # -- bootstrap resampling -----------------------------------------------------------------------
@@ -258,7 +256,7 @@ def _rounded_float32_sums(
     sums = counts @ rows.astype(np.float64)  # exact integers (< 2**53)
     magnitude = counts @ np.abs(rows).astype(np.float64)
     out: np.ndarray = sums.astype(np.float32)
-    for b in np.flatnonzero((magnitude >= _F32_EXACT).any(axis=1)):
+    for b in np.flatnonzero((magnitude >= F32_EXACT).any(axis=1)):
         out[b] = rows_f32[indices[b]].sum(0)  # sacrebleu's ``stats[idx].sum(0)``
     return out
 
@@ -281,7 +279,7 @@ def _bootstrap_matrix(
     stacked = np.hstack(all_rows)
     stacked_f32 = stacked.astype(np.float32)
     # A resample's |sum| is at most n_segments * max|value| (the counts add up to n_segments).
-    exact_in_f32 = n_segments * int(np.abs(stacked).max(initial=0)) < _F32_EXACT
+    exact_in_f32 = n_segments * int(np.abs(stacked).max(initial=0)) < F32_EXACT
     block = max(1, min(n_samples, _CHUNK_ELEMENTS // n_segments))
     counts = np.empty((block, n_segments), dtype=np.float32 if exact_in_f32 else np.float64)
     scores: Optional[np.ndarray] = None  # in the recipe's dtype (float32 for chrF)
@@ -432,7 +430,7 @@ def _ar_scores(
     n_segments, width = baseline.shape
     deltas = np.hstack([o - baseline for o in others])
     bound = int(np.abs(deltas).sum(axis=0).max(initial=0))
-    dtype = np.float32 if bound < _F32_EXACT else np.float64
+    dtype = np.float32 if bound < F32_EXACT else np.float64
     if bound >= 2**53:
         raise ValueError("statistics too large for an exact approximate randomization test")
     deltas_f = deltas.astype(dtype)

@@ -27,7 +27,7 @@ from turbobleu._engine.resample.settings import (
     resolve_seed,
 )
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.bleu import BLEU
+from turbobleu.bleu import BLEU, MAX_NGRAM_ORDER
 from turbobleu.cli.io import (
     InputError,
     check_encoding,
@@ -394,22 +394,24 @@ def _plain_paired_bootstrap(
     seed = resolve_seed()
     seed_value = seed.per_system
     n_samples = _paired_samples(args)
-    width = 2 + 2 * _metric(args, None, force=True).max_ngram_order
+    width = 2 + 2 * MAX_NGRAM_ORDER  # (the command line has no option for the order)
     if seed_value is None or not plain.applies(seed, n_samples, len(systems), width):
         return None
     segment_rows: List[Any] = []
     found = _plain_rows(args, systems, refs, segment_rows)
-    if found is None or not plain.fits_float32(segment_rows):
+    if found is None:
         return None
     metric, totals = found
-    if not args.force:
-        for hyps in systems:
-            BLEU._warn_if_tokenized(hyps)  # as _statistics would, once per system
     scores = [metric.score_row(total[0]).score for total in totals]
     with Progress("paired bootstrap", enabled=None if not args.quiet else False) as bar:
         results = plain.paired_bootstrap(
             segment_rows, scores, metric.options, n_samples, seed_value, bar
         )
+    if results is None:  # sums that float32 rounds: the general path (which warns itself)
+        return None
+    if not args.force:
+        for hyps in systems:
+            BLEU._warn_if_tokenized(hyps)  # as _statistics would, once per system
     return results, _paired_signature(args, metric, n_samples, seed)
 
 

@@ -29,16 +29,16 @@ def sacrebleu_sentence_scores(
     on float32 scalars (float32 arithmetic under NumPy 2, which the compiled module assumes)."""
     if arithmetic not in ("int64", "float32"):
         raise ValueError(f"arithmetic must be 'int64' or 'float32', got {arithmetic!r}")
-    as_float32: Any = int
-    if arithmetic == "float32":
+    as_float32 = arithmetic == "float32"
+    if as_float32:
         import numpy as np
-
-        as_float32 = np.float32
     for i, row in enumerate(rows.tolist()):
-        if arithmetic == "float32" and any(abs(v) >= 2**24 for v in row):
-            raise ValueError("sacrebleu_sentence_scores: a value is not exact in float32")
+        if as_float32:
+            if any(abs(v) >= 2**24 for v in row):
+                raise ValueError("sacrebleu_sentence_scores: a value is not exact in float32")
+            row = [np.float32(v) for v in row]
         out[i] = sacrebleu_score_of_row(
-            [as_float32(v) for v in row], max_order, smooth_method, smooth_value, effective_order
+            row, max_order, smooth_method, smooth_value, effective_order
         ).score
 
 

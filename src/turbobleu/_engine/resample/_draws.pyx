@@ -63,12 +63,16 @@ cdef extern from *:
     uint32_t tb_pcg64_next32(void *st) noexcept nogil
 
 
-def resample_sums(state, increment, list systems, Py_ssize_t n_samples, int64_t[:, ::1] out):
+def resample_sums(state, increment, list systems, Py_ssize_t n_samples, int64_t[:, ::1] out,
+                  int64_t limit=0x80000000):
     """``out[b]`` = the column sums of resample b, for b < n_samples, of every system's rows side
     by side: resample b is row b of ``rng.choice(n, size=(n_samples, n), replace=True)`` for
     the PCG64 generator ``(state, increment)`` (128-bit ints, as ``pcg64.seeded_pcg64`` gives
-    them); ``systems`` are (n, width) int64 buffers, one index draw serving them all, with
-    n * max |value| below 2**31 (the sums are added in int32)."""
+    them); ``systems`` are (n, width) int64 buffers, one index draw serving them all. Returns
+    True; or False, drawing nothing, where a sum could reach ``limit`` (n * max |value| >=
+    limit), which is at most 2**31: the sums are added in int32."""
+    if not 0 < limit <= 0x80000000:
+        raise ValueError(f"resample_sums: limit must be in 1..2**31, got {limit}")
     cdef Py_ssize_t n_systems = len(systems), width, n, s, b, i, k, _draw
     if n_systems < 1:
         raise ValueError("resample_sums: systems is empty")
@@ -103,9 +107,8 @@ def resample_sums(state, increment, list systems, Py_ssize_t n_samples, int64_t[
                 for k in range(width):
                     largest = max(largest, abs(view[i, k]))
                     stacked[i * columns + s * width + k] = <int32_t>view[i, k]
-        if largest > 0x7FFFFFFF // n:
-            raise ValueError("resample_sums: a resample's sums could overflow int32 "
-                             "(n * max |value| must be below 2**31)")
+        if largest > (limit - 1) // n:
+            return False
         pcg.state_hi, pcg.state_lo = state >> 64, state & 0xFFFFFFFFFFFFFFFF
         pcg.inc_hi, pcg.inc_lo = increment >> 64, increment & 0xFFFFFFFFFFFFFFFF
         pcg.has_spare = 0
@@ -124,3 +127,4 @@ def resample_sums(state, increment, list systems, Py_ssize_t n_samples, int64_t[
                     out[b, k] = acc[k]
     finally:
         free(stacked)
+    return True

@@ -19,8 +19,9 @@ from array import array
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM
 from turbobleu._engine.resample.pcg64 import seeded_pcg64
-from turbobleu._engine.resample.settings import Result
+from turbobleu._engine.resample.settings import F32_EXACT, Result, multeval_p_value
 from turbobleu._typing import TYPE_CHECKING
+from turbobleu.result import ci_half_width
 
 if TYPE_CHECKING:
     from typing import Any, Callable, List, Optional, Sequence, Tuple
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
     from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
     from turbobleu._engine.resample.settings import Seed
 
-# Every integer below this is exact in float32, and so are sums that stay below it.
-F32_EXACT = 2**24
 # The most resample sums held at once (int64: 32 MB); larger runs take the NumPy path.
 MAX_SUMS = 4_194_304
 # NumPy's pairwise summation works in blocks of this many values.
@@ -77,14 +76,12 @@ def numpy_mean_ci(scores: Sequence[float]) -> Tuple[float, float]:
     """(mean, 95% CI half-width) as ``sacrebleu.significance.estimate_ci`` computes them from
     float64 scores (``np.mean`` of the sorted scores)."""
     ordered = sorted(scores)
-    lo = len(ordered) // 40
-    hi = len(ordered) - lo - 1
-    return numpy_mean(ordered), 0.5 * (ordered[hi] - ordered[lo])
+    return numpy_mean(ordered), ci_half_width(ordered)
 
 
 def p_value(statistic: Sequence[float], observed: float) -> float:
-    """multeval's p-value: (#{statistic > observed} + 1) / (n + 1)."""
-    return (sum(1 for x in statistic if x > observed) + 1) / (len(statistic) + 1)
+    """multeval's p-value of ``observed`` against the resampled ``statistic``."""
+    return multeval_p_value(sum(1 for x in statistic if x > observed), len(statistic))
 
 
 def installed_numpy_major() -> Optional[int]:
@@ -125,13 +122,6 @@ def numpy_major_in(package: str) -> Optional[int]:
     return None
 
 
-def fits_float32(rows: List[Any]) -> bool:
-    """Whether every resample's sums stay below 2**24 (exact in float32), where sacrebleu's
-    float32 sums are the exact ones: n_segments * max |value| < 2**24."""
-    largest = max(abs(v) for r in rows for v in memoryview(r).cast("B").cast("q"))
-    return len(rows[0]) * largest < F32_EXACT
-
-
 def applies(seed: Seed, n_samples: int, n_systems: int, width: int) -> bool:
     """Whether ``paired_bootstrap`` gives ``significance.paired_bootstrap``'s numbers here."""
     if _impl.implementation != "cython" or seed.per_system is None:
@@ -149,23 +139,28 @@ def paired_bootstrap(
     n_samples: int,
     seed: int,
     progress: Optional[Callable[[int], None]] = None,
-) -> List[Result]:
-    """``significance.paired_bootstrap`` for BLEU where ``applies`` and ``fits_float32``:
-    ``rows`` are every system's (segments, 2 + 2N) int64 statistics buffers, the baseline
-    first, and ``scores`` their corpus scores. (Where sums could reach 2**24 the NumPy path
-    reproduces sacrebleu's float32 rounding.)"""
-    if not fits_float32(rows):
-        raise ValueError("paired_bootstrap: resample sums could reach 2**24; use significance")
+) -> Optional[List[Result]]:
+    """``significance.paired_bootstrap`` for BLEU where ``applies``: ``rows`` are every
+    system's (segments, 2 + 2N) int64 statistics buffers, the baseline first, and ``scores``
+    their corpus scores. None, having drawn nothing, where a resample's sums could reach 2**24
+    (n_segments * max |value|): the NumPy path reproduces sacrebleu's float32 rounding there."""
     n_systems = len(rows)
     width = 2 + 2 * options.max_order
+    sums = memoryview(array("q", bytes(8 * n_samples * n_systems * width)))
+    state, increment = seeded_pcg64(seed)
+    drawn = _impl._on_first_use("resample._draws").resample_sums(
+        state,
+        increment,
+        rows,
+        n_samples,
+        sums.cast("B").cast("q", (n_samples, n_systems * width)),
+        F32_EXACT,
+    )
+    if not drawn:
+        return None
     expect = getattr(progress, "expect", None)
     if expect is not None:
         expect(n_samples)
-    sums = memoryview(array("q", bytes(8 * n_samples * n_systems * width)))
-    state, increment = seeded_pcg64(seed)
-    _impl._on_first_use("resample._draws").resample_sums(
-        state, increment, rows, n_samples, sums.cast("B").cast("q", (n_samples, n_systems * width))
-    )
     resampled = array("d", bytes(8 * n_samples * n_systems))
     _impl.sacrebleu_scores().sacrebleu_sentence_scores(
         sums.cast("B").cast("q", (n_samples * n_systems, width)),

@@ -18,6 +18,15 @@ FROM_ENV = "env"  # the default ``seed``: read SACREBLEU_SEED like sacrebleu doe
 DEFAULT_BOOTSTRAP_SAMPLES = 1000
 DEFAULT_AR_TRIALS = 10000
 
+# sacrebleu sums resamples in float32: every integer below this is exact there, and so are sums
+# that stay below it.
+F32_EXACT = 2**24
+
+
+def multeval_p_value(exceeding: int, trials: int) -> float:
+    """multeval's p-value, as sacrebleu computes it: (#{statistic > observed} + 1) / (n + 1)."""
+    return (exceeding + 1) / (trials + 1)
+
 
 class Seed(tuple):
     """A resampling seed: ``value`` for ``numpy.random.default_rng`` (None: OS entropy) and
