@@ -34,8 +34,8 @@ def resample_sums(
     n, width = len(rows[0]), len(rows[0][0]) if rows[0] else 0
     if n < 1 or n > 0xFFFFFFFF:
         raise ValueError(f"resample_sums: the number of segments must be in 1..2**32-1, got {n}")
-    out_rows, out_columns = memoryview(out).shape[:2] if memoryview(out).ndim == 2 else (0, 0)
-    if out_rows < n_samples or out_columns != len(rows) * width:
+    shape = memoryview(out).shape or ()
+    if len(shape) != 2 or shape[0] < n_samples or shape[1] != len(rows) * width:
         raise ValueError("resample_sums: out must have n_samples rows of every system's columns")
     if any(len(r) != n or any(len(row) != width for row in r) for r in rows):
         raise ValueError("resample_sums: every system needs the same (n, width) shape")
