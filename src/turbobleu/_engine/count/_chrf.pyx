@@ -88,6 +88,7 @@ cdef struct Enc:
     int char_order
     int word_order
     bint keep_ws
+    uint32_t unit_limit     # the last text read has code points below this (256, 2**16, 2**21)
 
 
 cdef void enc_init(Enc* e, int char_order, int word_order, bint keep_ws) noexcept nogil:
@@ -128,6 +129,7 @@ cdef int read_units(Enc* e, object s) except -1:
             or buf_reserve(&e.bounds, n + 1) < 0):
         raise MemoryError()
     raw = <uint32_t*>e.raw.p
+    e.unit_limit = 0x100 if kind == 1 else 0x10000 if kind == 2 else 0x110000
     if kind == 1:
         for i in range(n):
             raw[i] = (<unsigned char*>data)[i]
@@ -403,13 +405,14 @@ def sentence_scores(const int64_t[:, ::1] rows, int order, beta, bint eps_smooth
 # prefix's entry + 1, its last unit): exact, so no span is compared. A reference only looks its
 # n-grams up: one whose prefix the hypothesis lacks cannot match, nor can any longer one there.
 cdef struct Slot:
-    uint64_t key        # 0: free (no key is 0: unigrams carry a tag bit, longer n-grams a prefix)
+    uint64_t key        # 0: free (no key is 0: bigrams carry a tag bit, longer n-grams a prefix)
     int32_t hyp         # occurrences in the hypothesis
     int32_t ref         # occurrences in the current reference
 
 
 cdef struct Counts:
     Slot* slots
+    int32_t* first      # per slot: the hypothesis position that added it
     int64_t cap
     uint64_t mask
     int shift
@@ -418,11 +421,14 @@ cdef struct Counts:
     int64_t live_cap
 
 
-cdef uint64_t CHAR_TAG = (<uint64_t>1) << 62   # unigram keys: the tag | the code point or word id
-cdef uint64_t WORD_TAG = (<uint64_t>1) << 63   # (longer n-grams: below 2**62, see ngram_key)
+cdef struct Unigram:    # a unit's occurrences, in an array indexed by the unit
+    int32_t hyp
+    int32_t ref
+
+
+cdef uint64_t BIGRAM_TAG = (<uint64_t>1) << 62  # see ngram_key
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15
-cdef uint32_t NO_WORD = 0xFFFFFFFF  # the id of a reference word the hypothesis lacks (as a last
-                                    # unit it makes a key no hypothesis n-gram has)
+cdef int MAX_BITS = 30      # slots and units stay below 2**30, so that no two keys are equal
 
 
 cdef int counts_prepare(Counts* c, int64_t n_items) noexcept nogil:
@@ -431,13 +437,17 @@ cdef int counts_prepare(Counts* c, int64_t n_items) noexcept nogil:
     its hypothesis count stays 0, so nothing counted there matches."""
     cdef int bits = table_bits(n_items)
     cdef int64_t need = (<int64_t>1) << bits, k
+    if bits > MAX_BITS:
+        return -1
     for k in range(c.n_live):       # free the previous segment's slots
         c.slots[c.live[k]].key = 0
     c.n_live = 0
     if need > c.cap:
         free(c.slots)
+        free(c.first)
         c.slots = <Slot*>calloc(need + 1, sizeof(Slot))
-        if c.slots == NULL:
+        c.first = <int32_t*>malloc((need + 1) * sizeof(int32_t))
+        if c.slots == NULL or c.first == NULL:
             c.cap = 0
             return -1
         c.cap = need
@@ -454,8 +464,8 @@ cdef int counts_prepare(Counts* c, int64_t n_items) noexcept nogil:
     return 0
 
 
-cdef inline int32_t counts_add(Counts* c, uint64_t key) noexcept nogil:
-    """Counts one hypothesis n-gram; its slot."""
+cdef inline int32_t counts_add(Counts* c, uint64_t key, int64_t position) noexcept nogil:
+    """Counts one hypothesis n-gram, at ``position``; its slot."""
     cdef uint64_t i = (key * GOLDEN) >> c.shift
     cdef Slot* s
     while True:
@@ -464,6 +474,7 @@ cdef inline int32_t counts_add(Counts* c, uint64_t key) noexcept nogil:
             s.key = key
             s.hyp = 1
             s.ref = 0
+            c.first[i] = <int32_t>position
             c.live[c.n_live] = <int32_t>i
             c.n_live += 1
             return <int32_t>i
@@ -486,7 +497,13 @@ cdef inline int32_t counts_find(const Counts* c, uint64_t key) noexcept nogil:
         i = (i + 1) & c.mask
 
 
-cdef inline uint64_t ngram_key(int32_t prefix, uint64_t unit) noexcept nogil:
+cdef inline uint64_t ngram_key(int k, int32_t prefix, uint32_t unit) noexcept nogil:
+    """The key of an n-gram of order k + 1 >= 2 from its prefix and its last unit. A bigram's
+    prefix is its first unit (below 2**30), and its key has the tag bit; a longer n-gram's
+    prefix is its (n-1)-gram's slot, + 1 (below 2**30, so no tag bit). The table holds one
+    segment's keys of every order at once, so no slot is another's, and no key is 0."""
+    if k == 1:      # the same for a whole pass over the positions: predicted
+        return BIGRAM_TAG | (<uint64_t>prefix << 32) | unit
     return ((<uint64_t>(prefix + 1)) << 32) | unit
 
 
@@ -499,70 +516,154 @@ cdef inline int64_t count_reference(Counts* c, int32_t j, int64_t* matches) noex
     return j != c.cap
 
 
-cdef int match_pair(Counts* c, const uint32_t* hyp, int64_t n_hyp, const uint32_t* ref,
-                    int64_t n_ref, int max_order, uint64_t tag, int32_t* at_hyp, int32_t* at_ref,
-                    int32_t* live_hyp, int32_t* live_ref, int64_t* matches) noexcept nogil:
+cdef int64_t extend_unique(Counts* c, const uint32_t* hyp, int64_t n_hyp, const uint32_t* ref,
+                          int64_t n_ref, int k, int max_order, const int32_t* at_ref,
+                          int32_t* live_ref, int64_t n_live_ref, int64_t* matches) noexcept nogil:
+    """Takes the n-grams of order k + 1 that occur once in each text out of the hashing; the
+    reference positions left alive, in ``live_ref[:returned]``.
+
+    Where an n-gram starts at hypothesis position i only and at reference position j only,
+    each longer n-gram at i is the hypothesis's only one with that prefix, and the reference
+    can have it at j only: it matches (once) exactly where the texts go on alike from i and j.
+    So the pair's longer matches are counted by comparing units, and neither position is
+    looked at again: j leaves ``live_ref``, and i the hypothesis's list at the next order's
+    compaction, as its slot's reference count becomes 0. (No other live position has these
+    n-grams: those are the only ones in either text with this prefix.)"""
+    cdef int64_t a, n = 0, i, j, kk
+    cdef Slot* s
+    for a in range(n_live_ref):
+        j = live_ref[a]
+        s = &c.slots[at_ref[j]]
+        if s.hyp == 1 and s.ref == 1:
+            i = c.first[at_ref[j]]
+            s.ref = 0
+            kk = k + 1
+            while (kk < max_order and i + kk < n_hyp and j + kk < n_ref
+                    and hyp[i + kk] == ref[j + kk]):
+                matches[kk] += 1
+                kk += 1
+        else:
+            live_ref[n] = <int32_t>j
+            n += 1
+    return n
+
+
+cdef int match_pair(Counts* table, Unigram* unigrams, const uint32_t* hyp, int64_t n_hyp,
+                    const uint32_t* ref, int64_t n_ref, int max_order, int32_t* at_hyp,
+                    int32_t* at_ref, int32_t* live_hyp, int32_t* live_ref,
+                    int64_t* matches) noexcept nogil:
     """Adds the matches per order (clipped counts) of the hypothesis's and the reference's
     n-grams over units (code points or word ids) to ``matches``, order by order: an n-gram can
     only match where its (n-1)-gram prefix is in both texts, so the hypothesis's n-grams are
     counted only there (its totals are the caller's arithmetic) and the reference's looked up
     only there. ``at_*`` hold the slot of the n-gram starting at each position, ``live_*`` the
     positions still alive (ascending); both scratch. The lists are compacted without a branch
-    per position: whether a prefix survives is data, and a branch on it mispredicts. The
-    table is ``c``, emptied and sized here. -1 when memory runs out."""
-    cdef int64_t i, k, a, before, n_live_hyp, n_live_ref = 0
-    if counts_prepare(c, n_hyp * max_order) < 0:
-        return -1
+    per position: whether a prefix survives is data, and a branch on it mispredicts.
+
+    Unigrams are counted in ``unigrams``, indexed by the unit (every unit of both texts has an
+    entry; all zero on entry and again on return): no hashing for the most frequent order.
+    Longer n-grams go to the hash table, emptied and sized here, then worked on through a local
+    copy and a local match count: the compiler cannot tell that the slots' stores leave
+    ``table`` and ``matches`` alone, and would reload them for every n-gram. -1 when memory
+    runs out."""
+    cdef int64_t i, k, a, before, n_live_hyp = n_hyp, n_live_ref = 0, m = 0
+    cdef int status = 0
+    cdef Unigram* u
+    cdef Counts c
     for i in range(n_hyp):
-        at_hyp[i] = counts_add(c, tag | hyp[i])
+        unigrams[hyp[i]].hyp += 1
+        at_hyp[i] = <int32_t>hyp[i]     # a bigram's prefix is its first unit
         live_hyp[i] = <int32_t>i
-    n_live_hyp = n_hyp
     for i in range(n_ref):
-        at_ref[i] = counts_find(c, tag | ref[i])
+        u = &unigrams[ref[i]]
+        u.ref += 1
+        m += u.ref <= u.hyp
+        at_ref[i] = <int32_t>ref[i]
         live_ref[n_live_ref] = <int32_t>i
-        n_live_ref += count_reference(c, at_ref[i], matches)
-    for k in range(1, max_order):
-        if n_live_ref == 0:
-            return 0
+        n_live_ref += u.hyp > 0
+    matches[0] += m
+    if max_order > 1 and n_live_ref > 0:
         before = n_live_hyp
         n_live_hyp = 0
-        for a in range(before):     # positions whose (k-1)-gram the reference has, with a next unit
+        for a in range(before):
             i = live_hyp[a]
-            if i >= n_hyp - k:
+            if i >= n_hyp - 1:
                 break
             live_hyp[n_live_hyp] = <int32_t>i
-            n_live_hyp += c.slots[at_hyp[i]].ref > 0
+            n_live_hyp += unigrams[hyp[i]].ref > 0
+        status = counts_prepare(table, n_live_hyp * (max_order - 1))
+    for i in range(n_hyp):
+        unigrams[hyp[i]].hyp = 0
+    for i in range(n_ref):
+        unigrams[ref[i]].ref = 0
+    if max_order == 1 or n_live_ref == 0 or status < 0:
+        return status
+    c = table[0]
+    for k in range(1, max_order):
+        if k > 1:
+            before = n_live_hyp
+            n_live_hyp = 0
+            for a in range(before):     # positions whose (k-1)-gram the reference has, with a next unit
+                i = live_hyp[a]
+                if i >= n_hyp - k:
+                    break
+                live_hyp[n_live_hyp] = <int32_t>i
+                n_live_hyp += c.slots[at_hyp[i]].ref > 0
         for a in range(n_live_hyp):
             i = live_hyp[a]
-            at_hyp[i] = counts_add(c, ngram_key(at_hyp[i], hyp[i + k]))
+            at_hyp[i] = counts_add(&c, ngram_key(k, at_hyp[i], hyp[i + k]), i)
         before = n_live_ref
         n_live_ref = 0
+        m = 0
         for a in range(before):
             i = live_ref[a]
             if i >= n_ref - k:
                 break
-            at_ref[i] = counts_find(c, ngram_key(at_ref[i], ref[i + k]))
+            at_ref[i] = counts_find(&c, ngram_key(k, at_ref[i], ref[i + k]))
             live_ref[n_live_ref] = <int32_t>i
-            n_live_ref += count_reference(c, at_ref[i], matches + k)
+            n_live_ref += count_reference(&c, at_ref[i], &m)
+        matches[k] += m
+        if k + 1 < max_order:
+            n_live_ref = extend_unique(&c, hyp, n_hyp, ref, n_ref, k, max_order, at_ref, live_ref,
+                                       n_live_ref, matches)
+        if n_live_ref == 0:
+            break
+    table.n_live = c.n_live     # the slots to free at the next prepare
     return 0
 
 
 cdef struct Segment:
     Counts counts
+    Unigram* unigrams   # per unit (all zero between pairs)
+    int64_t n_unigrams
     Table words         # the hypothesis's distinct words (span-verified)
     Buf hyp_wid         # uint32: the hypothesis's word ids
-    Buf ref_wid         # uint32: the current reference's word ids (NO_WORD: not in the hypothesis)
+    Buf ref_wid         # uint32: the current reference's word ids (see intern_words)
     Buf at_hyp          # int32: slot per position
     Buf at_ref
     Buf live_hyp        # int32: positions still alive
     Buf live_ref
     int64_t hyp_chars   # the hypothesis's characters: e.chars[0:hyp_chars]
     int64_t hyp_words_end
+    uint32_t hyp_unit_limit
+
+
+cdef int unigrams_reserve(Segment* g, int64_t n) noexcept nogil:
+    """An all-zero ``g.unigrams`` entry for each unit below ``n``; -1 when memory runs out. A
+    new array comes from calloc: a large one (every code point: 8.9 MB) is then zero pages the
+    system maps only where a text's units land."""
+    if n <= g.n_unigrams:
+        return 0
+    free(g.unigrams)
+    g.unigrams = <Unigram*>calloc(n, sizeof(Unigram))
+    g.n_unigrams = n if g.unigrams != NULL else 0
+    return 0 if g.unigrams != NULL else -1
 
 
 cdef int intern_words(Segment* g, const Enc* e, bint hypothesis) noexcept nogil:
     """Word ids of the current text's words: the hypothesis's words are added to the table
-    (id: the index of its first occurrence); a reference's are looked up (NO_WORD if absent)."""
+    (id: the index of its first occurrence); a reference's are looked up (a word the
+    hypothesis lacks gets the hypothesis's word count as its id, which no hypothesis word has)."""
     cdef int64_t t, T = e.tok.n
     cdef const int64_t* tok = <int64_t*>e.tok.p
     cdef const uint64_t* unit = <uint64_t*>e.unit.p
@@ -586,7 +687,7 @@ cdef int intern_words(Segment* g, const Enc* e, bint hypothesis) noexcept nogil:
         if not found and hypothesis:
             table_claim(&g.words, en, &it, <int32_t>t)
             found = True
-        wid[t] = <uint32_t>en.count if found else NO_WORD
+        wid[t] = <uint32_t>(en.count if found else g.hyp_wid.n)
     out.n = T
     return 0
 
@@ -605,6 +706,9 @@ cdef int reference_row(Segment* g, const Enc* e, int64_t* st) noexcept nogil:
     cdef int64_t* matches = st + 3 * (co + wo)      # scratch after the row
     cdef const uint32_t* chars = <uint32_t*>e.chars.p
     longest = max(max(Lh, Lr), max(Th, Tr))
+    if Th >= (<int64_t>1) << MAX_BITS or unigrams_reserve(
+            g, max(max(g.hyp_unit_limit, e.unit_limit), Th + 1)) < 0:
+        return -1
     if (buf_reserve(&g.at_hyp, longest) < 0 or buf_reserve(&g.at_ref, longest) < 0
             or buf_reserve(&g.live_hyp, longest) < 0 or buf_reserve(&g.live_ref, longest) < 0):
         return -1
@@ -613,11 +717,11 @@ cdef int reference_row(Segment* g, const Enc* e, int64_t* st) noexcept nogil:
     for k in range(co + wo):
         matches[k] = 0
     if co > 0 and match_pair(
-            &g.counts, chars, Lh, chars + Lh, Lr, co, CHAR_TAG, <int32_t*>g.at_hyp.p,
+            &g.counts, g.unigrams, chars, Lh, chars + Lh, Lr, co, <int32_t*>g.at_hyp.p,
             <int32_t*>g.at_ref.p, <int32_t*>g.live_hyp.p, <int32_t*>g.live_ref.p, matches) < 0:
         return -1
     if wo > 0 and match_pair(
-            &g.counts, <uint32_t*>g.hyp_wid.p, Th, <uint32_t*>g.ref_wid.p, Tr, wo, WORD_TAG,
+            &g.counts, g.unigrams, <uint32_t*>g.hyp_wid.p, Th, <uint32_t*>g.ref_wid.p, Tr, wo,
             <int32_t*>g.at_hyp.p, <int32_t*>g.at_ref.p, <int32_t*>g.live_hyp.p,
             <int32_t*>g.live_ref.p, matches + co) < 0:
         return -1
@@ -665,6 +769,7 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
             e.chars.n = e.words.n = 0
             read_units(&e, hyp)
             g.hyp_chars = e.chars.n
+            g.hyp_unit_limit = e.unit_limit
             g.hyp_words_end = e.words.n
             g.hyp_wid.n = 0
             if word_order > 0 and intern_words(&g, &e, True) < 0:
@@ -698,7 +803,9 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
     finally:
         free(st)
         free(g.counts.slots)
+        free(g.counts.first)
         free(g.counts.live)
+        free(g.unigrams)
         free(g.words.e)
         free(g.hyp_wid.p)
         free(g.ref_wid.p)
