@@ -401,9 +401,11 @@ def sentence_scores(const int64_t[:, ::1] rows, int order, beta, bint eps_smooth
 
 
 # -- corpus statistics: exact n-gram keys, one segment at a time -----------------------------------
-# The hypothesis's n-grams go into a table order by order; an n-gram's key is (its (n-1)-gram
-# prefix's entry + 1, its last unit): exact, so no span is compared. A reference only looks its
-# n-grams up: one whose prefix the hypothesis lacks cannot match, nor can any longer one there.
+# Unigrams are counted in an array indexed by the unit. Longer n-grams go into a table order by
+# order; an n-gram's key is (its (n-1)-gram prefix's slot + 1, its last unit): exact, so no span
+# is compared. A reference only looks its n-grams up: one whose prefix the hypothesis lacks
+# cannot match, nor can any longer one there; and an n-gram that each text has once is followed
+# by comparing units (extend_unique), as nothing else can match its longer n-grams.
 cdef struct Slot:
     uint64_t key        # 0: free (no key is 0: bigrams carry a tag bit, longer n-grams a prefix)
     int32_t hyp         # occurrences in the hypothesis
@@ -419,11 +421,6 @@ cdef struct Counts:
     int32_t* live       # the slots of the current segment (freed again by the next prepare)
     int64_t n_live
     int64_t live_cap
-
-
-cdef struct Unigram:    # a unit's occurrences, in an array indexed by the unit
-    int32_t hyp
-    int32_t ref
 
 
 cdef uint64_t BIGRAM_TAG = (<uint64_t>1) << 62  # see ngram_key
@@ -507,18 +504,19 @@ cdef inline uint64_t ngram_key(int k, int32_t prefix, uint32_t unit) noexcept no
     return ((<uint64_t>(prefix + 1)) << 32) | unit
 
 
-cdef inline int64_t count_reference(Counts* c, int32_t j, int64_t* matches) noexcept nogil:
-    """One reference n-gram found at slot ``j`` (or the miss slot): counted, and its match
-    (clipped to the hypothesis's count) added; 1 if it was in the hypothesis."""
-    cdef Slot* s = &c.slots[j]
+cdef inline int64_t count_reference(Slot* s, int64_t* matches) noexcept nogil:
+    """One reference n-gram counted in its slot ``s`` (the miss slot where the hypothesis lacks
+    it, whose hypothesis count stays 0) and its match (clipped to the hypothesis's count)
+    added to ``matches[0]``; 1 if the hypothesis has it."""
     s.ref += 1
     matches[0] += s.ref <= s.hyp
-    return j != c.cap
+    return s.hyp > 0
 
 
-cdef int64_t extend_unique(Counts* c, const uint32_t* hyp, int64_t n_hyp, const uint32_t* ref,
-                          int64_t n_ref, int k, int max_order, const int32_t* at_ref,
-                          int32_t* live_ref, int64_t n_live_ref, int64_t* matches) noexcept nogil:
+cdef int64_t extend_unique(Slot* slots, const int32_t* first, const uint32_t* hyp,
+                          int64_t n_hyp, const uint32_t* ref, int64_t n_ref, int k,
+                          int max_order, const int32_t* at_ref, int32_t* live_ref,
+                          int64_t n_live_ref, int32_t* pairs, int64_t* matches) noexcept nogil:
     """Takes the n-grams of order k + 1 that occur once in each text out of the hashing; the
     reference positions left alive, in ``live_ref[:returned]``.
 
@@ -528,87 +526,92 @@ cdef int64_t extend_unique(Counts* c, const uint32_t* hyp, int64_t n_hyp, const 
     So the pair's longer matches are counted by comparing units, and neither position is
     looked at again: j leaves ``live_ref``, and i the hypothesis's list at the next order's
     compaction, as its slot's reference count becomes 0. (No other live position has these
-    n-grams: those are the only ones in either text with this prefix.)"""
-    cdef int64_t a, n = 0, i, j, kk
+    n-grams: those are the only ones in either text with this prefix.) ``slots[at_ref[j]]``
+    holds the counts of the n-gram at j, ``first`` the hypothesis position of each slot's;
+    ``pairs`` is scratch for ``n_live_ref`` positions.
+
+    No branch depends on the text: whether an n-gram is unique, and how far a pair goes on
+    alike, are data, and a branch on either mispredicts."""
+    cdef int64_t a, n = 0, n_pairs = 0, i, j, kk
+    cdef bint unique, run
     cdef Slot* s
     for a in range(n_live_ref):
         j = live_ref[a]
-        s = &c.slots[at_ref[j]]
-        if s.hyp == 1 and s.ref == 1:
-            i = c.first[at_ref[j]]
-            s.ref = 0
-            kk = k + 1
-            while (kk < max_order and i + kk < n_hyp and j + kk < n_ref
-                    and hyp[i + kk] == ref[j + kk]):
-                matches[kk] += 1
-                kk += 1
-        else:
-            live_ref[n] = <int32_t>j
-            n += 1
+        s = &slots[at_ref[j]]
+        unique = (s.hyp == 1) & (s.ref == 1)
+        live_ref[n] = <int32_t>j
+        n += not unique
+        pairs[n_pairs] = <int32_t>j
+        n_pairs += unique
+    for a in range(n_pairs):
+        j = pairs[a]
+        i = first[at_ref[j]]
+        slots[at_ref[j]].ref = 0
+        run = True
+        for kk in range(k + 1, max_order):
+            run = run & (i + kk < n_hyp) & (j + kk < n_ref)
+            run = run & (hyp[i + kk if run else i] == ref[j + kk if run else j])
+            matches[kk] += run
     return n
 
 
-cdef int match_pair(Counts* table, Unigram* unigrams, const uint32_t* hyp, int64_t n_hyp,
-                    const uint32_t* ref, int64_t n_ref, int max_order, int32_t* at_hyp,
-                    int32_t* at_ref, int32_t* live_hyp, int32_t* live_ref,
-                    int64_t* matches) noexcept nogil:
+cdef int match_pair(Counts* table, Slot* unigrams, int32_t* unigram_first, const uint32_t* hyp,
+                    int64_t n_hyp, const uint32_t* ref, int64_t n_ref, int max_order,
+                    int32_t* at_hyp, int32_t* at_ref, int32_t* live_hyp, int32_t* live_ref,
+                    int32_t* pairs, int64_t* matches) noexcept nogil:
     """Adds the matches per order (clipped counts) of the hypothesis's and the reference's
     n-grams over units (code points or word ids) to ``matches``, order by order: an n-gram can
     only match where its (n-1)-gram prefix is in both texts, so the hypothesis's n-grams are
     counted only there (its totals are the caller's arithmetic) and the reference's looked up
-    only there. ``at_*`` hold the slot of the n-gram starting at each position, ``live_*`` the
-    positions still alive (ascending); both scratch. The lists are compacted without a branch
-    per position: whether a prefix survives is data, and a branch on it mispredicts.
+    only there; and where it occurs once in each text, its longer n-grams are counted by
+    ``extend_unique`` without the table. ``at_*`` hold the slot of the n-gram starting at each
+    position, ``live_*`` the positions still alive (ascending); these and ``pairs`` are
+    scratch for the longer text's units. The lists are
+    compacted without a branch per position: whether a prefix survives is data, and a branch
+    on it mispredicts.
 
     Unigrams are counted in ``unigrams``, indexed by the unit (every unit of both texts has an
-    entry; all zero on entry and again on return): no hashing for the most frequent order.
-    Longer n-grams go to the hash table, emptied and sized here, then worked on through a local
-    copy and a local match count: the compiler cannot tell that the slots' stores leave
-    ``table`` and ``matches`` alone, and would reload them for every n-gram. -1 when memory
-    runs out."""
+    entry, all zero on entry and again on return; ``unigram_first`` the same size): no hashing
+    for the most frequent order. Longer n-grams go to the hash table, emptied and sized here,
+    then worked on through a local copy and a local match count: the compiler cannot tell that
+    the slots' stores leave ``table`` and ``matches`` alone, and would reload them for every
+    n-gram. -1 when memory runs out."""
     cdef int64_t i, k, a, before, n_live_hyp = n_hyp, n_live_ref = 0, m = 0
+    cdef int32_t j
     cdef int status = 0
-    cdef Unigram* u
-    cdef Counts c
+    cdef bint hashed = False
+    cdef const Slot* prefixes = unigrams     # the counts of the order before
+    cdef Counts c = table[0]                # taken again once the table is prepared
     for i in range(n_hyp):
         unigrams[hyp[i]].hyp += 1
-        at_hyp[i] = <int32_t>hyp[i]     # a bigram's prefix is its first unit
+        unigram_first[hyp[i]] = <int32_t>i   # any of a unit's positions: used where it is one
+        at_hyp[i] = <int32_t>hyp[i]         # a bigram's prefix is its first unit
         live_hyp[i] = <int32_t>i
     for i in range(n_ref):
-        u = &unigrams[ref[i]]
-        u.ref += 1
-        m += u.ref <= u.hyp
         at_ref[i] = <int32_t>ref[i]
         live_ref[n_live_ref] = <int32_t>i
-        n_live_ref += u.hyp > 0
+        n_live_ref += count_reference(&unigrams[ref[i]], &m)
     matches[0] += m
-    if max_order > 1 and n_live_ref > 0:
+    if max_order > 1:
+        n_live_ref = extend_unique(unigrams, unigram_first, hyp, n_hyp, ref, n_ref, 0, max_order,
+                                   at_ref, live_ref, n_live_ref, pairs, matches)
+    for k in range(1, max_order):
+        if n_live_ref == 0:
+            break
         before = n_live_hyp
         n_live_hyp = 0
-        for a in range(before):
+        for a in range(before):     # positions whose (k-1)-gram the reference has, with a next unit
             i = live_hyp[a]
-            if i >= n_hyp - 1:
+            if i >= n_hyp - k:
                 break
             live_hyp[n_live_hyp] = <int32_t>i
-            n_live_hyp += unigrams[hyp[i]].ref > 0
-        status = counts_prepare(table, n_live_hyp * (max_order - 1))
-    for i in range(n_hyp):
-        unigrams[hyp[i]].hyp = 0
-    for i in range(n_ref):
-        unigrams[ref[i]].ref = 0
-    if max_order == 1 or n_live_ref == 0 or status < 0:
-        return status
-    c = table[0]
-    for k in range(1, max_order):
-        if k > 1:
-            before = n_live_hyp
-            n_live_hyp = 0
-            for a in range(before):     # positions whose (k-1)-gram the reference has, with a next unit
-                i = live_hyp[a]
-                if i >= n_hyp - k:
-                    break
-                live_hyp[n_live_hyp] = <int32_t>i
-                n_live_hyp += c.slots[at_hyp[i]].ref > 0
+            n_live_hyp += prefixes[at_hyp[i]].ref > 0
+        if k == 1:
+            status = counts_prepare(table, n_live_hyp * (max_order - 1))
+            if status < 0:
+                break
+            c = table[0]
+            hashed = True
         for a in range(n_live_hyp):
             i = live_hyp[a]
             at_hyp[i] = counts_add(&c, ngram_key(k, at_hyp[i], hyp[i + k]), i)
@@ -619,22 +622,28 @@ cdef int match_pair(Counts* table, Unigram* unigrams, const uint32_t* hyp, int64
             i = live_ref[a]
             if i >= n_ref - k:
                 break
-            at_ref[i] = counts_find(&c, ngram_key(k, at_ref[i], ref[i + k]))
+            j = counts_find(&c, ngram_key(k, at_ref[i], ref[i + k]))
+            at_ref[i] = j
             live_ref[n_live_ref] = <int32_t>i
-            n_live_ref += count_reference(&c, at_ref[i], &m)
+            n_live_ref += count_reference(&c.slots[j], &m)
         matches[k] += m
         if k + 1 < max_order:
-            n_live_ref = extend_unique(&c, hyp, n_hyp, ref, n_ref, k, max_order, at_ref, live_ref,
-                                       n_live_ref, matches)
-        if n_live_ref == 0:
-            break
-    table.n_live = c.n_live     # the slots to free at the next prepare
-    return 0
+            n_live_ref = extend_unique(c.slots, c.first, hyp, n_hyp, ref, n_ref, k, max_order,
+                                       at_ref, live_ref, n_live_ref, pairs, matches)
+        prefixes = c.slots
+    if hashed:
+        table.n_live = c.n_live     # the slots to free at the next prepare
+    for i in range(n_hyp):
+        unigrams[hyp[i]].hyp = 0
+    for i in range(n_ref):
+        unigrams[ref[i]].ref = 0
+    return status
 
 
 cdef struct Segment:
     Counts counts
-    Unigram* unigrams   # per unit (all zero between pairs)
+    Slot* unigrams      # per unit, as match_pair counts them (all zero between pairs)
+    int32_t* unigram_first
     int64_t n_unigrams
     Table words         # the hypothesis's distinct words (span-verified)
     Buf hyp_wid         # uint32: the hypothesis's word ids
@@ -643,21 +652,27 @@ cdef struct Segment:
     Buf at_ref
     Buf live_hyp        # int32: positions still alive
     Buf live_ref
+    Buf pairs           # int32: extend_unique's scratch
     int64_t hyp_chars   # the hypothesis's characters: e.chars[0:hyp_chars]
     int64_t hyp_words_end
     uint32_t hyp_unit_limit
 
 
 cdef int unigrams_reserve(Segment* g, int64_t n) noexcept nogil:
-    """An all-zero ``g.unigrams`` entry for each unit below ``n``; -1 when memory runs out. A
-    new array comes from calloc: a large one (every code point: 8.9 MB) is then zero pages the
-    system maps only where a text's units land."""
+    """An all-zero ``g.unigrams`` entry (and a ``g.unigram_first`` one) for each unit below
+    ``n``; -1 when memory runs out. New arrays come from calloc and malloc: a large one (every
+    code point: 17.8 + 4.5 MB) is then pages the system maps only where a text's units land."""
     if n <= g.n_unigrams:
         return 0
     free(g.unigrams)
-    g.unigrams = <Unigram*>calloc(n, sizeof(Unigram))
-    g.n_unigrams = n if g.unigrams != NULL else 0
-    return 0 if g.unigrams != NULL else -1
+    free(g.unigram_first)
+    g.unigrams = <Slot*>calloc(n, sizeof(Slot))
+    g.unigram_first = <int32_t*>malloc(n * sizeof(int32_t))
+    if g.unigrams == NULL or g.unigram_first == NULL:
+        g.n_unigrams = 0
+        return -1
+    g.n_unigrams = n
+    return 0
 
 
 cdef int intern_words(Segment* g, const Enc* e, bint hypothesis) noexcept nogil:
@@ -710,20 +725,22 @@ cdef int reference_row(Segment* g, const Enc* e, int64_t* st) noexcept nogil:
             g, max(max(g.hyp_unit_limit, e.unit_limit), Th + 1)) < 0:
         return -1
     if (buf_reserve(&g.at_hyp, longest) < 0 or buf_reserve(&g.at_ref, longest) < 0
-            or buf_reserve(&g.live_hyp, longest) < 0 or buf_reserve(&g.live_ref, longest) < 0):
+            or buf_reserve(&g.live_hyp, longest) < 0 or buf_reserve(&g.live_ref, longest) < 0
+            or buf_reserve(&g.pairs, longest) < 0):
         return -1
     if wo > 0 and intern_words(g, e, False) < 0:
         return -1
     for k in range(co + wo):
         matches[k] = 0
     if co > 0 and match_pair(
-            &g.counts, g.unigrams, chars, Lh, chars + Lh, Lr, co, <int32_t*>g.at_hyp.p,
-            <int32_t*>g.at_ref.p, <int32_t*>g.live_hyp.p, <int32_t*>g.live_ref.p, matches) < 0:
+            &g.counts, g.unigrams, g.unigram_first, chars, Lh, chars + Lh, Lr, co, <int32_t*>g.at_hyp.p,
+            <int32_t*>g.at_ref.p, <int32_t*>g.live_hyp.p, <int32_t*>g.live_ref.p,
+            <int32_t*>g.pairs.p, matches) < 0:
         return -1
     if wo > 0 and match_pair(
-            &g.counts, g.unigrams, <uint32_t*>g.hyp_wid.p, Th, <uint32_t*>g.ref_wid.p, Tr, wo,
+            &g.counts, g.unigrams, g.unigram_first, <uint32_t*>g.hyp_wid.p, Th, <uint32_t*>g.ref_wid.p, Tr, wo,
             <int32_t*>g.at_hyp.p, <int32_t*>g.at_ref.p, <int32_t*>g.live_hyp.p,
-            <int32_t*>g.live_ref.p, matches + co) < 0:
+            <int32_t*>g.live_ref.p, <int32_t*>g.pairs.p, matches + co) < 0:
         return -1
     for k in range(co + wo):
         st[3 * k + 1] = ngrams_of(Lr, k) if k < co else ngrams_of(Tr, k - co)
@@ -757,7 +774,8 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
     enc_init(&e, char_order, word_order, whitespace)
     memset(&g, 0, sizeof(Segment))
     g.hyp_wid.size = g.ref_wid.size = sizeof(uint32_t)
-    g.at_hyp.size = g.at_ref.size = g.live_hyp.size = g.live_ref.size = sizeof(int32_t)
+    g.at_hyp.size = g.at_ref.size = g.live_hyp.size = g.live_ref.size = g.pairs.size = sizeof(
+        int32_t)
     st = <int64_t*>calloc(4 * order + 1, sizeof(int64_t))
     try:
         if st == NULL:
@@ -806,6 +824,7 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
         free(g.counts.first)
         free(g.counts.live)
         free(g.unigrams)
+        free(g.unigram_first)
         free(g.words.e)
         free(g.hyp_wid.p)
         free(g.ref_wid.p)
@@ -813,6 +832,7 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
         free(g.at_ref.p)
         free(g.live_hyp.p)
         free(g.live_ref.p)
+        free(g.pairs.p)
         enc_free(&e)
 
 
