@@ -88,7 +88,7 @@ cdef struct Enc:
     int char_order
     int word_order
     bint keep_ws
-    uint32_t unit_limit     # the last text read has code points below this (256, 2**16, 2**21)
+    uint32_t unit_limit     # the last text's code points are below this
 
 
 cdef void enc_init(Enc* e, int char_order, int word_order, bint keep_ws) noexcept nogil:
@@ -124,21 +124,27 @@ cdef int read_units(Enc* e, object s) except -1:
     cdef int kind = PyUnicode_KIND(s)
     cdef void* data = PyUnicode_DATA(s)
     cdef uint32_t* raw
+    cdef uint32_t top = 0
     e.raw.n = 0
     if (buf_reserve(&e.raw, n) < 0 or buf_reserve(&e.chars, n) < 0
             or buf_reserve(&e.bounds, n + 1) < 0):
         raise MemoryError()
     raw = <uint32_t*>e.raw.p
-    e.unit_limit = 0x100 if kind == 1 else 0x10000 if kind == 2 else 0x110000
+    # The largest code point sizes chrF's unigram array (a wide text's are mostly low: one
+    # U+2019 makes a text 2 bytes per character); the loops vectorize, max included.
     if kind == 1:
         for i in range(n):
             raw[i] = (<unsigned char*>data)[i]
+            top = max(top, raw[i])
     elif kind == 2:
         for i in range(n):
             raw[i] = (<uint16_t*>data)[i]
+            top = max(top, raw[i])
     else:
         for i in range(n):
             raw[i] = (<uint32_t*>data)[i]
+            top = max(top, raw[i])
+    e.unit_limit = top + 1
     e.raw.n = n
     with nogil:
         scan_spaces(e)
