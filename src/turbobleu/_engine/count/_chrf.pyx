@@ -467,37 +467,39 @@ cdef int counts_prepare(Counts* c, int64_t n_items) noexcept nogil:
     return 0
 
 
-cdef inline int32_t counts_add(Counts* c, uint64_t key, int64_t position) noexcept nogil:
-    """Counts one hypothesis n-gram, at ``position``; its slot."""
+cdef inline uint64_t counts_probe(const Counts* c, uint64_t key) noexcept nogil:
+    """The slot that holds ``key``, or the free one where it would go. The loop runs only past
+    other keys (rare at this load); whether the key is there is left to the caller's data."""
     cdef uint64_t i = (key * GOLDEN) >> c.shift
-    cdef Slot* s
-    while True:
-        s = &c.slots[i]
-        if s.key == 0:
-            s.key = key
-            s.hyp = 1
-            s.ref = 0
-            c.first[i] = <int32_t>position
-            c.live[c.n_live] = <int32_t>i
-            c.n_live += 1
-            return <int32_t>i
-        if s.key == key:
-            s.hyp += 1
-            return <int32_t>i
+    cdef uint64_t there = c.slots[i].key
+    while min(there ^ key, there) != 0:     # 0: found, or free; one branch (gcc makes two of
+                                            # `there != key and there != 0`, even written with &)
         i = (i + 1) & c.mask
+        there = c.slots[i].key
+    return i
+
+
+cdef inline int32_t counts_add(Counts* c, uint64_t key, int64_t position) noexcept nogil:
+    """Counts one hypothesis n-gram, at ``position``; its slot. Without a branch on whether the
+    n-gram is new (data: a branch on it mispredicts): a new one's counts start from 0 (a freed
+    slot keeps stale ones), and ``first`` is written either way, as it is read only where the
+    hypothesis has the n-gram once."""
+    cdef uint64_t i = counts_probe(c, key)
+    cdef Slot* s = &c.slots[i]
+    cdef bint new = s.key == 0
+    s.key = key
+    s.hyp = (s.hyp & -(<int32_t>(not new))) + 1
+    s.ref = s.ref & -(<int32_t>(not new))
+    c.first[i] = <int32_t>position
+    c.live[c.n_live] = <int32_t>i
+    c.n_live += new
+    return <int32_t>i
 
 
 cdef inline int32_t counts_find(const Counts* c, uint64_t key) noexcept nogil:
-    """The slot of a hypothesis n-gram, or the miss slot ``c.cap``."""
-    cdef uint64_t i = (key * GOLDEN) >> c.shift
-    cdef const Slot* s
-    while True:
-        s = &c.slots[i]
-        if s.key == key:
-            return <int32_t>i
-        if s.key == 0:
-            return <int32_t>c.cap
-        i = (i + 1) & c.mask
+    """The slot of a hypothesis n-gram, or the miss slot ``c.cap`` (chosen without a branch)."""
+    cdef uint64_t i = counts_probe(c, key)
+    return <int32_t>(i if c.slots[i].key == key else <uint64_t>c.cap)
 
 
 cdef inline uint64_t ngram_key(int k, int32_t prefix, uint32_t unit) noexcept nogil:
@@ -538,7 +540,7 @@ cdef int64_t extend_unique(Slot* slots, const int32_t* first, const uint32_t* hy
 
     No branch depends on the text: whether an n-gram is unique, and how far a pair goes on
     alike, are data, and a branch on either mispredicts."""
-    cdef int64_t a, n = 0, n_pairs = 0, i, j, kk
+    cdef int64_t a, n = 0, n_pairs = 0, i, j, kk, off
     cdef bint unique, run
     cdef Slot* s
     for a in range(n_live_ref):
@@ -556,7 +558,8 @@ cdef int64_t extend_unique(Slot* slots, const int32_t* first, const uint32_t* hy
         run = True
         for kk in range(k + 1, max_order):
             run = run & (i + kk < n_hyp) & (j + kk < n_ref)
-            run = run & (hyp[i + kk if run else i] == ref[j + kk if run else j])
+            off = kk * run      # once the run has ended, read in bounds (i, j): no branch
+            run = run & (hyp[i + off] == ref[j + off])
             matches[kk] += run
     return n
 
