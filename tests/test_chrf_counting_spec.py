@@ -89,3 +89,32 @@ def test_a_run_that_matches_to_the_end_of_either_text() -> None:
     _chrf.corpus_rows(["xyzab"], [["xyQab"]], 6, 0, False, 2, False, out)
     # unigrams x y a b; bigrams xy ab; nothing longer
     assert out[0, 2::3].tolist() == [4, 2, 0, 0, 0, 0]
+
+
+class ScoresWhileIndexed(list):  # type: ignore[type-arg]
+    """A reference stream whose items are fetched by Python code that scores chrF++ first: a
+    call into the counting from inside the counting, on the same thread (its kept memory is
+    then in use, so the inner call must work in fresh memory)."""
+
+    def __getitem__(self, i: Any) -> Any:
+        inner = np.zeros((1, 24), dtype=np.int64)
+        _chrf.corpus_rows(["ab ab"], [["ab ba"]], 6, 2, False, 2, False, inner)
+        assert inner[0].tolist() == self.inner_row
+        return list.__getitem__(self, i)
+
+    inner_row: List[int] = []
+
+
+def test_a_call_from_inside_a_call_gets_the_same_rows() -> None:
+    hyps = ["the cat sat on the mat", "日本語の文です", "a b a b a"]
+    refs = ["the cat sat on a mat", "日本語の文", "b a b a b"]
+    inner = np.zeros((1, 24), dtype=np.int64)
+    _chrf.corpus_rows(["ab ab"], [["ab ba"]], 6, 2, False, 2, False, inner)
+    ScoresWhileIndexed.inner_row = inner[0].tolist()
+    want = np.zeros((3, 24), dtype=np.int64)
+    got = np.zeros((3, 24), dtype=np.int64)
+    _chrf_py.corpus_rows(hyps, [refs], 6, 2, False, 2, False, want)
+    _chrf.corpus_rows(hyps, [ScoresWhileIndexed(refs)], 6, 2, False, 2, False, got)
+    assert got.tolist() == want.tolist()
+    _chrf.corpus_rows(hyps, [refs], 6, 2, False, 2, False, got)  # the kept memory, reused
+    assert got.tolist() == want.tolist()

@@ -136,6 +136,15 @@ def build_tasks() -> Dict[str, Callable[[], Any]]:
     ).tolist()
     tasks["ReferenceSets.score"] = lambda: ref_sets.score(id_hyps).tolist()
     tasks["ReferenceSets.score text"] = lambda: text_sets.score(hyps).tolist()
+    chrf_pp = turbobleu.CHRF(word_order=2)
+    tasks["corpus_chrf"] = lambda: turbobleu.corpus_chrf(hyps, refs).score
+    tasks["corpus_chrf++ cached"] = lambda: chrf_pp.corpus_score(hyps, refs).score
+    tasks["sentence_chrf"] = lambda: [
+        turbobleu.sentence_chrf(h, [r[i] for r in refs], word_order=2).score
+        for i, h in enumerate(hyps[:8])
+    ]
+    tasks["CHRF sentence_scores"] = lambda: chrf_pp.sentence_scores(hyps, refs).tolist()
+    tasks["pairwise_chrf"] = lambda: turbobleu.pairwise_chrf(hyps[:8], refs[0][:8]).tolist()
     tasks["self_bleu"] = lambda: turbobleu.self_bleu(hyps).tolist()
     tasks["self_bleu ids"] = lambda: turbobleu.self_bleu(id_hyps, recipe="nltk").tolist()
     return tasks

@@ -15,6 +15,7 @@ from libc.string cimport memcpy, memset
 from cpython.unicode cimport PyUnicode_Check
 
 from turbobleu._engine.c_arrays cimport grow_array, same_span
+from turbobleu._engine.scratch cimport tb_scratch_give, tb_scratch_take
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object)
@@ -420,7 +421,7 @@ cdef struct Slot:
 
 cdef struct Counts:
     Slot* slots
-    int32_t* first      # per slot: the hypothesis position that added it
+    int32_t* first      # per slot: a hypothesis position of its n-gram (the one, if it is one)
     int64_t cap
     uint64_t mask
     int shift
@@ -472,8 +473,9 @@ cdef inline uint64_t counts_probe(const Counts* c, uint64_t key) noexcept nogil:
     other keys (rare at this load); whether the key is there is left to the caller's data."""
     cdef uint64_t i = (key * GOLDEN) >> c.shift
     cdef uint64_t there = c.slots[i].key
-    while min(there ^ key, there) != 0:     # 0: found, or free; one branch (gcc makes two of
-                                            # `there != key and there != 0`, even written with &)
+    # 0 when found or free: one branch (gcc makes two of `there != key and there != 0`, even
+    # written with &, and the first of them is data)
+    while min(there ^ key, there) != 0:
         i = (i + 1) & c.mask
         there = c.slots[i].key
     return i
@@ -521,10 +523,28 @@ cdef inline int64_t count_reference(Slot* s, int64_t* matches) noexcept nogil:
     return s.hyp > 0
 
 
+cdef struct Segment:
+    Counts counts
+    Slot* unigrams      # per unit, as match_pair counts them (all zero between pairs)
+    int32_t* unigram_first
+    int64_t n_unigrams
+    Table words         # the hypothesis's distinct words (span-verified)
+    Buf hyp_wid         # uint32: the hypothesis's word ids
+    Buf ref_wid         # uint32: the current reference's word ids (see intern_words)
+    Buf at_hyp          # int32: slot per position
+    Buf at_ref
+    Buf live_hyp        # int32: positions still alive
+    Buf live_ref
+    Buf pairs           # int32: extend_unique's scratch
+    int64_t hyp_chars   # the hypothesis's characters: e.chars[0:hyp_chars]
+    int64_t hyp_words_end
+    uint32_t hyp_unit_limit
+
+
 cdef int64_t extend_unique(Slot* slots, const int32_t* first, const uint32_t* hyp,
-                          int64_t n_hyp, const uint32_t* ref, int64_t n_ref, int k,
-                          int max_order, const int32_t* at_ref, int32_t* live_ref,
-                          int64_t n_live_ref, int32_t* pairs, int64_t* matches) noexcept nogil:
+                           int64_t n_hyp, const uint32_t* ref, int64_t n_ref, int k,
+                           int max_order, const int32_t* at_ref, int32_t* live_ref,
+                           int64_t n_live_ref, int32_t* pairs, int64_t* matches) noexcept nogil:
     """Takes the n-grams of order k + 1 that occur once in each text out of the hashing; the
     reference positions left alive, in ``live_ref[:returned]``.
 
@@ -564,31 +584,36 @@ cdef int64_t extend_unique(Slot* slots, const int32_t* first, const uint32_t* hy
     return n
 
 
-cdef int match_pair(Counts* table, Slot* unigrams, int32_t* unigram_first, const uint32_t* hyp,
-                    int64_t n_hyp, const uint32_t* ref, int64_t n_ref, int max_order,
-                    int32_t* at_hyp, int32_t* at_ref, int32_t* live_hyp, int32_t* live_ref,
-                    int32_t* pairs, int64_t* matches) noexcept nogil:
+cdef int match_pair(Segment* g, const uint32_t* hyp, int64_t n_hyp, const uint32_t* ref,
+                    int64_t n_ref, int max_order, int64_t* matches) noexcept nogil:
     """Adds the matches per order (clipped counts) of the hypothesis's and the reference's
     n-grams over units (code points or word ids) to ``matches``, order by order: an n-gram can
     only match where its (n-1)-gram prefix is in both texts, so the hypothesis's n-grams are
     counted only there (its totals are the caller's arithmetic) and the reference's looked up
     only there; and where it occurs once in each text, its longer n-grams are counted by
     ``extend_unique`` without the table. ``at_*`` hold the slot of the n-gram starting at each
-    position, ``live_*`` the positions still alive (ascending); these and ``pairs`` are
-    scratch for the longer text's units. The lists are
-    compacted without a branch per position: whether a prefix survives is data, and a branch
-    on it mispredicts.
+    position, ``live_*`` the positions still alive (ascending); these and ``pairs`` are the
+    segment's scratch, with room for the longer text's units. The lists are compacted without a
+    branch per position: whether a prefix survives is data, and a branch on it mispredicts.
 
-    Unigrams are counted in ``unigrams``, indexed by the unit (every unit of both texts has an
-    entry, all zero on entry and again on return; ``unigram_first`` the same size): no hashing
-    for the most frequent order. Longer n-grams go to the hash table, emptied and sized here,
-    then worked on through a local copy and a local match count: the compiler cannot tell that
-    the slots' stores leave ``table`` and ``matches`` alone, and would reload them for every
-    n-gram. -1 when memory runs out."""
+    Unigrams are counted in ``g.unigrams``, indexed by the unit (every unit of both texts has
+    an entry, all zero on entry and again on return): no hashing for the most frequent order.
+    Longer n-grams go to the hash table ``g.counts``, emptied and sized here, then worked on
+    through a local copy and a local match count: the compiler cannot tell that the slots'
+    stores leave the table and ``matches`` alone, and would reload them for every n-gram. -1
+    when memory runs out."""
     cdef int64_t i, k, a, before, n_live_hyp = n_hyp, n_live_ref = 0, m = 0
     cdef int32_t j
     cdef int status = 0
     cdef bint hashed = False
+    cdef Counts* table = &g.counts
+    cdef Slot* unigrams = g.unigrams
+    cdef int32_t* unigram_first = g.unigram_first
+    cdef int32_t* at_hyp = <int32_t*>g.at_hyp.p
+    cdef int32_t* at_ref = <int32_t*>g.at_ref.p
+    cdef int32_t* live_hyp = <int32_t*>g.live_hyp.p
+    cdef int32_t* live_ref = <int32_t*>g.live_ref.p
+    cdef int32_t* pairs = <int32_t*>g.pairs.p
     cdef const Slot* prefixes = unigrams     # the counts of the order before
     cdef Counts c = table[0]                # taken again once the table is prepared
     for i in range(n_hyp):
@@ -647,24 +672,6 @@ cdef int match_pair(Counts* table, Slot* unigrams, int32_t* unigram_first, const
     for i in range(n_ref):
         unigrams[ref[i]].ref = 0
     return status
-
-
-cdef struct Segment:
-    Counts counts
-    Slot* unigrams      # per unit, as match_pair counts them (all zero between pairs)
-    int32_t* unigram_first
-    int64_t n_unigrams
-    Table words         # the hypothesis's distinct words (span-verified)
-    Buf hyp_wid         # uint32: the hypothesis's word ids
-    Buf ref_wid         # uint32: the current reference's word ids (see intern_words)
-    Buf at_hyp          # int32: slot per position
-    Buf at_ref
-    Buf live_hyp        # int32: positions still alive
-    Buf live_ref
-    Buf pairs           # int32: extend_unique's scratch
-    int64_t hyp_chars   # the hypothesis's characters: e.chars[0:hyp_chars]
-    int64_t hyp_words_end
-    uint32_t hyp_unit_limit
 
 
 cdef int unigrams_reserve(Segment* g, int64_t n) noexcept nogil:
@@ -741,15 +748,10 @@ cdef int reference_row(Segment* g, const Enc* e, int64_t* st) noexcept nogil:
         return -1
     for k in range(co + wo):
         matches[k] = 0
-    if co > 0 and match_pair(
-            &g.counts, g.unigrams, g.unigram_first, chars, Lh, chars + Lh, Lr, co, <int32_t*>g.at_hyp.p,
-            <int32_t*>g.at_ref.p, <int32_t*>g.live_hyp.p, <int32_t*>g.live_ref.p,
-            <int32_t*>g.pairs.p, matches) < 0:
+    if co > 0 and match_pair(g, chars, Lh, chars + Lh, Lr, co, matches) < 0:
         return -1
-    if wo > 0 and match_pair(
-            &g.counts, g.unigrams, g.unigram_first, <uint32_t*>g.hyp_wid.p, Th, <uint32_t*>g.ref_wid.p, Tr, wo,
-            <int32_t*>g.at_hyp.p, <int32_t*>g.at_ref.p, <int32_t*>g.live_hyp.p,
-            <int32_t*>g.live_ref.p, <int32_t*>g.pairs.p, matches + co) < 0:
+    if wo > 0 and match_pair(g, <uint32_t*>g.hyp_wid.p, Th, <uint32_t*>g.ref_wid.p, Tr, wo,
+                             matches + co) < 0:
         return -1
     for k in range(co + wo):
         st[3 * k + 1] = ngrams_of(Lr, k) if k < co else ngrams_of(Tr, k - co)
@@ -757,6 +759,66 @@ cdef int reference_row(Segment* g, const Enc* e, int64_t* st) noexcept nogil:
                      if st[3 * k + 1] > 0 else 0)
         st[3 * k + 2] = matches[k]
     return 0
+
+
+# A corpus call's Segment is kept between calls, per thread (scratch.h): the unigram array is
+# sized by the largest code point (a Japanese sentence's: ~40,000 entries) and fresh memory
+# for it per sentence_chrf cost more than the counting. Between pairs every buffer is in the
+# state the next pair expects (unigrams all zero, the table's used slots listed in counts.live).
+cdef int SEGMENT_SLOT = 0
+
+
+cdef void segment_free(Segment* g) noexcept nogil:
+    free(g.counts.slots)
+    free(g.counts.first)
+    free(g.counts.live)
+    free(g.unigrams)
+    free(g.unigram_first)
+    free(g.words.e)
+    free(g.hyp_wid.p)
+    free(g.ref_wid.p)
+    free(g.at_hyp.p)
+    free(g.at_ref.p)
+    free(g.live_hyp.p)
+    free(g.live_ref.p)
+    free(g.pairs.p)
+    free(g)
+
+
+cdef void release_segment_box(void* box) noexcept nogil:
+    segment_free(<Segment*>box)
+
+
+cdef int64_t segment_bytes(const Segment* g) noexcept nogil:
+    """The memory a Segment holds."""
+    return (g.counts.cap * (sizeof(Slot) + sizeof(int32_t)) + g.counts.live_cap * sizeof(int32_t)
+            + g.n_unigrams * (sizeof(Slot) + sizeof(int32_t)) + g.words.cap * sizeof(Entry)
+            + (g.hyp_wid.cap + g.ref_wid.cap + g.at_hyp.cap + g.at_ref.cap + g.live_hyp.cap
+               + g.live_ref.cap + g.pairs.cap) * sizeof(int32_t))
+
+
+cdef Segment* segment_take() noexcept nogil:
+    """This thread's kept Segment, or a fresh one (NULL when memory runs out); give it back
+    with segment_give."""
+    cdef Segment* g = <Segment*>tb_scratch_take(SEGMENT_SLOT)
+    if g == NULL:
+        g = <Segment*>calloc(1, sizeof(Segment))
+        if g != NULL:
+            g.hyp_wid.size = g.ref_wid.size = sizeof(uint32_t)
+            g.at_hyp.size = g.at_ref.size = g.live_hyp.size = g.live_ref.size = sizeof(int32_t)
+            g.pairs.size = sizeof(int32_t)
+    return g
+
+
+cdef void segment_give(Segment* g, bint failed) noexcept nogil:
+    """Done with ``g`` (NULL is allowed): kept for this thread's next call, unless a memory
+    failure left it half-made, it is large, or a call made from inside this one kept its own."""
+    if g == NULL:
+        return
+    if failed:
+        segment_free(g)
+        return
+    tb_scratch_give(SEGMENT_SLOT, g, segment_bytes(g), release_segment_box)
 
 
 cdef inline object stream_item(object stream, Py_ssize_t i):
@@ -773,21 +835,19 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
     cdef double factor = factor_of(beta), f, best
     cdef Py_ssize_t i, n = len(hypotheses), j
     cdef Enc e
-    cdef Segment g
+    cdef Segment* g = NULL
     cdef int64_t* st = NULL     # the row of one reference, then per-order scratch
-    cdef int status
+    cdef int status = 0
     cdef bint have
     streams = list(references)
     if out.shape[0] < n or (n and out.shape[1] != 3 * order):
         raise ValueError(f"out must be ({n}, {3 * order}), got ({out.shape[0]}, {out.shape[1]})")
     enc_init(&e, char_order, word_order, whitespace)
-    memset(&g, 0, sizeof(Segment))
-    g.hyp_wid.size = g.ref_wid.size = sizeof(uint32_t)
-    g.at_hyp.size = g.at_ref.size = g.live_hyp.size = g.live_ref.size = g.pairs.size = sizeof(
-        int32_t)
     st = <int64_t*>calloc(4 * order + 1, sizeof(int64_t))
+    g = segment_take()
     try:
-        if st == NULL:
+        if st == NULL or g == NULL:
+            status = -1
             raise MemoryError()
         for i in range(n):
             hyp = stream_item(hypotheses, i)
@@ -799,7 +859,8 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
             g.hyp_unit_limit = e.unit_limit
             g.hyp_words_end = e.words.n
             g.hyp_wid.n = 0
-            if word_order > 0 and intern_words(&g, &e, True) < 0:
+            if word_order > 0 and intern_words(g, &e, True) < 0:
+                status = -1
                 raise MemoryError()
             best = -1.0
             have = False
@@ -816,7 +877,7 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
                 e.words.n = g.hyp_words_end
                 read_units(&e, ref)
                 with nogil:
-                    status = reference_row(&g, &e, st)
+                    status = reference_row(g, &e, st)
                     if status == 0:
                         f = f_score(st, order, factor, eps_smoothing)
                         if f > best:
@@ -829,19 +890,7 @@ def corpus_rows(hypotheses, references, int char_order, int word_order, bint whi
                 raise ValueError(f"segment {i} has no reference (every one is None)")
     finally:
         free(st)
-        free(g.counts.slots)
-        free(g.counts.first)
-        free(g.counts.live)
-        free(g.unigrams)
-        free(g.unigram_first)
-        free(g.words.e)
-        free(g.hyp_wid.p)
-        free(g.ref_wid.p)
-        free(g.at_hyp.p)
-        free(g.at_ref.p)
-        free(g.live_hyp.p)
-        free(g.live_ref.p)
-        free(g.pairs.p)
+        segment_give(g, status < 0)
         enc_free(&e)
 
 
