@@ -132,7 +132,7 @@ cdef int read_units(Enc* e, object s) except -1:
         raise MemoryError()
     raw = <uint32_t*>e.raw.p
     # The largest code point sizes chrF's unigram array (a wide text's are mostly low: one
-    # U+2019 makes a text 2 bytes per character); the loops vectorize, max included.
+    # U+2019 makes a text 2 bytes per character); gcc vectorizes these loops, max included.
     if kind == 1:
         for i in range(n):
             raw[i] = (<unsigned char*>data)[i]
@@ -432,7 +432,8 @@ cdef struct Counts:
 
 cdef uint64_t BIGRAM_TAG = (<uint64_t>1) << 62  # see ngram_key
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15
-cdef int MAX_BITS = 30      # slots and units stay below 2**30, so that no two keys are equal
+cdef int MAX_BITS = 30      # tables have fewer than 2**30 slots (a slot + 1 stays below 2**30)
+                            # and units are below 2**30, so that no two keys are equal
 
 
 cdef int counts_prepare(Counts* c, int64_t n_items) noexcept nogil:
@@ -441,7 +442,7 @@ cdef int counts_prepare(Counts* c, int64_t n_items) noexcept nogil:
     its hypothesis count stays 0, so nothing counted there matches."""
     cdef int bits = table_bits(n_items)
     cdef int64_t need = (<int64_t>1) << bits, k
-    if bits > MAX_BITS:
+    if bits >= MAX_BITS:
         return -1
     for k in range(c.n_live):       # free the previous segment's slots
         c.slots[c.live[k]].key = 0
@@ -507,8 +508,8 @@ cdef inline int32_t counts_find(const Counts* c, uint64_t key) noexcept nogil:
 cdef inline uint64_t ngram_key(int k, int32_t prefix, uint32_t unit) noexcept nogil:
     """The key of an n-gram of order k + 1 >= 2 from its prefix and its last unit. A bigram's
     prefix is its first unit (below 2**30), and its key has the tag bit; a longer n-gram's
-    prefix is its (n-1)-gram's slot, + 1 (below 2**30, so no tag bit). The table holds one
-    segment's keys of every order at once, so no slot is another's, and no key is 0."""
+    prefix is its (n-1)-gram's slot, + 1 (at most 2**29, see MAX_BITS: no tag bit). The table
+    holds one segment's keys of every order at once, so no slot is another's, and no key is 0."""
     if k == 1:      # the same for a whole pass over the positions: predicted
         return BIGRAM_TAG | (<uint64_t>prefix << 32) | unit
     return ((<uint64_t>(prefix + 1)) << 32) | unit
@@ -592,9 +593,10 @@ cdef int match_pair(Segment* g, const uint32_t* hyp, int64_t n_hyp, const uint32
     counted only there (its totals are the caller's arithmetic) and the reference's looked up
     only there; and where it occurs once in each text, its longer n-grams are counted by
     ``extend_unique`` without the table. ``at_*`` hold the slot of the n-gram starting at each
-    position, ``live_*`` the positions still alive (ascending); these and ``pairs`` are the
-    segment's scratch, with room for the longer text's units. The lists are compacted without a
-    branch per position: whether a prefix survives is data, and a branch on it mispredicts.
+    position (for unigrams: the unit itself, its index into ``g.unigrams``), ``live_*`` the
+    positions still alive (ascending); these and ``pairs`` are the segment's scratch, with room
+    for the longer text's units. The lists are compacted without a branch per position: whether
+    a prefix survives is data, and a branch on it mispredicts.
 
     Unigrams are counted in ``g.unigrams``, indexed by the unit (every unit of both texts has
     an entry, all zero on entry and again on return): no hashing for the most frequent order.
@@ -791,7 +793,8 @@ cdef void release_segment_box(void* box) noexcept nogil:
 
 cdef int64_t segment_bytes(const Segment* g) noexcept nogil:
     """The memory a Segment holds."""
-    return (g.counts.cap * (sizeof(Slot) + sizeof(int32_t)) + g.counts.live_cap * sizeof(int32_t)
+    return (sizeof(Segment) + (g.counts.cap + 1) * (sizeof(Slot) + sizeof(int32_t))
+            + g.counts.live_cap * sizeof(int32_t)
             + g.n_unigrams * (sizeof(Slot) + sizeof(int32_t)) + g.words.cap * sizeof(Entry)
             + (g.hyp_wid.cap + g.ref_wid.cap + g.at_hyp.cap + g.at_ref.cap + g.live_hyp.cap
                + g.live_ref.cap + g.pairs.cap) * sizeof(int32_t))
@@ -812,7 +815,8 @@ cdef Segment* segment_take() noexcept nogil:
 
 cdef void segment_give(Segment* g, bint failed) noexcept nogil:
     """Done with ``g`` (NULL is allowed): kept for this thread's next call, unless a memory
-    failure left it half-made, it is large, or a call made from inside this one kept its own."""
+    failure left it half-made, it is large, a call made from inside this one kept its own, or
+    the memory kept by all threads would pass scratch.h's limit."""
     if g == NULL:
         return
     if failed:
