@@ -152,7 +152,7 @@ def test_sentence_scores_of_an_empty_statistics_array() -> None:
     from turbobleu._engine import impl
 
     out = np.empty(0)
-    impl.chrf.sentence_scores(np.zeros((0, 18), dtype=np.int64), 6, 2, False, out)
+    impl.chrf_counts().sentence_scores(np.zeros((0, 18), dtype=np.int64), 6, 2, False, out)
     assert out.shape == (0,)
 
 

@@ -649,6 +649,33 @@ def test_python_dash_m() -> None:
     assert module.stdout.startswith("BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|")
 
 
+def test_the_console_entry_flushes_everything_and_keeps_the_status(tmp_path: Path) -> None:
+    """``console_main`` leaves without the interpreter's teardown: what it printed must still
+    arrive whole through a pipe (here about 100 KB, more than a pipe holds), and the exit
+    status must be main()'s."""
+    he = FIXTURE_DATA / "he-en"
+    for name in ("ref.refA.en", "hyp.GPT4-5shot.en"):
+        (tmp_path / name).write_text((he / name).read_text(encoding="utf-8") * 12, "utf-8")
+    args = ["ref.refA.en", "-i", "hyp.GPT4-5shot.en", "-sl"]
+    module = subprocess.run(
+        [sys.executable, "-m", "turbobleu", *args], cwd=tmp_path, capture_output=True, text=True
+    )
+    script = run_turbobleu(Call(tuple(args), str(tmp_path)))
+    oracle = subprocess.run(
+        [sys.executable, "-m", "sacrebleu", *args], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert module.returncode == 0 and script.rc == 0 and oracle.returncode == 0
+    assert module.stdout == script.stdout == oracle.stdout
+    lines = (tmp_path / "hyp.GPT4-5shot.en").read_text(encoding="utf-8").splitlines()
+    assert len(module.stdout.splitlines()) == len(lines) and len(module.stdout) > 65536
+    for argv, status in ((["no-such-file", "-i", "hyp.GPT4-5shot.en"], 1), (["--no-such"], 2)):
+        failed = subprocess.run(
+            [sys.executable, "-m", "turbobleu", *argv], cwd=he, capture_output=True, text=True
+        )
+        assert failed.returncode == status
+        assert failed.stderr.startswith("turbobleu: error: ")
+
+
 def test_version_and_help() -> None:
     version = subprocess.run([TURBOBLEU, "-V"], capture_output=True, text=True)
     assert version.returncode == 0

@@ -90,6 +90,26 @@ def test_import_turbobleu_loads_no_numpy_and_keeps_its_names() -> None:
     assert not numpy_loaded(proc)
 
 
+def test_the_chrf_kernel_loads_on_first_chrf_call() -> None:
+    """BLEU alone never loads the chrF counting extension; the first chrF call does."""
+    hyps = read_lines(SYSTEMS[0])[:20]
+    refs = [read_lines(path)[:20] for path in REFS]
+    proc = run_child(
+        "import json, sys, turbobleu\n"
+        "hyps, refs = json.load(sys.stdin)\n"
+        "kernel = 'turbobleu._engine.count._chrf'\n"
+        "turbobleu.corpus_bleu(hyps, refs)\n"
+        "print(kernel in sys.modules)\n"
+        "print(repr(turbobleu.corpus_chrf(hyps, refs).score), kernel in sys.modules)\n",
+        [hyps, refs],
+    )
+    before, after = proc.stdout.splitlines()
+    assert before == "False"
+    score, loaded = after.split()
+    assert float(score) == sacrebleu.corpus_chrf(hyps, refs).score
+    assert loaded == "True"
+
+
 def test_the_lazy_names_resolve_on_first_use() -> None:
     proc = run_child(
         "import turbobleu\n"

@@ -1,7 +1,5 @@
 """``python -m turbobleu``: the ``turbobleu`` command."""
 
-import sys
+from turbobleu.cli import console_main
 
-from turbobleu.cli import main
-
-sys.exit(main())
+console_main()

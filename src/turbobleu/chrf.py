@@ -195,7 +195,7 @@ class CHRF:
         streams = self._references(references, len(hyps))
         if self.lowercase:
             hyps = _lower_all(hyps, "hypotheses")
-        _impl.chrf.corpus_rows(
+        _impl.chrf_counts().corpus_rows(
             hyps,
             streams,
             self.char_order,
@@ -262,7 +262,7 @@ class CHRF:
 
         rows = self.corpus_stats(hypotheses, references)
         scores = np.empty(len(rows), dtype=np.float64)
-        _impl.chrf.sentence_scores(rows, self.order, self.beta, self.eps_smoothing, scores)
+        _impl.chrf_counts().sentence_scores(rows, self.order, self.beta, self.eps_smoothing, scores)
         return scores
 
     def pairwise_scores(
@@ -281,7 +281,7 @@ class CHRF:
             hyps = _lower_all(hyps, "hypotheses")
             refs = _lower_all(refs, "references")
         out = np.empty((len(hyps), len(refs)), dtype=np.float64)
-        _impl.chrf.pairwise_scores(
+        _impl.chrf_counts().pairwise_scores(
             hyps,
             refs,
             self.char_order,

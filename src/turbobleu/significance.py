@@ -154,7 +154,9 @@ class ChrFRecipe:
         if arithmetic == "int64":
             out = np.empty(len(sums), dtype=np.float64)
             rows = np.ascontiguousarray(sums, dtype=np.int64)
-            _impl.chrf.sentence_scores(rows, self.order, self.beta, self.eps_smoothing, out)
+            _impl.chrf_counts().sentence_scores(
+                rows, self.order, self.beta, self.eps_smoothing, out
+            )
             return out
         # sacrebleu's np.array([score of each float32 row]): float32 unless a score is a
         # Python float (a resample with no n-gram at all)

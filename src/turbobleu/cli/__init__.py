@@ -54,7 +54,7 @@ from turbobleu.tokenizers import Tokenizer
 
 if TYPE_CHECKING:  # significance (and NumPy with it) is imported only for the tests it runs
     import argparse
-    from typing import Any, List, Optional, Sequence, Tuple
+    from typing import Any, List, NoReturn, Optional, Sequence, Tuple
 
     # A metric's column in a multi-system table: (name, each system's result, signature).
     Column = Tuple[str, List[Any], str]
@@ -668,5 +668,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         _log.redirect(previous)
 
 
+def console_main() -> NoReturn:
+    """The ``turbobleu`` console script and ``python -m turbobleu``: ``main()`` on
+    ``sys.argv``, then the process ends without the interpreter's teardown (freeing every
+    module and object took 3.5 ms of a 25 ms run here, more than reading a test set). Nothing
+    is left for the teardown to do: the output streams are flushed here, and the command opens
+    no file for writing and registers no exit hook. A stream that cannot be flushed makes the
+    status 120, as the interpreter's own teardown does."""
+    status = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            status = status or 120
+    os._exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    console_main()
