@@ -382,7 +382,7 @@ def test_the_compiled_module_is_used_when_built() -> None:
     from turbobleu._engine import impl as _impl
 
     expected = _hashable if _impl.implementation == "cython" else _token_stats
-    assert _impl.intern is expected
+    assert _impl.interning() is expected
     assert turbobleu.nltk.sentence_row is expected.sentence_row
 
 

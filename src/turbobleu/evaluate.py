@@ -26,7 +26,7 @@ from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.nmt import nmt_score
 from turbobleu._engine.text.rules_13a import ENTITIES, language_independent, rules_13a
 
-corpus_rows = _impl.intern.corpus_rows
+corpus_rows = _impl.interning().corpus_rows
 
 __all__ = [
     "BleuMetric",

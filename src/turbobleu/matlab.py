@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.matlab import matlab_score
 
-sentence_row = _impl.intern.sentence_row
+sentence_row = _impl.interning().sentence_row
 
 __all__ = ["bleu_evaluation_score"]
 

@@ -48,9 +48,10 @@ from turbobleu._engine.recipes.nltk import (
     smoothed_precisions,
 )
 
-corpus_totals = _impl.intern.corpus_totals
-sentence_row = _impl.intern.sentence_row
-unsmoothed_sentence_score = _impl.intern.unsmoothed_sentence_score
+_interning = _impl.interning()
+corpus_totals = _interning.corpus_totals
+sentence_row = _interning.sentence_row
+unsmoothed_sentence_score = _interning.unsmoothed_sentence_score
 
 __all__ = [
     "Fraction",

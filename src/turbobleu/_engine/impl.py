@@ -18,17 +18,16 @@ if TYPE_CHECKING:
 _CHOICES = ("auto", "cython", "python")
 
 
-def _load() -> Tuple[str, ModuleType, ModuleType, ModuleType]:
+def _load() -> Tuple[str, ModuleType, ModuleType]:
     choice = os.environ.get("TURBOBLEU_IMPL", "auto").strip().lower() or "auto"
     if choice not in _CHOICES:
         raise ImportError(f"TURBOBLEU_IMPL must be one of {_CHOICES}, got {choice!r}")
     if choice != "python":
         try:
             from turbobleu._engine.count import _kernel
-            from turbobleu._engine.intern import _intern
             from turbobleu._engine.text import _tokenize
 
-            return "cython", _kernel, _tokenize, _intern
+            return "cython", _kernel, _tokenize
         except ImportError as exc:
             if choice == "cython":
                 raise ImportError(
@@ -36,15 +35,14 @@ def _load() -> Tuple[str, ModuleType, ModuleType, ModuleType]:
                     f"({exc}); reinstall turbobleu with a C compiler or from a wheel"
                 ) from exc
     from turbobleu._engine.count import _kernel_py
-    from turbobleu._engine.intern import _intern_py
     from turbobleu._engine.text import _tokenize_py
 
-    return "python", _kernel_py, _tokenize_py, _intern_py
+    return "python", _kernel_py, _tokenize_py
 
 
 # All compiled modules or none: they share the kernel's tables through cimports. These are the
 # ones `import turbobleu` loads; the others load on first use (below).
-implementation, kernel, tokenize, intern = _load()
+implementation, kernel, tokenize = _load()
 
 _loaded: Dict[str, ModuleType] = {}
 
@@ -90,3 +88,4 @@ self_table = _stage("count._self_table", "Self-BLEU tables")
 nltk_scores = _stage("recipes._nltk_scores", "NLTK's sentence recipe over statistics rows")
 resample = _stage("resample._resample", "Bootstrap resample counts and libm over arrays")
 chrf_counts = _stage("count._chrf", "chrF / chrF++ n-gram counting and scores")
+interning = _stage("intern._intern", "Hashable tokens (NLTK, MATLAB, evaluate) -> ids and rows")
