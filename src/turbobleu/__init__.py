@@ -12,7 +12,7 @@ import no NumPy either, under the none, 13a, zh and char tokenizers (intl's tabl
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 from turbobleu._engine.impl import implementation
 from turbobleu._typing import TYPE_CHECKING
@@ -82,11 +82,18 @@ __all__ += ["rewards"]
 _LAZY_MODULES = ("significance", "rewards")
 
 
+def _module(name: str) -> Any:
+    """The module ``name``, imported if need be (``__import__``: importing importlib would
+    cost ``import turbobleu`` 0.5 ms, with the warnings module it loads)."""
+    __import__(name)
+    return sys.modules[name]
+
+
 def __getattr__(name: str) -> Any:
     if name in _LAZY_MODULES:
-        value: Any = importlib.import_module(f"turbobleu.{name}")
+        value: Any = _module(f"turbobleu.{name}")
     elif name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
+        value = getattr(_module(_LAZY[name]), name)
     else:
         raise AttributeError(f"module 'turbobleu' has no attribute {name!r}")
     globals()[name] = value  # later lookups find it directly

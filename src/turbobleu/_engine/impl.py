@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import os
 import sys
-from types import ModuleType
 
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from types import ModuleType
     from typing import Callable, Dict, Tuple
 
 _CHOICES = ("auto", "cython", "python")
