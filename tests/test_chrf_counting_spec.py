@@ -7,6 +7,7 @@ must be equal."""
 
 from __future__ import annotations
 
+import random
 from typing import Any, List, Optional
 
 import numpy as np
@@ -89,6 +90,41 @@ def test_a_run_that_matches_to_the_end_of_either_text() -> None:
     _chrf.corpus_rows(["xyzab"], [["xyQab"]], 6, 0, False, 2, False, out)
     # unigrams x y a b; bigrams xy ab; nothing longer
     assert out[0, 2::3].tolist() == [4, 2, 0, 0, 0, 0]
+
+
+def chunk_boundary_words() -> List[str]:
+    """Words around the word buffer's chunks (8 units: the word, its separator, zeros): 1 to 25
+    code points, pairs that differ only in their last unit, a trailing or leading U+0000 (the
+    padding's value), an astral last unit, punctuation split off either edge."""
+    words = []
+    for k in (1, 6, 7, 8, 9, 15, 16, 17, 24, 25):
+        base = ("abcdefgh" * 4)[:k]
+        words += [base, base[:-1] + "z", base + "\x00", "\x00" + base, base[:-1] + "\U0001f600"]
+        words += [base + ".", "," + base, base + "!."]
+    return words
+
+
+@pytest.mark.parametrize("word_order", [1, 2, 3])
+def test_words_at_the_chunk_boundaries(word_order: int) -> None:
+    """Corpus rows and the pairwise matrix (whose word n-grams span the padding) equal the
+    specification's where the words straddle every chunk boundary."""
+    rng = random.Random(word_order)
+    words = chunk_boundary_words()
+    hyps = [" ".join(rng.choices(words, k=rng.randint(0, 14))) for _ in range(40)]
+    streams = [[" ".join(rng.choices(words, k=rng.randint(1, 14))) for _ in hyps] for _ in "ab"]
+    width = 3 * (6 + word_order)
+    compiled = np.full((len(hyps), width), -1, dtype=np.int64)
+    spec = np.full((len(hyps), width), -1, dtype=np.int64)
+    _chrf.corpus_rows(hyps, streams, 6, word_order, False, 2, False, compiled)
+    _chrf_py.corpus_rows(hyps, streams, 6, word_order, False, 2, False, spec)
+    assert compiled.tolist() == spec.tolist()
+    assert compiled[:, 6 * 3 + 2].sum() > 0  # words do match
+    refs = streams[0]
+    matrix = np.zeros((len(hyps), len(refs)))
+    spec_matrix = np.zeros((len(hyps), len(refs)))
+    _chrf.pairwise_scores(hyps, refs, 6, word_order, False, 2, False, matrix)
+    _chrf_py.pairwise_scores(hyps, refs, 6, word_order, False, 2, False, spec_matrix)
+    assert matrix.tolist() == spec_matrix.tolist()
 
 
 class ScoresWhileIndexed(list):  # type: ignore[type-arg]

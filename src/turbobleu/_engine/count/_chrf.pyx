@@ -5,9 +5,9 @@ the readable twin; ``recipes/chrf.py`` the float recipe these C functions reprod
 
 Each text is read once into code points: the character buffer (whitespace dropped unless kept)
 and, for chrF++, the word buffer (chrF++'s words, each followed by a separator that is no code
-point). An n-gram is a span of one of those buffers with a rolling 64-bit hash; tables are open
-addressing over (hash, span) and every hash hit is verified on the code points, so no Python object
-is made per n-gram or per word.
+point, then zeros up to a whole chunk of 8 units). An n-gram is a span of one of those buffers
+with a rolling 64-bit hash; tables are open addressing over (hash, span) and every hash hit is
+verified on the code points, so no Python object is made per n-gram or per word.
 """
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
@@ -49,9 +49,16 @@ cdef inline bint is_space(uint32_t c) noexcept nogil:
     return (c <= 0x20) & <bint>((ASCII_SPACES >> (c & 63)) & 1)
 
 
+# Bit c (c < 128) set for string.punctuation: the ASCII characters chrF++ splits off a word's edge.
+cdef uint64_t PUNCT_LOW = 0xFC00FFFE00000000     # ! to / and : to @
+cdef uint64_t PUNCT_HIGH = 0x78000001F8000001    # [ to ` and { to ~
+
+
 cdef inline bint is_punct(uint32_t c) noexcept nogil:
-    """string.punctuation: the ASCII characters chrF++ splits off a word's edge."""
-    return (0x21 <= c <= 0x2F) or (0x3A <= c <= 0x40) or (0x5B <= c <= 0x60) or (0x7B <= c <= 0x7E)
+    """Whether ``c`` is in string.punctuation; branch-free (a word ends in one about one time
+    in ten, unpredictably)."""
+    cdef uint64_t bits = PUNCT_LOW if c < 64 else PUNCT_HIGH
+    return (c < 128) & <bint>((bits >> (c & 63)) & 1)
 
 
 # -- growable buffers -----------------------------------------------------------------------------
@@ -72,14 +79,14 @@ cdef inline int buf_reserve(Buf* b, int64_t extra) noexcept nogil:
 cdef struct Item:
     uint64_t hash
     int64_t start   # in the character buffer (char orders) or the word buffer (word orders)
-    int32_t len     # code points (separators included) of the span
+    int32_t len     # units of the span (for word n-grams: separators and padding included)
     int32_t order   # 0-based: character orders first, then word orders
 
 
 cdef struct Enc:
     Buf raw         # uint32: the text being read
     Buf chars       # uint32
-    Buf words       # uint32
+    Buf words       # uint32: words padded to whole chunks (see add_word)
     Buf items       # Item, order by order for each text
     Buf offs        # int64: per text, order + 1 item offsets (order k: [offs[k], offs[k+1]))
     Buf bounds      # int64: the current text's whitespace-separated runs: start, end, ...
@@ -127,7 +134,7 @@ cdef int read_units(Enc* e, object s) except -1:
     cdef uint32_t* raw
     cdef uint32_t top = 0
     e.raw.n = 0
-    if (buf_reserve(&e.raw, n) < 0 or buf_reserve(&e.chars, n) < 0
+    if (buf_reserve(&e.raw, n + WORD_CHUNK) < 0 or buf_reserve(&e.chars, n) < 0
             or buf_reserve(&e.bounds, n + 1) < 0):
         raise MemoryError()
     raw = <uint32_t*>e.raw.p
@@ -147,6 +154,7 @@ cdef int read_units(Enc* e, object s) except -1:
             top = max(top, raw[i])
     e.unit_limit = top + 1
     e.raw.n = n
+    memset(raw + n, 0, WORD_CHUNK * sizeof(uint32_t))     # words are read a chunk at a time
     with nogil:
         scan_spaces(e)
     e.tok.n = 0
@@ -189,27 +197,70 @@ cdef void scan_spaces(Enc* e) noexcept nogil:
     e.bounds.n = nb
 
 
+# In the word buffer each word fills a whole number of WORD_CHUNK-unit chunks: its code points,
+# the separator, zeros. Words are then hashed and compared a chunk at a time with no mask and no
+# per-unit loop (most words fit one chunk, so the loops' exits are predictable; a loop per code
+# point mispredicted its exit about once per word). read_units keeps WORD_CHUNK zeros past the
+# raw text, so that a word's last chunk can be read from it whole.
+cdef enum:
+    WORD_CHUNK = 8
+    CHUNK_PAIRS = 4     # WORD_CHUNK / 2: two code points per 64-bit load
+
+
+cdef inline uint64_t load64(const uint32_t* p) noexcept nogil:
+    """Two code points as one 64-bit word (one load; memcpy keeps it free of aliasing rules)."""
+    cdef uint64_t x
+    memcpy(&x, p, sizeof(uint64_t))
+    return x
+
+
+cdef inline bint same_word(const uint32_t* a, const uint32_t* b, int64_t n) noexcept nogil:
+    """Whether the words of ``n`` code points stored at ``a`` and at ``b`` are equal."""
+    cdef uint64_t diff = 0
+    cdef int64_t c = 0, j
+    while c <= n:       # the chunks holding the code points and the separator
+        for j in range(0, WORD_CHUNK, 2):
+            diff |= load64(a + c + j) ^ load64(b + c + j)
+        c += WORD_CHUNK
+    return diff == 0
+
+
+# CHUNK_MASKS[r]: the two-unit masks of a chunk whose first r units (r = 0..WORD_CHUNK) are kept.
+cdef uint64_t CHUNK_MASKS[WORD_CHUNK + 1][CHUNK_PAIRS]
+
+
+cdef void fill_chunk_masks() noexcept nogil:
+    cdef int r, j
+    for r in range(WORD_CHUNK + 1):
+        for j in range(CHUNK_PAIRS):
+            CHUNK_MASKS[r][j] = (((<uint64_t>0xFFFFFFFF) if 2 * j < r else 0)
+                                 | ((<uint64_t>0xFFFFFFFF << 32) if 2 * j + 1 < r else 0))
+
+
+fill_chunk_masks()
+
+
 cdef inline void add_word(Enc* e, const uint32_t* raw, int64_t a, int64_t b) noexcept nogil:
-    """raw[a:b] as the next word (room reserved by the caller)."""
-    cdef uint32_t* w = <uint32_t*>e.words.p
+    """raw[a:b] as the next word (room reserved by the caller). The hash is taken from the
+    masked loads as they are stored (a load of what was just stored in two halves would wait
+    for the stores)."""
+    cdef uint32_t* w = <uint32_t*>e.words.p + e.words.n
+    cdef int64_t t = e.tok.n, n = b - a, c = 0, j
     cdef int64_t* tok = <int64_t*>e.tok.p
-    cdef uint64_t h = SEED
-    cdef int64_t t = e.tok.n, m = e.words.n
-    tok[2 * t] = m
-    while a + 1 < b:    # two code points (21 bits each) per step: half the multiply chain
-        w[m] = raw[a]
-        w[m + 1] = raw[a + 1]
-        h = mix(h, raw[a] | (<uint64_t>raw[a + 1] << 32))
-        m += 2
-        a += 2
-    if a < b:
-        w[m] = raw[a]
-        h = mix(h, raw[a])
-        m += 1
-    tok[2 * t + 1] = m
-    w[m] = SEP
-    e.words.n = m + 1
+    cdef uint64_t h = SEED ^ <uint64_t>n, x
+    cdef const uint64_t* keep_units
+    while c <= n:       # the chunks that will hold the code points and the separator
+        keep_units = CHUNK_MASKS[min(n - c, <int64_t>WORD_CHUNK)]
+        for j in range(CHUNK_PAIRS):
+            x = load64(raw + a + c + 2 * j) & keep_units[j]
+            memcpy(w + c + 2 * j, &x, sizeof(uint64_t))
+            h = mix(h, x)
+        c += WORD_CHUNK
+    w[n] = SEP
+    tok[2 * t] = e.words.n
+    tok[2 * t + 1] = e.words.n + n
     (<uint64_t*>e.unit.p)[t] = h
+    e.words.n += c
     e.tok.n = t + 1
 
 
@@ -220,8 +271,10 @@ cdef int split_words(Enc* e) noexcept nogil:
     cdef const uint32_t* raw = <uint32_t*>e.raw.p
     cdef const int64_t* bounds = <int64_t*>e.bounds.p
     cdef int64_t n = e.raw.n, r, s, i
-    if (buf_reserve(&e.words, 2 * n) < 0 or buf_reserve(&e.tok, 2 * n) < 0
-            or buf_reserve(&e.unit, n) < 0):
+    # A word of k code points takes at most k + WORD_CHUNK units, and a text of n code points has
+    # at most 2 (n + 1) / 3 words (a run of r characters and its space give at most min(r, 2)).
+    if (buf_reserve(&e.words, (WORD_CHUNK - 1) * n + WORD_CHUNK) < 0
+            or buf_reserve(&e.tok, 2 * n) < 0 or buf_reserve(&e.unit, n) < 0):
         return -1
     for r in range(0, e.bounds.n, 2):
         s = bounds[r]
@@ -345,6 +398,23 @@ cdef inline Entry* table_find(Table* t, const Enc* e, const Item* it, bint* foun
             return en
         if (en.hash == it.hash and en.order == it.order and en.len == it.len
                 and same_span(buf + en.start, buf + it.start, it.len)):
+            found[0] = True
+            return en
+        i = (i + 1) & t.mask
+
+
+cdef inline Entry* word_find(Table* t, const uint32_t* words, const Item* it,
+                             bint* found) noexcept nogil:
+    """table_find for a word of the word buffer ``words``, compared a chunk at a time."""
+    cdef uint64_t i = it.hash & t.mask
+    cdef Entry* en
+    while True:
+        en = &t.e[i]
+        if en.stamp != t.stamp:
+            found[0] = False
+            return en
+        if (en.hash == it.hash and en.len == it.len
+                and same_word(words + en.start, words + it.start, it.len)):
             found[0] = True
             return en
         i = (i + 1) & t.mask
@@ -702,6 +772,7 @@ cdef int intern_words(Segment* g, const Enc* e, bint hypothesis) noexcept nogil:
     cdef const uint64_t* unit = <uint64_t*>e.unit.p
     cdef Buf* out = &g.hyp_wid if hypothesis else &g.ref_wid
     cdef uint32_t* wid
+    cdef const uint32_t* words
     cdef Item it
     cdef Entry* en
     cdef bint found
@@ -711,12 +782,13 @@ cdef int intern_words(Segment* g, const Enc* e, bint hypothesis) noexcept nogil:
     if hypothesis and table_prepare(&g.words, T) < 0:
         return -1
     wid = <uint32_t*>out.p
+    words = <uint32_t*>e.words.p
     for t in range(T):
         it.hash = unit[t]
         it.start = tok[2 * t]
         it.len = <int32_t>(tok[2 * t + 1] - tok[2 * t])
         it.order = e.char_order
-        en = table_find(&g.words, e, &it, &found)
+        en = word_find(&g.words, words, &it, &found)
         if not found and hypothesis:
             table_claim(&g.words, en, &it, <int32_t>t)
             found = True
