@@ -6,6 +6,7 @@ the pairwise matrix and the error for bad input are compared."""
 
 from __future__ import annotations
 
+import random
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -115,6 +116,44 @@ def test_pairwise_matrix_equals_sacrebleu(
     want = [[sacre.sentence_score(h, [r]).score for r in refs] for h in hyps]
     got = turbobleu.CHRF(**opts).pairwise_scores(hyps, refs, threads=threads)
     assert got.tolist() == want
+
+
+def long_words(rng: random.Random) -> List[str]:
+    """Words of 1 to 25 code points (the compiled word buffer holds words in 8-unit chunks), with
+    every ASCII punctuation mark on some edge, U+0000 (the chunks' padding value) and astral
+    characters inside."""
+    alphabet = LETTERS + "\x00" + NOT_SPACE
+    words = []
+    for size in (1, 6, 7, 8, 9, 15, 16, 17, 24, 25):
+        words += ["".join(rng.choices(alphabet, k=size)) for _ in range(3)]
+    for mark in sorted(PUNCTUATION):
+        core = "".join(rng.choices(alphabet, k=rng.choice((7, 8, 16))))
+        words += [core + mark, mark + core, core[:-1] + mark]
+    return words
+
+
+@pytest.mark.parametrize("word_order", [1, 2, 3])
+def test_long_words_equal_sacrebleu(word_order: int) -> None:
+    """The words of the generated texts above stay short; here they straddle the word buffer's
+    chunks and carry every punctuation mark at an edge: integer statistics first, then corpus,
+    sentence and pairwise scores with ==."""
+    rng = random.Random(word_order)
+    words = long_words(rng)
+    hyps = [" ".join(rng.choices(words, k=rng.randint(0, 12))) for _ in range(30)]
+    refs = [[" ".join(rng.choices(words, k=rng.randint(1, 12))) for _ in hyps] for _ in "ab"]
+    refs[0] = [h if i % 3 == 0 else r for i, (h, r) in enumerate(zip(hyps, refs[0]))]
+    sacre = SacreCHRF(word_order=word_order)
+    want_rows = sacre._extract_corpus_statistics(hyps, refs)
+    ours = turbobleu.CHRF(word_order=word_order)
+    assert ours.corpus_stats(hyps, refs).tolist() == want_rows
+    assert sum(row[3 * 6 + 2] for row in want_rows) > 0  # words do match
+    assert ours.corpus_score(hyps, refs).score == sacre._aggregate_and_compute(want_rows).score
+    want_sentences = [
+        sacre.sentence_score(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)
+    ]
+    assert ours.sentence_scores(hyps, refs).tolist() == want_sentences
+    want_matrix = [[sacre.sentence_score(h, [r]).score for r in refs[1]] for h in hyps]
+    assert ours.pairwise_scores(hyps, refs[1]).tolist() == want_matrix
 
 
 @given(sentence=text)

@@ -386,35 +386,27 @@ cdef int table_prepare(Table* t, int64_t n_items) noexcept nogil:
     return 0
 
 
+cdef inline bint same_item_span(const Enc* e, const Entry* en, const Item* it) noexcept nogil:
+    """Whether entry ``en``'s span holds the same units as ``it``'s (both of one order and one
+    length). Word spans start on a chunk and end before a separator and zeros (see add_word),
+    so they are compared a chunk at a time."""
+    if it.order < e.char_order:
+        return same_span(<uint32_t*>e.chars.p + en.start, <uint32_t*>e.chars.p + it.start,
+                         it.len)
+    return same_word(<uint32_t*>e.words.p + en.start, <uint32_t*>e.words.p + it.start, it.len)
+
+
 cdef inline Entry* table_find(Table* t, const Enc* e, const Item* it, bint* found) noexcept nogil:
     """The entry of ``it``'s n-gram (``found``) or the free entry where it would go."""
     cdef uint64_t i = it.hash & t.mask
     cdef Entry* en
-    cdef const uint32_t* buf = <uint32_t*>(e.chars.p if it.order < e.char_order else e.words.p)
     while True:
         en = &t.e[i]
         if en.stamp != t.stamp:
             found[0] = False
             return en
         if (en.hash == it.hash and en.order == it.order and en.len == it.len
-                and same_span(buf + en.start, buf + it.start, it.len)):
-            found[0] = True
-            return en
-        i = (i + 1) & t.mask
-
-
-cdef inline Entry* word_find(Table* t, const uint32_t* words, const Item* it,
-                             bint* found) noexcept nogil:
-    """table_find for a word of the word buffer ``words``, compared a chunk at a time."""
-    cdef uint64_t i = it.hash & t.mask
-    cdef Entry* en
-    while True:
-        en = &t.e[i]
-        if en.stamp != t.stamp:
-            found[0] = False
-            return en
-        if (en.hash == it.hash and en.len == it.len
-                and same_word(words + en.start, words + it.start, it.len)):
+                and same_item_span(e, en, it)):
             found[0] = True
             return en
         i = (i + 1) & t.mask
@@ -772,7 +764,6 @@ cdef int intern_words(Segment* g, const Enc* e, bint hypothesis) noexcept nogil:
     cdef const uint64_t* unit = <uint64_t*>e.unit.p
     cdef Buf* out = &g.hyp_wid if hypothesis else &g.ref_wid
     cdef uint32_t* wid
-    cdef const uint32_t* words
     cdef Item it
     cdef Entry* en
     cdef bint found
@@ -782,13 +773,12 @@ cdef int intern_words(Segment* g, const Enc* e, bint hypothesis) noexcept nogil:
     if hypothesis and table_prepare(&g.words, T) < 0:
         return -1
     wid = <uint32_t*>out.p
-    words = <uint32_t*>e.words.p
     for t in range(T):
         it.hash = unit[t]
         it.start = tok[2 * t]
         it.len = <int32_t>(tok[2 * t + 1] - tok[2 * t])
         it.order = e.char_order
-        en = word_find(&g.words, words, &it, &found)
+        en = table_find(&g.words, e, &it, &found)
         if not found and hypothesis:
             table_claim(&g.words, en, &it, <int32_t>t)
             found = True
