@@ -125,7 +125,7 @@ def test_a_lone_candidate_without_itself_has_no_utility():
         (lambda: mbr_select(["a"], []), ValueError, "pseudo_references is empty"),
         (lambda: mbr_select(["a"], ["a"], include_self=False), ValueError, "include_self"),
         (lambda: mbr_select(["a"], include_self=1), TypeError, "include_self"),
-        (lambda: mbr_select("a b"), TypeError, "hypotheses"),
+        (lambda: mbr_select("a b"), TypeError, "candidates"),
         (lambda: mbr_select_batch("a b"), TypeError, "candidates"),
         (lambda: mbr_select_batch([["a"]], [["a"], ["b"]]), ValueError, "pseudo_references"),
     ],

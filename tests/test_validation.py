@@ -60,8 +60,11 @@ def test_zero_width_arrays_score_as_empty_rows() -> None:
     [(b"x", TypeError), (2**64, ValueError), (float("nan"), TypeError), (True, TypeError)],
 )
 def test_bad_pad_ids_name_pad_id(pad_id: Any, error: type) -> None:
+    # 2**64 pads Python lists (any int may), not an int64 array, which cannot hold it.
     raises_naming(
-        lambda: turbobleu.sentence_bleu_batch([[1]], [[[1]]], pad_id=pad_id), error, "pad_id"
+        lambda: turbobleu.sentence_bleu_batch(np.array([[1]]), [[[1]]], pad_id=pad_id),
+        error,
+        "pad_id",
     )
 
 
@@ -197,8 +200,11 @@ def test_ids_out_of_range_or_not_integers_are_refused(hyps: Any, error: type, na
 )
 def test_bad_lengths_name_the_argument(lengths: Any, error: type) -> None:
     raises_naming(
-        lambda: turbobleu.sentence_bleu_batch(ROWS, REFS, hyp_lengths=lengths), error, "hypotheses"
+        lambda: turbobleu.sentence_bleu_batch(ROWS, REFS, hyp_lengths=lengths),
+        error,
+        "hyp_lengths",
     )
+    raises_naming(lambda: turbobleu.self_bleu(ROWS, lengths=lengths), error, "lengths (of texts)")
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,13 @@ from turbobleu._engine.recipes import _nltk_scores_py as _python_nltk
 from turbobleu._engine.recipes.nltk import ALPHA, EPSILON, ZERO_ORDER_MESSAGE, K
 from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
 from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_scores_into
-from turbobleu._engine.validate import check_order, check_pad_id, integer_array
+from turbobleu._engine.validate import (
+    check_flag,
+    check_order,
+    check_pad_id,
+    describe,
+    integer_array,
+)
 
 __all__ = [
     "NLTKRecipe",
@@ -66,7 +72,8 @@ def _resolve_threads(threads: Optional[int]) -> int:
     if threads is None:
         return default_threads()
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
+        shown = repr(threads) if isinstance(threads, (int, float, str)) else describe(threads)
+        raise ValueError(f"threads must be a positive integer or None, got {shown}")
     return threads
 
 
@@ -120,6 +127,7 @@ class SacreBLEURecipe:
         effective_order: bool = True,
         max_order: int = 4,
     ) -> None:
+        effective_order = check_flag(effective_order, "effective_order")
         self.options = SacreBLEUOptions(max_order, smooth_method, smooth_value, effective_order)
 
     @property
@@ -231,6 +239,7 @@ class NLTKRecipe:
         alpha: Any = None,
         k: Any = None,
     ) -> None:
+        auto_reweigh = check_flag(auto_reweigh, "auto_reweigh")
         if isinstance(weights, np.ndarray):
             if weights.ndim != 1:
                 raise TypeError("weights must be one weight vector (a 1-D sequence)")
@@ -338,12 +347,12 @@ Recipe = Union[SacreBLEURecipe, NLTKRecipe]
 def _recipe(recipe: Any) -> Recipe:
     if isinstance(recipe, (SacreBLEURecipe, NLTKRecipe)):
         return recipe
-    if recipe == "sacrebleu":
-        return SacreBLEURecipe()
-    if recipe == "nltk":
-        return NLTKRecipe()
+    # Compared only as a str: an array's == would answer elementwise (then its truth raises).
+    if isinstance(recipe, str) and recipe in ("sacrebleu", "nltk"):
+        return SacreBLEURecipe() if recipe == "sacrebleu" else NLTKRecipe()
+    shown = repr(recipe) if isinstance(recipe, str) else describe(recipe)
     raise ValueError(
-        f"recipe must be 'sacrebleu', 'nltk', a SacreBLEURecipe or an NLTKRecipe, got {recipe!r}"
+        f"recipe must be 'sacrebleu', 'nltk', a SacreBLEURecipe or an NLTKRecipe, got {shown}"
     )
 
 
@@ -500,7 +509,11 @@ def sentence_bleu_batch(
     totals_1..N]``. ``threads``: worker threads (default: every core).
     """
     pad_id = check_pad_id(pad_id)
+    return_stats = check_flag(return_stats, "return_stats")
+    lowercase = check_flag(lowercase, "lowercase")
     if isinstance(references, ReferenceSets):
+        if ref_lengths is not None:  # (its references were cut when it was prepared)
+            raise ValueError("ref_lengths applies to reference arrays, not to a ReferenceSets")
         return references.score(
             hypotheses,
             recipe,
@@ -515,10 +528,10 @@ def sentence_bleu_batch(
         return _score_id_lists(hypotheses, references, rec, n_threads, pad_id, return_stats)
     encoder = _ids.TextEncoder(_default_tokenize(tokenize, rec), lowercase)
     ref_ids, ref_off, group_off = _ids.groups(
-        references, "references", pad_id, ref_lengths, encoder
+        references, "references", pad_id, ref_lengths, encoder, "ref_lengths"
     )
     hyp_ids, hyp_off = _ids.sequences(
-        hypotheses, "hypotheses", pad_id, hyp_lengths, encoder, frozen=True
+        hypotheses, "hypotheses", pad_id, hyp_lengths, encoder, True, "hyp_lengths"
     )
     n = len(hyp_off) - 1
     if len(group_off) - 1 != n:
@@ -565,6 +578,7 @@ class ReferenceSets:
     ) -> None:
         check_order(max_order, "max_order")
         pad_id = check_pad_id(pad_id)
+        lowercase = check_flag(lowercase, "lowercase")
         n_threads = _resolve_threads(threads)
         self.max_order = max_order
         self._encoder = _ids.TextEncoder(tokenize, lowercase)
@@ -702,6 +716,7 @@ class ReferenceSets:
         """
         rec = _recipe(recipe)
         pad_id = check_pad_id(pad_id)
+        return_stats = check_flag(return_stats, "return_stats")
         if rec.orders > self.max_order:
             raise ValueError(
                 f"the recipe needs n-grams up to order {rec.orders} but these "
@@ -800,8 +815,9 @@ def self_bleu(
     """
     rec = _recipe(recipe)
     n_threads = _resolve_threads(threads)
-    encoder = _ids.TextEncoder(_default_tokenize(tokenize, rec), lowercase)
-    ids, offsets = _ids.sequences(texts, "texts", pad_id, lengths, encoder)
+    return_stats = check_flag(return_stats, "return_stats")
+    encoder = _ids.TextEncoder(_default_tokenize(tokenize, rec), check_flag(lowercase, "lowercase"))
+    ids, offsets = _ids.sequences(texts, "texts", check_pad_id(pad_id), lengths, encoder)
     n = len(offsets) - 1
     if n < 2:
         raise ValueError(

@@ -30,7 +30,7 @@ from turbobleu._engine.recipes.sacrebleu_rows import (
     sacrebleu_from_row,
     sacrebleu_scores_into,
 )
-from turbobleu._engine.validate import check_text_streams
+from turbobleu._engine.validate import check_text_streams, check_truth, describe
 from turbobleu.result import BLEUScore, BLEUSignature
 from turbobleu.stats import BLEUStats
 from turbobleu.tokenizers import TOKENIZER_NAMES, Tokenizer, get_tokenizer
@@ -78,6 +78,12 @@ class BLEU:
     ) -> None:
         check_smoothing(smooth_method, smooth_value)  # (in the order sacrebleu checks them)
         check_max_order(max_ngram_order, "max_ngram_order")
+        # Flags are read by their truth value, as sacrebleu does; an array's is NumPy's error.
+        effective_order = check_truth(effective_order, "effective_order")
+        lowercase = check_truth(lowercase, "lowercase")
+        force = check_truth(force, "force")
+        if trg_lang is not None and not isinstance(trg_lang, str):
+            raise TypeError(f"trg_lang must be a str (a language code), got {describe(trg_lang)}")
         options = SacreBLEUOptions(max_ngram_order, smooth_method, smooth_value, effective_order)
         if tokenize is None:
             tokenize = _TOKENIZER_FOR_LANG.get(trg_lang, self.TOKENIZER_DEFAULT)
@@ -323,6 +329,7 @@ def corpus_bleu(
     use_effective_order: bool = False,
 ) -> BLEUScore:
     """Corpus BLEU exactly as ``sacrebleu.corpus_bleu`` (raises on length mismatches)."""
+    use_effective_order = check_truth(use_effective_order, "use_effective_order")
     metric = BLEU(
         lowercase=lowercase,
         force=force,
@@ -368,7 +375,8 @@ def sentence_bleu(
     use_effective_order: bool = True,
 ) -> BLEUScore:
     """Sentence BLEU exactly as ``sacrebleu.sentence_bleu``."""
-    key = (
+    use_effective_order = check_truth(use_effective_order, "use_effective_order")
+    key: Optional[Tuple[Any, ...]] = (
         lowercase,
         tokenize,
         smooth_method,
@@ -376,7 +384,10 @@ def sentence_bleu(
         type(smooth_value),
         use_effective_order,
     )
-    metric = _SENTENCE_METRICS.get(key)
+    try:
+        metric = _SENTENCE_METRICS.get(key)  # type: ignore[arg-type]
+    except TypeError:  # an unhashable option (a list, an array): BLEU() below names it
+        metric, key = None, None
     if metric is None:
         metric = BLEU(
             lowercase=lowercase,
@@ -385,7 +396,7 @@ def sentence_bleu(
             smooth_value=smooth_value,
             effective_order=use_effective_order,
         )
-        if len(_SENTENCE_METRICS) < 64:
+        if key is not None and len(_SENTENCE_METRICS) < 64:
             _SENTENCE_METRICS[key] = metric
     return metric.sentence_score(hypothesis, references)
 

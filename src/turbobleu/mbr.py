@@ -14,10 +14,11 @@ loop ``total += sentence_bleu(c_i, [r_j]).score`` bit for bit. Ties go to the fi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, List, Optional, Sequence
+from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from turbobleu._engine.validate import describe
 from turbobleu.pairwise import PairwiseBLEU
 
 __all__ = ["MBRChoice", "mbr_select", "mbr_select_batch", "mbrs_bleu_metric"]
@@ -32,6 +33,18 @@ class MBRChoice:
     index: int
     utilities: np.ndarray
     scores: np.ndarray
+
+
+def _check_inputs(value: Any, name: str) -> None:
+    """``value`` must be what ``pairwise_bleu`` takes (a list, a tuple or an array of texts or
+    id sequences), not a scalar, None, a mapping or a str (``len`` alone would not say which)."""
+    if isinstance(value, (str, bytes, dict)) or not (
+        isinstance(value, Sequence) or getattr(value, "ndim", 0) >= 1
+    ):
+        raise TypeError(
+            f"{name} must be a list of strings, token lists or id sequences (or an array), "
+            f"got {describe(value)}"
+        )
 
 
 def _expected_utilities(scores: np.ndarray, include_self: bool) -> np.ndarray:
@@ -55,22 +68,27 @@ def mbr_select(
     lowercase: bool = False,
     pad_id: Optional[int] = None,
     threads: Optional[int] = None,
+    _names: Tuple[str, str] = ("candidates", "pseudo_references"),
 ) -> MBRChoice:
     """MBR choice among one source's ``candidates`` (strings, token lists or id sequences, as
     ``pairwise_bleu`` takes them). ``pseudo_references``: None (the candidates themselves; then
     ``include_self=False`` leaves each candidate's score against itself out) or a separate list.
     """
+    # _names: what messages call the inputs (mbr_select_batch's candidates[s], ...).
     if not isinstance(include_self, bool):
         raise TypeError(f"include_self must be a bool, got {type(include_self).__name__}")
+    _check_inputs(candidates, _names[0])
+    if pseudo_references is not None:
+        _check_inputs(pseudo_references, _names[1])
     if pseudo_references is not None and not include_self:
         raise ValueError(
             "include_self=False applies when the candidates are their own pseudo-references "
             "(pseudo_references=None)"
         )
     if len(candidates) == 0:
-        raise ValueError("candidates is empty: give at least one candidate")
+        raise ValueError(f"{_names[0]} is empty: give at least one candidate")
     if pseudo_references is not None and len(pseudo_references) == 0:
-        raise ValueError("pseudo_references is empty: give at least one, or None")
+        raise ValueError(f"{_names[1]} is empty: give at least one, or None")
     scores = PairwiseBLEU(
         candidates,
         pseudo_references,
@@ -79,6 +97,7 @@ def mbr_select(
         lowercase=lowercase,
         pad_id=pad_id,
         threads=threads,
+        _names=_names,
     ).matrix()
     utilities = _expected_utilities(scores, include_self)
     index = 0 if np.isnan(utilities).all() else int(np.nanargmax(utilities))
@@ -97,8 +116,16 @@ def mbr_select_batch(
     threads: Optional[int] = None,
 ) -> List[MBRChoice]:
     """``mbr_select`` for each source: ``candidates[s]`` (and ``pseudo_references[s]``)."""
-    if isinstance(candidates, (str, bytes)):
-        raise TypeError("candidates must be a list with one list of candidates per source")
+    for name, value in (("candidates", candidates), ("pseudo_references", pseudo_references)):
+        if value is not None and (
+            isinstance(value, (str, bytes, dict))
+            or not (isinstance(value, Sequence) or getattr(value, "ndim", 0) >= 1)
+        ):
+            raise TypeError(
+                f"{name} must be a list with one list per source, got {describe(value)}"
+            )
+    if candidates is None:
+        raise TypeError("candidates must be a list with one list per source, got None")
     if pseudo_references is not None and len(pseudo_references) != len(candidates):
         raise ValueError(
             f"candidates has {len(candidates)} sources but pseudo_references has "
@@ -114,6 +141,7 @@ def mbr_select_batch(
             lowercase=lowercase,
             pad_id=pad_id,
             threads=threads,
+            _names=(f"candidates[{s}]", f"pseudo_references[{s}]"),
         )
         for s in range(len(candidates))
     ]

@@ -20,6 +20,7 @@ import numpy as np
 
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count import ids as _ids
+from turbobleu._engine.validate import check_flag, describe
 from turbobleu.batch import (
     Recipe,
     _default_tokenize,
@@ -53,7 +54,8 @@ def _span(index: Any, size: int, what: str) -> Tuple[int, int]:
             if 0 <= start <= stop <= size:
                 return int(start), int(stop)
             raise ValueError(f"{what} = {index!r} is outside 0..{size}")
-    raise TypeError(f"{what} must be None, a slice, a range or a (start, end) pair, got {index!r}")
+    shown = repr(index) if isinstance(index, (int, float, str, tuple)) else describe(index)
+    raise TypeError(f"{what} must be None, a slice, a range or a (start, end) pair, got {shown}")
 
 
 class PairwiseBLEU:
@@ -81,25 +83,33 @@ class PairwiseBLEU:
         hyp_lengths: Any = None,
         ref_lengths: Any = None,
         threads: Optional[int] = None,
+        _names: Tuple[str, str] = ("hypotheses", "references"),
     ) -> None:
+        # _names: what messages call the two inputs (mbr_select's candidates, ...).
+        hyp_name, ref_name = _names
         self.recipe: Recipe = _recipe(recipe)
         self.threads = _resolve_threads(threads)
         pad_id = _ids.check_pad_id(pad_id)
+        lowercase = check_flag(lowercase, "lowercase")
         encoder = _ids.TextEncoder(_default_tokenize(tokenize, self.recipe), lowercase)
+        if ref_name != "references":
+            encoder.refs_name = ref_name
         if references is None:
             if ref_lengths is not None:
-                raise ValueError("ref_lengths is given but references is None")
-            ids, off = _ids.sequences(hypotheses, "hypotheses", pad_id, hyp_lengths, encoder)
+                raise ValueError(f"ref_lengths is given but {ref_name} is None")
+            ids, off = _ids.sequences(
+                hypotheses, hyp_name, pad_id, hyp_lengths, encoder, False, "hyp_lengths"
+            )
             self.num_hypotheses = self.num_references = len(off) - 1
             self._ref_first = 0  # the references are the hypotheses' own texts
         else:
             ref_ids, ref_off = _ids.sequences(
-                references, "references", pad_id, ref_lengths, encoder
+                references, ref_name, pad_id, ref_lengths, encoder, False, "ref_lengths"
             )
             # frozen: the hypotheses must come in the references' form (no form to match
             # when there is no reference).
             hyp_ids, hyp_off = _ids.sequences(
-                hypotheses, "hypotheses", pad_id, hyp_lengths, encoder, frozen=len(ref_off) > 1
+                hypotheses, hyp_name, pad_id, hyp_lengths, encoder, len(ref_off) > 1, "hyp_lengths"
             )
             self.num_hypotheses = len(hyp_off) - 1
             self.num_references = len(ref_off) - 1
@@ -167,6 +177,7 @@ class PairwiseBLEU:
         a (start, end) pair), a float64 array on the recipe's scale (0-100 sacrebleu, 0-1
         NLTK); with ``return_stats`` also the statistics (see ``stats``)."""
         n_threads = self.threads if threads is None else _resolve_threads(threads)
+        return_stats = check_flag(return_stats, "return_stats")
         scores, stats = self._block(rows, cols, n_threads, return_stats)
         return (scores, stats) if return_stats else scores
 
@@ -277,6 +288,7 @@ def pairwise_bleu(
     Inputs and options as in ``PairwiseBLEU``; ``return_stats`` adds the int64 statistics
     (rows x cols x (2 + 2N)). For matrices too large to hold, use ``PairwiseBLEU(...).blocks()``.
     """
+    return_stats = check_flag(return_stats, "return_stats")  # (before the work it would waste)
     prepared = PairwiseBLEU(
         hypotheses,
         references,

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-# Token ids (and pad ids) are int32 in the kernel; negative ids are reserved for padding.
+# Token ids are int32 in the kernel, negative ids reserved (a pad id may be any value its input
+# can hold: padding is dropped before the ids are checked against this range).
 MAX_ID = 2**31 - 1
 # The largest n-gram order: each statistics row holds 2 + 2 * order int64 counts per segment,
 # so a huge order exhausts memory (or overflows C ints) before counting anything.
@@ -34,18 +35,55 @@ def check_order(value: Any, name: str) -> int:
     return value
 
 
+def describe(value: Any) -> str:
+    """The kind of ``value`` for a message: its type, with the shape and dtype of an array or
+    tensor (``ndarray of shape (2,) and dtype float64``)."""
+    kind = type(value).__name__
+    shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
+    if shape is not None and dtype is not None:
+        return f"{kind} of shape {tuple(shape)} and dtype {dtype}"
+    return kind
+
+
 def check_pad_id(pad_id: Any) -> Optional[int]:
-    """``pad_id`` as a Python int (or None): an integer (any integer type, not bool) that can be
-    compared with int32 ids. A float pad id was once truncated on one path and compared as a
-    float on another, which scored an identical pair 59.46."""
+    """``pad_id`` as a Python int (or None): an integer of any size and integer type (int, NumPy
+    integer scalar, 0-d integer array; not bool). A float pad id was once truncated on one path
+    and compared as a float on another, which scored an identical pair 59.46.
+
+    Its range is checked against each input it applies to (``count.ids.pad_for_dtype``): any int
+    for Python lists, a value of the array's dtype for arrays and tensors."""
     if pad_id is None:
         return None
     if isinstance(pad_id, bool) or not hasattr(pad_id, "__index__"):
-        raise TypeError(f"pad_id must be an integer or None, got {type(pad_id).__name__}")
-    value = operator.index(pad_id)
-    if not -(2**31) <= value <= MAX_ID:
-        raise ValueError(f"pad_id must be an integer in -2**31..2**31-1, got {value}")
-    return value
+        raise TypeError(f"pad_id must be an integer or None, got {describe(pad_id)}")
+    try:
+        return operator.index(pad_id)
+    except TypeError:
+        # An array or tensor of several values (or of floats) has __index__ but refuses it,
+        # with NumPy's own message ("only integer scalar arrays ...") that names nothing.
+        raise TypeError(f"pad_id must be one integer or None, got {describe(pad_id)}") from None
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """``value`` as a bool: True, False, a NumPy bool, or the ints 0 and 1 (as a bool is one).
+    Anything else (None, a string, an array, NaN) is refused rather than read by its truth value:
+    ``lowercase="no"`` would otherwise lowercase, and an array's truth raises NumPy's message."""
+    if isinstance(value, bool):
+        return value
+    if type(value).__name__ == "bool" and type(value).__module__ == "numpy":  # np.bool_
+        return bool(value)
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    raise TypeError(f"{name} must be a bool, got {describe(value)}")
+
+
+def check_truth(value: Any, name: str) -> bool:
+    """``bool(value)``, as sacrebleu reads its flags (any truthy value), except that a value with
+    no truth value (an array of several items) is a ValueError naming ``name``, not NumPy's."""
+    try:
+        return bool(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a bool, got {describe(value)}") from None
 
 
 def is_row(row: Any) -> bool:

@@ -7,6 +7,7 @@ Items are read through CPython's sequence protocol; a bad item raises naming whe
 (``what[i][j]``). Loaded on first use (``impl.packer()``): it needs NumPy for its arrays.
 """
 import re
+from operator import index as _index
 
 import numpy as _np
 
@@ -62,20 +63,33 @@ cdef str _describe(object item):
         type(item).__name__
 
 
-cdef int32_t _as_id(PyObject* item, str what, Py_ssize_t i, Py_ssize_t j, bint has_pad,
-                    long long pad, bint* skip) except? -1:
+cdef str _id_rule(object pad):
+    """The range rule of the ids, as ``_pack_py._id_rule`` words it."""
+    if pad is None:
+        return "token ids must be integers in 0..2**31-1 (negative ids are reserved)"
+    return (f"the ids left after dropping pad_id={pad} must be integers in 0..2**31-1 "
+            f"(negative ids are reserved)")
+
+
+cdef int32_t _as_id(PyObject* item, str what, Py_ssize_t i, Py_ssize_t j, bint small_pad,
+                    long long pad, object pad_obj, bint* skip) except? -1:
+    """The id of ``item``; ``skip[0]`` set when it equals the pad id: ``pad`` where it fits a
+    long long (``small_pad``), else the Python int ``pad_obj`` (None: no pad id)."""
     cdef int overflow = 0
     cdef long long v
     if not PyLong_Check(item) and not PyIndex_Check(item):
         raise TypeError(f"{what}[{i}][{j}] must be an integer token id, got "
                         f"{_describe(<object>item)}")
     v = PyLong_AsLongLongAndOverflow(item, &overflow)
-    skip[0] = has_pad and overflow == 0 and v == pad
+    if overflow == 0:
+        skip[0] = small_pad and v == pad
+    else:
+        # Beyond 64 bits: only a pad id beyond them too can equal it (e.g. 2**64-1).
+        skip[0] = not small_pad and pad_obj is not None and _index(<object>item) == pad_obj
     if skip[0]:
         return 0
     if overflow != 0 or v < 0 or v > 2147483647:
-        raise ValueError(f"{what}[{i}][{j}] = {<object>item!r}: token ids must be integers in "
-                         f"0..2**31-1 (negative ids are reserved)")
+        raise ValueError(f"{what}[{i}][{j}] = {<object>item!r}: {_id_rule(pad_obj)}")
     return <int32_t>v
 
 
@@ -83,13 +97,21 @@ def pack_sequences(rows, str what, pad=None, Py_ssize_t first=0):
     """Pack a sequence of integer sequences into ``(ids int32, offsets int64)`` (CSR).
 
     Every id must be an integer in 0..2**31-1; a bad item raises naming ``what[i][j]``. Items
-    equal to ``pad`` (an int, or None) are left out. Messages count rows from ``first``.
+    equal to ``pad`` (an int of any size, or None) are left out. Messages count rows from
+    ``first``.
     """
     cdef Py_ssize_t n, i, j, m, total = 0, pos = 0
     cdef list fast = []
     cdef object row, seq
-    cdef bint has_pad = pad is not None, skip = False
-    cdef long long padv = pad if pad is not None else 0
+    cdef bint small_pad = False, skip = False
+    cdef long long padv = 0
+    if pad is not None:
+        pad = _index(pad)
+        try:
+            padv = pad
+            small_pad = True
+        except OverflowError:  # any int may pad a Python list: compared as a Python int
+            pass
     cdef long long small_v = 0
     cdef int32_t v
     cdef PyObject* item
@@ -119,12 +141,12 @@ def pack_sequences(rows, str what, pad=None, Py_ssize_t first=0):
             item = PySequence_Fast_GET_ITEM(seq, j)
             # Fast path: a small non-negative exact int that is not the pad id.
             if PyLong_CheckExact(item) and tb_compact_int(item, &small_v) \
-                    and 0 <= small_v <= 2147483647 and not (has_pad and small_v == padv):
+                    and 0 <= small_v <= 2147483647 and not (small_pad and small_v == padv):
                 idv[pos] = <int32_t>small_v
                 pos += 1
                 continue
             token = <object>item    # held: its __index__ may drop the row's reference to it
-            v = _as_id(<PyObject*>token, what, i + first, j, has_pad, padv, &skip)
+            v = _as_id(<PyObject*>token, what, i + first, j, small_pad, padv, pad, &skip)
             if PySequence_Fast_GET_SIZE(seq) != m:
                 changed_size(what, i + first)
             if not skip:

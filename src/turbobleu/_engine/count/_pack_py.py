@@ -16,7 +16,17 @@ import numpy as _np
 __all__ = ["pack_groups", "pack_sequences"]
 
 
-def _as_id(item: Any, what: str, i: int, j: int) -> int:
+def _id_rule(pad: Any) -> str:
+    """The range rule of the ids: what is left once the pad id is dropped must fit the kernel."""
+    if pad is None:
+        return "token ids must be integers in 0..2**31-1 (negative ids are reserved)"
+    return (
+        f"the ids left after dropping pad_id={pad} must be integers in 0..2**31-1 "
+        "(negative ids are reserved)"
+    )
+
+
+def _as_id(item: Any, what: str, i: int, j: int, pad: Any = None) -> int:
     try:
         v = _index(item)
     except TypeError:
@@ -24,10 +34,7 @@ def _as_id(item: Any, what: str, i: int, j: int) -> int:
         shown = kind if isinstance(item, (list, tuple)) else f"{kind} {item!r}"
         raise TypeError(f"{what}[{i}][{j}] must be an integer token id, got {shown}") from None
     if not 0 <= v <= 0x7FFFFFFF:
-        raise ValueError(
-            f"{what}[{i}][{j}] = {item!r}: token ids must be integers in "
-            "0..2**31-1 (negative ids are reserved)"
-        )
+        raise ValueError(f"{what}[{i}][{j}] = {item!r}: {_id_rule(pad)}")
     return v
 
 
@@ -55,12 +62,17 @@ def _items(seq: Any, name: str, give: str, expected: str) -> list:
 def _extend_ids(flat: list, seq: Any, what: str, i: int, pad: Any) -> None:
     """Append the ids of ``what[i]``, a token-id sequence, to ``flat``, leaving out ``pad``."""
     items = _items(seq, f"{what}[{i}]", "give token ids", "a sequence of token ids")
-    flat.extend(_as_id(item, what, i, j) for j, item in enumerate(items) if not _is_pad(item, pad))
+    flat.extend(
+        _as_id(item, what, i, j, pad) for j, item in enumerate(items) if not _is_pad(item, pad)
+    )
 
 
 def pack_sequences(rows: Any, what: str, pad: Any = None, first: int = 0):
     """Pack a sequence of integer sequences into ``(ids int32, offsets int64)`` (CSR); items
-    equal to ``pad`` are left out. Messages count rows from ``first``."""
+    equal to ``pad`` (an int of any size, or None) are left out. Messages count rows from
+    ``first``."""
+    if pad is not None:
+        pad = _index(pad)
     if isinstance(rows, (str, bytes)):
         raise TypeError(
             f"{what} must be a sequence of token-id sequences, got {type(rows).__name__}"

@@ -2,8 +2,9 @@
 CSR buffers (int32 ids + int64 offsets) that the kernel reads.
 
 Every conversion is whole-array work (NumPy, or one pass in the compiled packer); a torch tensor,
-CPU or CUDA, is copied to the host once. Token ids must be integers in 0..2**31-1: a negative id
-(other than the pad id, which is dropped) is an error that names the argument.
+CPU or CUDA, is copied to the host once. ``pad_id`` may be any value its input can hold (any int
+for Python lists, a value of the dtype for arrays: 0xFFFFFFFF pads a uint32 array); the ids left
+after dropping it must be integers in 0..2**31-1, or it is an error that names the argument.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from turbobleu._engine import impl as _impl
 from turbobleu._engine.validate import (
     MAX_ID,
     check_pad_id,
+    describe,
     first_token,
     integer_array,
     is_tensor,
@@ -37,53 +39,78 @@ def _int_array(arr: np.ndarray, what: str) -> np.ndarray:
     return arr
 
 
-def _check_range(ids: np.ndarray, what: str) -> None:
+def _check_range(ids: np.ndarray, what: str, pad_id: Optional[int] = None) -> None:
+    """Every id (what is left once ``pad_id`` is dropped) must be in the kernel's 0..2**31-1."""
     if ids.size == 0:
         return
     low, high = int(ids.min()), int(ids.max())
+    rule = (
+        "token ids must be integers in 0..2**31-1"
+        if pad_id is None
+        else f"the ids left after dropping pad_id={pad_id} must be integers in 0..2**31-1"
+    )
     if low < 0:
-        raise ValueError(
-            f"{what} holds the negative id {low}: token ids must be integers in "
-            "0..2**31-1 (negative ids are reserved; pass pad_id= to drop padding)"
-        )
+        hint = "pass pad_id= to drop padding" if pad_id is None else "negative ids are reserved"
+        raise ValueError(f"{what} holds the negative id {low}: {rule} ({hint})")
     if high > MAX_ID:
-        raise ValueError(f"{what} holds the id {high}: token ids must be integers in 0..2**31-1")
+        raise ValueError(f"{what} holds the id {high}: {rule}")
 
 
-def _lengths_array(lengths: Any, shape: Tuple[int, ...], what: str) -> np.ndarray:
-    return integer_array(lengths, f"{what} lengths", shape)
+def pad_for_dtype(pad_id: int, dtype: np.dtype, what: str) -> Any:
+    """``pad_id`` as a scalar of ``dtype``, the integer dtype of the input ``what``, so that the
+    comparison with the ids is exact: NumPy 1 compares a uint64 array with a Python int as
+    float64 (2**64-1 would equal 2**64-2), NumPy 2 refuses an int out of the dtype's range.
+
+    A pad id the dtype cannot hold is refused: no element could equal it, so it is a mistake
+    (an int32 array padded with -1 that was read as uint32, say) that would drop nothing."""
+    info = np.iinfo(dtype)
+    if not info.min <= pad_id <= info.max:
+        raise ValueError(
+            f"pad_id must be a value that the dtype of {what} ({dtype}) can hold, in "
+            f"{info.min}..{info.max}, got {pad_id}"
+        )
+    return np.array(pad_id, dtype=dtype)[()]
 
 
-def array_rows(arr: np.ndarray, what: str, pad_id: Optional[int], lengths: Any) -> CSR:
+def array_rows(
+    arr: np.ndarray,
+    what: str,
+    pad_id: Optional[int],
+    lengths: Any,
+    lengths_name: str = "lengths",
+) -> CSR:
     """CSR of the last axis of an integer array: each row keeps its first ``lengths`` ids, or
-    every id that is not ``pad_id``, or all of them."""
+    every id that is not ``pad_id``, or all of them. ``lengths_name``: the argument that gave
+    ``lengths`` (``hyp_lengths``, ...), for messages."""
     arr = _int_array(np.asarray(arr), what)
     width = arr.shape[-1]
     flat = arr.reshape(int(np.prod(arr.shape[:-1])), width)  # (-1, 0) is ambiguous for width 0
     if lengths is not None:
         if pad_id is not None:
-            raise ValueError(f"{what}: give pad_id or lengths, not both")
-        lens = _lengths_array(lengths, arr.shape[:-1], what).reshape(-1)
+            raise ValueError(f"{what}: give pad_id or {lengths_name}, not both")
+        lens = integer_array(lengths, f"{lengths_name} (of {what})", arr.shape[:-1]).reshape(-1)
         if lens.size and (int(lens.min()) < 0 or int(lens.max()) > width):
-            raise ValueError(f"{what} lengths must be in 0..{width} (the array's last axis)")
+            raise ValueError(
+                f"{lengths_name} (of {what}) must be in 0..{width} (the array's last axis)"
+            )
         keep = np.arange(width) < lens[:, None]
     elif pad_id is not None:
-        keep = flat != pad_id
+        keep = flat != pad_for_dtype(pad_id, arr.dtype, what)
         lens = keep.sum(axis=1, dtype=np.int64)
     else:
         keep = None
         lens = np.full(flat.shape[0], width, dtype=np.int64)
     ids = flat[keep] if keep is not None else flat.reshape(-1)
-    _check_range(ids, what)
+    _check_range(ids, what, pad_id)
     offsets = np.zeros(flat.shape[0] + 1, dtype=np.int64)
     np.cumsum(lens, out=offsets[1:])
     return np.ascontiguousarray(ids, dtype=np.int32), offsets
 
 
-def _drop_pad(ids: np.ndarray, offsets: np.ndarray, pad_id: Optional[int]) -> CSR:
+def _drop_pad(ids: np.ndarray, offsets: np.ndarray, pad_id: Optional[int], what: str) -> CSR:
     if pad_id is None:
         return ids, offsets
-    keep = ids != pad_id
+    keep = ids != pad_for_dtype(pad_id, ids.dtype, what)
     kept = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])
     return np.ascontiguousarray(ids[keep]), kept[offsets]
 
@@ -100,13 +127,38 @@ def _concat_vectors(rows: List[Any], what: str, pad_id: Optional[int]) -> CSR:
             if a.ndim != 1:
                 raise ValueError(f"{what}[{i}] must be 1-D, got shape {a.shape}")
         lens = np.array([a.shape[0] for a in arrays], dtype=np.int64)
+        if len({a.dtype for a in arrays if a.size}) > 1:
+            return _concat_mixed(arrays, lens, what, pad_id)
+        arrays = [a for a in arrays if a.size] or arrays  # (an empty row's dtype is no matter)
         flat = np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
     flat = _int_array(flat, what)
     offsets = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum(lens, out=offsets[1:])
-    ids, offsets = _drop_pad(flat, offsets, pad_id)
-    _check_range(ids, what)
+    ids, offsets = _drop_pad(flat, offsets, pad_id, what)
+    _check_range(ids, what, pad_id)
     return np.ascontiguousarray(ids, dtype=np.int32), offsets
+
+
+def _concat_mixed(
+    arrays: List[np.ndarray], lens: np.ndarray, what: str, pad_id: Optional[int]
+) -> CSR:
+    """1-D arrays of several dtypes: concatenated, NumPy would promote them (uint64 with int64
+    to float64, where 2**64-1 and 2**64-2 are one value). Each is checked, and its padding
+    dropped, in its own dtype; what is left is in 0..2**31-1 and is joined as int32."""
+    parts = []
+    for i, a in enumerate(arrays):
+        if not a.size:
+            parts.append(np.zeros(0, dtype=np.int32))
+            continue
+        a = _int_array(a, f"{what}[{i}]")
+        if pad_id is not None:
+            a = a[a != pad_for_dtype(pad_id, a.dtype, f"{what}[{i}]")]
+        _check_range(a, f"{what}[{i}]", pad_id)
+        parts.append(a.astype(np.int32))
+    lens = np.array([p.shape[0] for p in parts], dtype=np.int64)
+    offsets = np.zeros(len(parts) + 1, dtype=np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    return np.ascontiguousarray(np.concatenate(parts), dtype=np.int32), offsets
 
 
 def _is_vector(x: Any) -> bool:
@@ -142,10 +194,12 @@ class TextEncoder:
         # "text" or "tokens" once something was encoded: hypotheses must come in the same form
         # as their references (ids from one vocabulary mean nothing in another).
         self.used: Optional[str] = None
+        # What the caller names the references (mbr_select: pseudo_references), for messages.
+        self.refs_name = "the references"
 
     def _use(self, kind: str, what: str) -> None:
         if self.used is not None and self.used != kind:
-            raise _form_error(what, kind, self.used)
+            raise _form_error(what, kind, self.used, self.refs_name)
         self.used = kind
 
     def _intern(
@@ -200,11 +254,13 @@ class TextEncoder:
 _FORMS = {"text": "strings", "tokens": "lists of token strings", None: "token ids"}
 
 
-def _form_error(what: str, kind: Optional[str], used: Optional[str]) -> TypeError:
-    """Hypotheses (``what``) in another form than their references (``_FORMS``' keys)."""
+def _form_error(
+    what: str, kind: Optional[str], used: Optional[str], refs_name: str = "the references"
+) -> TypeError:
+    """Hypotheses (``what``) in another form than their references (``refs_name``), the forms
+    being ``_FORMS``' keys."""
     return TypeError(
-        f"{what} are {_FORMS[kind]} but the references are {_FORMS[used]}: "
-        "give both in the same form"
+        f"{what} are {_FORMS[kind]} but {refs_name} are {_FORMS[used]}: give both in the same form"
     )
 
 
@@ -214,15 +270,17 @@ def _check_ids_or_text(
     """Hypotheses as ids against text references, or as text against id references (the
     encoder itself tells strings from token strings)."""
     if frozen and encoder is not None and (kind is None) != (encoder.used is None):
-        raise _form_error(what, kind, encoder.used)
+        raise _form_error(what, kind, encoder.used, encoder.refs_name)
 
 
-def _check_sequence(rows: Any, what: str, lengths: Any, wanted: str) -> None:
+def _check_sequence(
+    rows: Any, what: str, lengths: Any, wanted: str, lengths_name: str = "lengths"
+) -> None:
     """What is not an array must be a list (``wanted`` says of what), without ``lengths``."""
     if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
-        raise TypeError(f"{what} must be {wanted}, got {type(rows).__name__}")
+        raise TypeError(f"{what} must be {wanted}, got {describe(rows)}")
     if lengths is not None:
-        raise ValueError(f"{what}: lengths= applies to arrays and tensors only")
+        raise ValueError(f"{lengths_name} applies to arrays and tensors only ({what} is a list)")
 
 
 def looks_like_text(rows: Sequence) -> Optional[str]:
@@ -244,9 +302,11 @@ def sequences(
     lengths: Any = None,
     encoder: Optional[TextEncoder] = None,
     frozen: bool = False,
+    lengths_name: str = "lengths",
 ) -> CSR:
     """CSR of one sequence per row: a 2-D array or tensor (with ``pad_id`` or ``lengths``), a
-    list of 1-D arrays/tensors, a list of id sequences, or text / token strings (``encoder``)."""
+    list of 1-D arrays/tensors, a list of id sequences, or text / token strings (``encoder``).
+    ``lengths_name``: the caller's name of ``lengths`` (``hyp_lengths``, ...), for messages."""
     pad_id = check_pad_id(pad_id)
     if is_tensor(rows):
         rows = tensor_to_numpy(rows)
@@ -256,8 +316,10 @@ def sequences(
             raise ValueError(
                 f"{what} as an array must be 2-D (rows x positions), got shape {rows.shape}"
             )
-        return array_rows(rows, what, pad_id, lengths)
-    _check_sequence(rows, what, lengths, "a list of sequences, a 2-D array or a tensor")
+        return array_rows(rows, what, pad_id, lengths, lengths_name)
+    _check_sequence(
+        rows, what, lengths, "a list of sequences, a 2-D array or a tensor", lengths_name
+    )
     kind = looks_like_text(rows)
     if kind is not None or first_token(rows) is not None:  # (no ids at all: any form will do)
         _check_ids_or_text(encoder, frozen, kind, what)
@@ -294,6 +356,7 @@ def groups(
     pad_id: Optional[int] = None,
     lengths: Any = None,
     encoder: Optional[TextEncoder] = None,
+    lengths_name: str = "lengths",
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """CSR of reference groups: ``(ids, offsets, group_offsets)``.
 
@@ -310,10 +373,12 @@ def groups(
                 f"{what} as an array must be 2-D (one reference per row) or 3-D "
                 f"(rows x references x positions), got shape {refs.shape}"
             )
-        ids, offsets = array_rows(refs, what, pad_id, lengths)
+        ids, offsets = array_rows(refs, what, pad_id, lengths, lengths_name)
         k = 1 if refs.ndim == 2 else refs.shape[1]
         return ids, offsets, np.arange(refs.shape[0] + 1, dtype=np.int64) * k
-    _check_sequence(refs, what, lengths, "a list of reference lists, an array or a tensor")
+    _check_sequence(
+        refs, what, lengths, "a list of reference lists, an array or a tensor", lengths_name
+    )
     if refs and isinstance(refs[0], str):  # one text reference per group
         ids, offsets = sequences(list(refs), what, encoder=encoder)
         return ids, offsets, np.arange(len(refs) + 1, dtype=np.int64)

@@ -28,10 +28,14 @@ LOG_ZERO = -9999999999
 
 def check_smoothing(smooth_method: Any, smooth_value: Any) -> None:
     """ValueError for an unknown method, TypeError for a smoothing value that is not a number."""
-    if smooth_method not in SMOOTH_DEFAULTS:
-        raise ValueError(
-            f"unknown smooth_method={smooth_method!r}; choose one of {list(SMOOTH_DEFAULTS)}"
+    # Tested as a str first: `in` raises "unhashable type" for a list or an array.
+    if not isinstance(smooth_method, str) or smooth_method not in SMOOTH_DEFAULTS:
+        shown = (
+            repr(smooth_method)
+            if smooth_method is None or isinstance(smooth_method, (str, int, float))
+            else f"a {type(smooth_method).__name__}"
         )
+        raise ValueError(f"unknown smooth_method={shown}; choose one of {list(SMOOTH_DEFAULTS)}")
     if smooth_value is not None and (
         isinstance(smooth_value, bool) or not isinstance(smooth_value, (int, float))
     ):
