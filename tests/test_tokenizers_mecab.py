@@ -196,8 +196,12 @@ def test_missing_extra_names_the_pip_install(
     }[name]
     monkeypatch.setitem(tokenizers._MECAB, name, fresh)
     extra = "ja" if name == "ja-mecab" else "ko"
-    with pytest.raises(MissingExtraError, match=rf"pip install 'turbobleu\[{extra}\]'"):
+    with pytest.raises(MissingExtraError, match=rf"pip install 'turbobleu\[{extra}\]'") as info:
         turbobleu.BLEU(tokenize=name)
+    # Two packages: "which are not installed ... Install them".
+    assert " and " in fresh.packages
+    assert "which are not installed (" in str(info.value)
+    assert "Install them with: pip install" in str(info.value)
     # sacrebleu raises RuntimeError for a missing MeCab; code catching that still works.
     with pytest.raises(RuntimeError):
         turbobleu.corpus_bleu(["a"], [["a"]], tokenize=name)

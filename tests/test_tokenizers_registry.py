@@ -53,3 +53,21 @@ def test_a_tokenizer_object_can_be_passed() -> None:
 def test_calling_a_tokenizer_needs_a_string() -> None:
     with pytest.raises(TypeError, match="line must be a str, got bytes"):
         get_tokenizer("zh")(b"abc")
+
+
+@pytest.mark.parametrize(
+    "packages,verb,pronoun",
+    [("sentencepiece", "is", "it"), ("mecab-python3 and ipadic", "are", "them")],
+)
+def test_a_missing_extra_message_agrees_with_its_packages(
+    packages: str, verb: str, pronoun: str
+) -> None:
+    """One package: "which is not installed ... Install it"; two: "which are ... them" (runs
+    without the extras: the message is built from an ImportError given here)."""
+    from turbobleu.tokenizers import SentencePieceTokenizer
+
+    tokenizer = SentencePieceTokenizer("flores200", "/some/model")
+    tokenizer.packages = packages
+    message = str(tokenizer.missing(ImportError("No module named 'x'")))
+    assert f"needs {packages}, which {verb} not installed (No module named 'x'). " in message
+    assert f"Install {pronoun} with: pip install 'turbobleu[spm]'" in message

@@ -228,8 +228,12 @@ def test_missing_model_says_how_to_get_it(
 
 def test_missing_sentencepiece_names_the_pip_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "sentencepiece", None)
-    with pytest.raises(MissingExtraError, match=r"pip install 'turbobleu\[spm\]'"):
+    with pytest.raises(MissingExtraError, match=r"pip install 'turbobleu\[spm\]'") as info:
         SentencePieceTokenizer("flores200", "/some/model").load()
+    # One package: "which is not installed ... Install it" (it said "which are ... them").
+    message = str(info.value)
+    assert "needs sentencepiece, which is not installed (" in message
+    assert "Install it with: pip install" in message
     with pytest.raises(ImportError):  # what sacrebleu raises; code catching it still works
         SentencePieceTokenizer("flores200", "/some/model").load()
 

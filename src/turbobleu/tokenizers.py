@@ -123,9 +123,12 @@ class LibraryTokenizer(Tokenizer):
         return out
 
     def missing(self, exc: ImportError) -> MissingExtraError:
+        # "mecab-python3 and ipadic, which are ... them"; "sentencepiece, which is ... it".
+        several = " and " in self.packages or "," in self.packages
+        verb, pronoun = ("are", "them") if several else ("is", "it")
         return MissingExtraError(
-            f"tokenize={self.name!r} needs {self.packages}, which are not installed ({exc}). "
-            f"Install them with: pip install 'turbobleu[{self.extra}]'"
+            f"tokenize={self.name!r} needs {self.packages}, which {verb} not installed ({exc}). "
+            f"Install {pronoun} with: pip install 'turbobleu[{self.extra}]'"
         )
 
     def prepare(self, lines: list, lowercase: bool, what: str = "lines") -> Tuple[list, int, bool]:
