@@ -13,7 +13,14 @@ Each case draws random input and one API, and checks it against its oracle:
 - pairwise: ``pairwise_bleu`` (sacrebleu recipe, and NLTK's on whitespace tokens) and
   ``pairwise_chrf``, each cell against the oracle's single-reference sentence score;
 - malformed input: one argument of a valid call made wrong; the answer must be a TypeError or
-  ValueError whose message names that argument.
+  ValueError whose message names that argument;
+- wrong arguments (issue 32): every argument of the batch APIs, ``ReferenceSets``, ``self_bleu``,
+  the recipes, ``pairwise_bleu``, ``mbr_select`` and the corpus/sentence APIs given a value of a
+  wrong type or shape (an array where a scalar belongs, a scalar where a sequence belongs, None,
+  a dict, bytes, NaN); the message must name the argument;
+- unusual pads (issue 32): pad ids at the edges of their dtype (uint32 0xFFFFFFFF, uint64
+  2**64-1, negatives in signed arrays, any int in Python lists) must score as the same rows
+  without padding, at every token-id entry point.
 
 Outcomes are counted (ok, mismatch, unclear error, valid input refused). ``TURBOBLEU_FUZZ_CASES``
 sets the number of cases (default 300, about 2 s), ``TURBOBLEU_FUZZ_SEED`` the seed; the counts
@@ -318,7 +325,8 @@ def batch_ids(rng: random.Random) -> Tuple[str, str]:
 # Malformed arguments: (argument name, bad value). Each replaces one argument of a valid call.
 BAD_ROWS = [None, 7, 1.5, {1: 2}, {1, 2}, "text", b"x", [[1, 2]], [1, -1], [2**31], [2**64], [1.0]]
 BAD_ARGS: Dict[str, List[Any]] = {
-    "pad_id": [1.5, "1", b"x", 2**64, -(2**40), float("nan"), True, [1]],
+    # (Any int pads Python lists: 2**64 and -2**40 are valid pad ids since issue 32.)
+    "pad_id": [1.5, "1", b"x", float("nan"), True, [1], np.array([1.0, 2.0]), np.array([[1, 2]])],
     "threads": [0, -1, 1.5, "2", True],
     "max_order": [0, -1, 2**31, 2**30 - 1, 1.5, "4", None, True],
     "group": [[[0], 1], [0.0], [5], [-1], "0", [2**70]],
@@ -429,7 +437,7 @@ def malformed(rng: random.Random) -> Tuple[str, str]:
         name = "group_size"
         call = lambda: turbobleu.ReferenceSets(refs).score(hyps, group_size=bad)  # noqa: E731
     elif which == "lengths":
-        name = "hypotheses"
+        name = "hyp_lengths"
         call = lambda: turbobleu.sentence_bleu_batch(  # noqa: E731
             np.array([[1, 2, 3]]), [[[1]]], hyp_lengths=bad
         )
@@ -506,8 +514,214 @@ def pairwise(rng: random.Random) -> Tuple[str, str]:
     return f"pairwise {which}({hyps!r}, {refs!r})", compare(ours, theirs, lambda a, b: a == b)
 
 
+# -- wrong arguments, unusual pads (issue 32) ---------------------------------------------------
+H = [[1, 2, 3], [2, 3]]
+R = [[[1, 2, 3]], [[2, 3, 4], [3]]]
+ARR = np.array([[1, 2, 3], [2, 3, 0]])
+TEXTS = ["a b c", "b c"]
+# Wrong for any argument here: an array where one value belongs, a mapping, bytes.
+WRONG_ANY: List[Any] = [np.array([1.0, 2.0]), np.array([[1, 2]]), {1: 2}, b"x"]
+WRONG_INT = WRONG_ANY + [float("nan"), 1.5, "4", True, [1], np.array([1])]
+WRONG_FLAG = WRONG_ANY + [float("nan"), None, "yes", 2, 1.5, [True]]
+WRONG_ROWS = [None, 7, 1.5, float("nan"), {1: 2}, b"x", np.array([1, 2]), np.array([[1.5]])]
+WRONG_NUMBER = WRONG_ANY + ["0.1", [0.1]]
+WRONG_NAME = WRONG_ANY + [float("nan"), 7, [1]]
+# sacrebleu reads its flags by truth value: only a value without one is wrong there.
+WRONG_TRUTH = [np.array([1.0, 2.0]), np.array([[1, 2]])]
+WRONG_LENGTHS = WRONG_ANY + [float("nan"), 7, "2", np.array([1.5, 2.0]), [[2], 3]]
+
+# (argument name as messages say it, wrong values, call with the value in that argument)
+WRONG_ARGUMENTS: List[Tuple[str, List[Any], Callable[[Any], Any]]] = [
+    ("hypotheses", WRONG_ROWS, lambda v: turbobleu.sentence_bleu_batch(v, R)),
+    ("references", WRONG_ROWS, lambda v: turbobleu.sentence_bleu_batch(H, v)),
+    ("recipe", WRONG_NAME + [None], lambda v: turbobleu.sentence_bleu_batch(H, R, v)),
+    ("pad_id", WRONG_INT, lambda v: turbobleu.sentence_bleu_batch(H, R, pad_id=v)),
+    ("pad_id", WRONG_INT, lambda v: turbobleu.sentence_bleu_batch(ARR, R, pad_id=v)),
+    (
+        "pad_id",
+        [2**31, -(2**31) - 1, 2**64],
+        lambda v: turbobleu.sentence_bleu_batch(ARR.astype(np.int32), R, pad_id=v),
+    ),
+    (
+        "pad_id",
+        [-1, 2**32, 2**64 - 1],
+        lambda v: turbobleu.sentence_bleu_batch(ARR.astype(np.uint32), R, pad_id=v),
+    ),
+    ("hyp_lengths", WRONG_LENGTHS, lambda v: turbobleu.sentence_bleu_batch(ARR, R, hyp_lengths=v)),
+    ("ref_lengths", WRONG_LENGTHS, lambda v: turbobleu.sentence_bleu_batch(H, ARR, ref_lengths=v)),
+    (
+        "tokenize",
+        WRONG_NAME,
+        lambda v: turbobleu.sentence_bleu_batch(TEXTS, [[t] for t in TEXTS], tokenize=v),
+    ),
+    ("lowercase", WRONG_FLAG, lambda v: turbobleu.sentence_bleu_batch(H, R, lowercase=v)),
+    ("threads", WRONG_INT + [0], lambda v: turbobleu.sentence_bleu_batch(H, R, threads=v)),
+    ("return_stats", WRONG_FLAG, lambda v: turbobleu.sentence_bleu_batch(H, R, return_stats=v)),
+    ("references", WRONG_ROWS, lambda v: turbobleu.ReferenceSets(v)),
+    ("max_order", WRONG_INT + [None, 0], lambda v: turbobleu.ReferenceSets(R, max_order=v)),
+    ("pad_id", WRONG_INT, lambda v: turbobleu.ReferenceSets(R, pad_id=v)),
+    ("lengths", WRONG_LENGTHS, lambda v: turbobleu.ReferenceSets(ARR, lengths=v)),
+    ("tokenize", WRONG_NAME, lambda v: turbobleu.ReferenceSets([["a b"]], tokenize=v)),
+    ("lowercase", WRONG_FLAG, lambda v: turbobleu.ReferenceSets(R, lowercase=v)),
+    ("threads", WRONG_INT + [0], lambda v: turbobleu.ReferenceSets(R, threads=v)),
+    ("hypotheses", WRONG_ROWS, lambda v: turbobleu.ReferenceSets(R).score(v)),
+    ("recipe", WRONG_NAME + [None], lambda v: turbobleu.ReferenceSets(R).score(H, v)),
+    ("group", WRONG_LENGTHS, lambda v: turbobleu.ReferenceSets(R).score(H, group=v)),
+    ("group_size", WRONG_INT + [0], lambda v: turbobleu.ReferenceSets(R).score(H, group_size=v)),
+    ("pad_id", WRONG_INT, lambda v: turbobleu.ReferenceSets(R).score(H, pad_id=v)),
+    ("lengths", WRONG_LENGTHS, lambda v: turbobleu.ReferenceSets(R).score(ARR, lengths=v)),
+    ("threads", WRONG_INT + [0], lambda v: turbobleu.ReferenceSets(R).score(H, threads=v)),
+    ("return_stats", WRONG_FLAG, lambda v: turbobleu.ReferenceSets(R).score(H, return_stats=v)),
+    ("max_order", WRONG_INT + [0], lambda v: turbobleu.ReferenceSets(R).stats(H, max_order=v)),
+    ("texts", WRONG_ROWS, lambda v: turbobleu.self_bleu(v)),
+    ("recipe", WRONG_NAME + [None], lambda v: turbobleu.self_bleu(H, v)),
+    ("pad_id", WRONG_INT, lambda v: turbobleu.self_bleu(H, pad_id=v)),
+    ("lengths", WRONG_LENGTHS, lambda v: turbobleu.self_bleu(ARR, lengths=v)),
+    ("tokenize", WRONG_NAME, lambda v: turbobleu.self_bleu(TEXTS, tokenize=v)),
+    ("lowercase", WRONG_FLAG, lambda v: turbobleu.self_bleu(TEXTS, lowercase=v)),
+    ("threads", WRONG_INT + [0], lambda v: turbobleu.self_bleu(H, threads=v)),
+    ("return_stats", WRONG_FLAG, lambda v: turbobleu.self_bleu(H, return_stats=v)),
+    ("smooth_method", WRONG_NAME + [None], lambda v: turbobleu.SacreBLEURecipe(v)),
+    ("smooth_value", WRONG_NUMBER, lambda v: turbobleu.SacreBLEURecipe("floor", v)),
+    ("effective_order", WRONG_FLAG, lambda v: turbobleu.SacreBLEURecipe(effective_order=v)),
+    ("max_order", WRONG_INT + [None, 0], lambda v: turbobleu.SacreBLEURecipe(max_order=v)),
+    (
+        "weights",
+        [None, 7, float("nan"), {1: 2}, b"x", np.array([[1, 2]])],
+        lambda v: turbobleu.NLTKRecipe(v),
+    ),
+    (
+        "smoothing_function",
+        WRONG_ANY + [float("nan"), 8, "method9", [1]],
+        lambda v: turbobleu.NLTKRecipe(smoothing_function=v),
+    ),
+    ("auto_reweigh", WRONG_FLAG, lambda v: turbobleu.NLTKRecipe(auto_reweigh=v)),
+    ("epsilon", WRONG_NUMBER, lambda v: turbobleu.NLTKRecipe(epsilon=v)),
+    ("alpha", WRONG_NUMBER, lambda v: turbobleu.NLTKRecipe(alpha=v)),
+    ("k", WRONG_NUMBER, lambda v: turbobleu.NLTKRecipe(k=v)),
+    ("hypotheses", WRONG_ROWS, lambda v: turbobleu.pairwise_bleu(v, H)),
+    ("references", WRONG_ROWS[1:], lambda v: turbobleu.pairwise_bleu(H, v)),
+    ("pad_id", WRONG_INT, lambda v: turbobleu.pairwise_bleu(ARR, pad_id=v)),
+    ("hyp_lengths", WRONG_LENGTHS, lambda v: turbobleu.pairwise_bleu(ARR, hyp_lengths=v)),
+    ("lowercase", WRONG_FLAG, lambda v: turbobleu.pairwise_bleu(TEXTS, lowercase=v)),
+    ("threads", WRONG_INT + [0], lambda v: turbobleu.pairwise_bleu(H, threads=v)),
+    ("return_stats", WRONG_FLAG, lambda v: turbobleu.pairwise_bleu(H, return_stats=v)),
+    ("rows", WRONG_ANY + [1.5, "x"], lambda v: turbobleu.PairwiseBLEU(H).matrix(v)),
+    ("block_rows", WRONG_INT + [0], lambda v: list(turbobleu.PairwiseBLEU(H).blocks(v))),
+    ("candidates", WRONG_ROWS, lambda v: turbobleu.mbr_select(v)),
+    ("pseudo_references", WRONG_ROWS[1:], lambda v: turbobleu.mbr_select(TEXTS, v)),
+    ("include_self", WRONG_FLAG, lambda v: turbobleu.mbr_select(TEXTS, include_self=v)),
+    ("candidates", WRONG_ROWS, lambda v: turbobleu.mbr_select_batch(v)),
+    ("pseudo_references", WRONG_ROWS[1:], lambda v: turbobleu.mbr_select_batch([TEXTS], v)),
+    ("hypotheses", WRONG_ROWS, lambda v: turbobleu.corpus_bleu(v, [TEXTS])),
+    ("references", WRONG_ROWS, lambda v: turbobleu.corpus_bleu(TEXTS, v)),
+    ("smooth_method", WRONG_NAME + [None], lambda v: turbobleu.corpus_bleu(TEXTS, [TEXTS], v)),
+    ("smooth_value", WRONG_NUMBER, lambda v: turbobleu.corpus_bleu(TEXTS, [TEXTS], "floor", v)),
+    ("force", WRONG_TRUTH, lambda v: turbobleu.corpus_bleu(TEXTS, [TEXTS], force=v)),
+    ("lowercase", WRONG_TRUTH, lambda v: turbobleu.corpus_bleu(TEXTS, [TEXTS], lowercase=v)),
+    ("tokenize", WRONG_NAME, lambda v: turbobleu.corpus_bleu(TEXTS, [TEXTS], tokenize=v)),
+    (
+        "use_effective_order",
+        WRONG_TRUTH,
+        lambda v: turbobleu.corpus_bleu(TEXTS, [TEXTS], use_effective_order=v),
+    ),
+    ("hypothesis", WRONG_ROWS, lambda v: turbobleu.sentence_bleu(v, TEXTS)),
+    ("references", WRONG_ROWS, lambda v: turbobleu.sentence_bleu("a b", v)),
+    ("smooth_method", WRONG_NAME + [None], lambda v: turbobleu.sentence_bleu("a", TEXTS, v)),
+    ("smooth_value", WRONG_NUMBER, lambda v: turbobleu.sentence_bleu("a", TEXTS, "floor", v)),
+    ("lowercase", WRONG_TRUTH, lambda v: turbobleu.sentence_bleu("a", TEXTS, lowercase=v)),
+    ("tokenize", WRONG_NAME, lambda v: turbobleu.sentence_bleu("a", TEXTS, tokenize=v)),
+    (
+        "use_effective_order",
+        WRONG_TRUTH,
+        lambda v: turbobleu.sentence_bleu("a", TEXTS, use_effective_order=v),
+    ),
+    ("max_ngram_order", WRONG_INT + [None, 0], lambda v: turbobleu.BLEU(max_ngram_order=v)),
+    ("effective_order", WRONG_TRUTH, lambda v: turbobleu.BLEU(effective_order=v)),
+    ("trg_lang", WRONG_NAME, lambda v: turbobleu.BLEU(trg_lang=v)),
+]
+
+
+def wrong_argument(rng: random.Random) -> Tuple[str, str]:
+    """One argument of a valid call given a value of a wrong type or shape."""
+    name, values, call = rng.choice(WRONG_ARGUMENTS)
+    bad = rng.choice(values)
+    return f"{name} = {bad!r}", raises_named(lambda: call(bad), name)
+
+
+# Pad ids at the edges of their dtype, each valid for its dtype.
+EDGE_PADS: List[Tuple[Any, int]] = [
+    (np.uint32, 2**32 - 1),
+    (np.uint64, 2**64 - 1),
+    (np.uint16, 2**16 - 1),
+    (np.uint8, 255),
+    (np.int64, -1),
+    (np.int64, -(2**63)),
+    (np.int64, 2**63 - 1),
+    (np.int32, -(2**31)),
+    (np.int16, -100),
+    (np.int8, -1),
+]
+
+
+def padded_form(rng: random.Random, rows: List[List[int]]) -> Tuple[Any, int, str]:
+    """``rows`` padded at the end (and as a 2-D array, a list of 1-D arrays or lists), with a
+    pad id at the edge of the form's range: (input, pad_id, description)."""
+    dtype, pad = rng.choice(EDGE_PADS)
+    extra = [rng.randint(0, 3) for _ in rows]
+    form = rng.choice(["array", "vectors", "lists"])
+    if form == "lists":
+        pad = rng.choice([pad, 2**64, -(2**70), 2**31, -(2**31) - 1])  # any int pads a list
+        return [r + [pad] * e for r, e in zip(rows, extra)], pad, f"lists, pad {pad}"
+    width = max(len(r) + e for r, e in zip(rows, extra))
+    arr = np.full((len(rows), width), pad, dtype=dtype)
+    for i, r in enumerate(rows):
+        arr[i, : len(r)] = r
+    if form == "vectors":
+        vectors = [arr[i, : len(r) + e] for i, (r, e) in enumerate(zip(rows, extra))]
+        return vectors, pad, f"1-D {np.dtype(dtype)} arrays, pad {pad}"
+    return arr, pad, f"{np.dtype(dtype)} array, pad {pad}"
+
+
+def unusual_pad(rng: random.Random) -> Tuple[str, str]:
+    """Padded input against the same rows unpadded: the same scores, never a refusal."""
+    vocab, n = rng.choice([3, 5, 50]), rng.randint(2, 5)
+    hyps = [token_ids(rng, vocab) for _ in range(n)]
+    refs = [[token_ids(rng, vocab) for _ in range(rng.randint(1, 3))] for _ in range(n)]
+    padded, pad, form = padded_form(rng, hyps)
+    api = rng.choice(["batch", "refs", "prepared", "self", "pairwise"])
+
+    def ours() -> List[Any]:
+        if api == "batch":
+            return turbobleu.sentence_bleu_batch(padded, refs, pad_id=pad, threads=1).tolist()
+        if api == "refs":  # the references padded (one per row), the hypotheses as lists
+            return turbobleu.sentence_bleu_batch(hyps, padded, pad_id=pad, threads=1).tolist()
+        if api == "prepared":
+            prepared = turbobleu.ReferenceSets(refs, pad_id=pad)
+            return prepared.score(padded, pad_id=pad, threads=1).tolist()
+        if api == "self":
+            return turbobleu.self_bleu(padded, pad_id=pad, threads=1).tolist()
+        return turbobleu.pairwise_bleu(padded, pad_id=pad, threads=1).tolist()
+
+    def theirs() -> List[Any]:
+        if api == "batch":
+            return turbobleu.sentence_bleu_batch(hyps, refs, threads=1).tolist()
+        if api == "refs":
+            return turbobleu.sentence_bleu_batch(hyps, [[r] for r in hyps], threads=1).tolist()
+        if api == "prepared":
+            return turbobleu.ReferenceSets(refs).score(hyps, threads=1).tolist()
+        if api == "self":
+            return turbobleu.self_bleu(hyps, threads=1).tolist()
+        return turbobleu.pairwise_bleu(hyps, threads=1).tolist()
+
+    if api == "refs" and not isinstance(padded, np.ndarray):
+        padded = [[r] for r in padded]  # one reference per hypothesis (a 2-D array is that too)
+    detail = f"{api}: {form}: {hyps!r} / {refs!r}"
+    return detail, compare(ours, theirs, lambda a, b: a == b)
+
+
 KINDS = [text_corpus, text_functions, nltk_drop_in, batch_ids, batch_ids, malformed, chrf_text]
-KINDS += [pairwise]
+KINDS += [pairwise, wrong_argument, unusual_pad]
 
 
 def run(cases: int, seed: int) -> Tuple[Counter, List[str]]:
@@ -553,3 +767,16 @@ def test_fuzz_differential() -> None:
     for (kind, label), c in sorted(counts.items()):
         print(f"  {kind:16s} {label:12s} {c}")
     assert not failures, "\n".join(failures[:20]) + f"\n({len(failures)} not ok)"
+
+
+def test_every_wrong_argument_names_itself() -> None:
+    """The wrong-argument table in full (the fuzz draws from it): every value of every entry."""
+    failures = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, values, call in WRONG_ARGUMENTS:
+            for bad in values:
+                result = raises_named(lambda: call(bad), name)
+                if result != "ok":
+                    failures.append(f"{name} = {bad!r}: {result}")
+    assert not failures, "\n".join(failures) + f"\n({len(failures)} not ok)"

@@ -184,7 +184,9 @@ def _smoothing_method(smoothing_function: Any) -> Tuple[int, Any, Any, Any]:
         smoothing_function = int(smoothing_function[6:])
     if isinstance(smoothing_function, int) and not isinstance(smoothing_function, bool):
         if not 0 <= smoothing_function <= 7:
-            raise ValueError(f"smoothing method must be 0..7, got {smoothing_function}")
+            raise ValueError(
+                f"smoothing_function must be a method number 0..7, got {smoothing_function}"
+            )
         return smoothing_function, EPSILON, ALPHA, K
     owner = getattr(smoothing_function, "__self__", None)
     func = getattr(smoothing_function, "__func__", None)
