@@ -176,9 +176,9 @@ def test_bad_options():
         sentence_bleu_batch([[1]], [[[1]]], recipe="bleu")
     with pytest.raises(ValueError, match="threads must be"):
         sentence_bleu_batch([[1]], [[[1]]], threads=0)
-    with pytest.raises(ValueError, match="pad_id or lengths"):
+    with pytest.raises(ValueError, match="give pad_id or hyp_lengths, not both"):
         sentence_bleu_batch(np.array([[1]]), [[[1]]], pad_id=0, hyp_lengths=[1])
-    with pytest.raises(ValueError, match="lengths must be in 0..1"):
+    with pytest.raises(ValueError, match=r"^hyp_lengths \(of hypotheses\) must be in 0\.\.1"):
         sentence_bleu_batch(np.array([[1]]), [[[1]]], hyp_lengths=[2])
     with pytest.raises(ValueError, match="unknown smooth_method"):
         SacreBLEURecipe("bogus")
