@@ -11,6 +11,7 @@ Which build you get (``turbobleu.implementation`` tells at run time):
 """
 import os
 import platform
+import runpy
 import sys
 
 from setuptools import Extension, setup
@@ -23,21 +24,11 @@ def flag(name):
 
 PURE = flag("TURBOBLEU_PURE_PYTHON")
 REQUIRE = flag("TURBOBLEU_REQUIRE_EXTENSION")
-# One compiled module per engine stage; each has its pure-Python twin beside it (<name>_py.py).
-SOURCES = {"turbobleu._engine.count._kernel": "src/turbobleu/_engine/count/_kernel.pyx",
-           "turbobleu._engine.text._tokenize": "src/turbobleu/_engine/text/_tokenize.pyx",
-           "turbobleu._engine.intern._intern": "src/turbobleu/_engine/intern/_intern.pyx",
-           "turbobleu._engine.count._pairwise": "src/turbobleu/_engine/count/_pairwise.pyx",
-           "turbobleu._engine.count._chrf": "src/turbobleu/_engine/count/_chrf.pyx",
-           "turbobleu._engine.count._pack": "src/turbobleu/_engine/count/_pack.pyx",
-           "turbobleu._engine.count._ref_tables": "src/turbobleu/_engine/count/_ref_tables.pyx",
-           "turbobleu._engine.count._self_table": "src/turbobleu/_engine/count/_self_table.pyx",
-           "turbobleu._engine.recipes._sacrebleu_scores":
-               "src/turbobleu/_engine/recipes/_sacrebleu_scores.pyx",
-           "turbobleu._engine.recipes._nltk_scores":
-               "src/turbobleu/_engine/recipes/_nltk_scores.pyx",
-           "turbobleu._engine.resample._resample": "src/turbobleu/_engine/resample/_resample.pyx",
-           "turbobleu._engine.resample._draws": "src/turbobleu/_engine/resample/_draws.pyx"}
+# One compiled module per engine stage, each with its pure-Python twin beside it (<name>_py.py),
+# listed once in src/turbobleu/_engine/compiled_modules.py (read here without importing turbobleu).
+_LIST = runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "src", "turbobleu",
+                                    "_engine", "compiled_modules.py"))
+SOURCES = {name: _LIST["source_of"](name) for name in _LIST["COMPILED"]}
 # The shared C headers (scratch.h: per-thread memory kept between calls; cpython_layout.h).
 HEADERS = "src/turbobleu/_engine"
 

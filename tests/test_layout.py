@@ -14,27 +14,12 @@ import pytest
 
 import turbobleu
 from turbobleu._engine import impl as _impl
+from turbobleu._engine.compiled_modules import COMPILED, twin_of
 
 PACKAGE = Path(turbobleu.__file__).parent
 
-# (compiled module, its twin): the twin sits beside it under the name + "_py".
-PAIRS = [
-    ("turbobleu._engine.count._kernel", "turbobleu._engine.count._kernel_py"),
-    ("turbobleu._engine.count._pack", "turbobleu._engine.count._pack_py"),
-    ("turbobleu._engine.count._ref_tables", "turbobleu._engine.count._ref_tables_py"),
-    ("turbobleu._engine.count._self_table", "turbobleu._engine.count._self_table_py"),
-    ("turbobleu._engine.text._tokenize", "turbobleu._engine.text._tokenize_py"),
-    ("turbobleu._engine.intern._intern", "turbobleu._engine.intern._intern_py"),
-    ("turbobleu._engine.count._pairwise", "turbobleu._engine.count._pairwise_py"),
-    ("turbobleu._engine.count._chrf", "turbobleu._engine.count._chrf_py"),
-    (
-        "turbobleu._engine.recipes._sacrebleu_scores",
-        "turbobleu._engine.recipes._sacrebleu_scores_py",
-    ),
-    ("turbobleu._engine.recipes._nltk_scores", "turbobleu._engine.recipes._nltk_scores_py"),
-    ("turbobleu._engine.resample._resample", "turbobleu._engine.resample._resample_py"),
-    ("turbobleu._engine.resample._draws", "turbobleu._engine.resample._draws_py"),
-]
+# (compiled module, its twin), from the one list setup.py builds.
+PAIRS = [(name, twin_of(name)) for name in COMPILED]
 # Compiled-only diagnostics, which report on C memory the twin does not have.
 COMPILED_ONLY = {
     "turbobleu._engine.count._kernel": {"table_slots_of"},
@@ -49,6 +34,7 @@ COMPILED_ONLY = {
     "turbobleu._engine.recipes._nltk_scores": set(),
     "turbobleu._engine.resample._resample": set(),
     "turbobleu._engine.resample._draws": set(),
+    "turbobleu._engine.ter._ter": set(),
 }
 
 

@@ -27,6 +27,7 @@ REEXPORTING = {
     "turbobleu._engine.recipes._nltk_scores": {"NLTK_METHODS"},
     "turbobleu._engine.resample._resample": set(),
     "turbobleu._engine.resample._draws": set(),
+    "turbobleu._engine.ter._ter": set(),
 }
 
 

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from turbobleu.pairwise import PairwiseBLEU, pairwise_bleu
     from turbobleu.patching import patch, patched, unpatch
     from turbobleu.stream import corpus_bleu_stream
+    from turbobleu.ter import TER, TERScore, TERSignature, corpus_ter, sentence_ter
 
 __version__ = "0.1.0"
 
@@ -57,6 +58,12 @@ _LAZY = {
     "patch": "turbobleu.patching",
     "patched": "turbobleu.patching",
     "unpatch": "turbobleu.patching",
+    # TER: its tokenizer compiles regular expressions, which a BLEU-only run need not pay for
+    "TER": "turbobleu.ter",
+    "TERScore": "turbobleu.ter",
+    "TERSignature": "turbobleu.ter",
+    "corpus_ter": "turbobleu.ter",
+    "sentence_ter": "turbobleu.ter",
 }
 
 __all__ = [
@@ -78,6 +85,7 @@ __all__ += ["PairwiseBLEU", "pairwise_bleu"]
 __all__ += ["MBRChoice", "mbr_select", "mbr_select_batch", "mbrs_bleu_metric"]
 __all__ += ["patch", "patched", "unpatch", "significance", "corpus_bleu_stream"]
 __all__ += ["rewards"]
+__all__ += ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
 # Submodules imported on first use of their names.
 _LAZY_MODULES = ("significance", "rewards")
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count.references import (
     check_hypotheses,
-    reference_streams,
+    references_per_segment,
     sentence_references,
+    text_reference_streams,
 )
 from turbobleu._engine.recipes.chrf import check_options, f_score
-from turbobleu._engine.validate import check_sequence
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.result import SACREBLEU_VERSION, BLEUSignature, Score
 
@@ -62,40 +62,6 @@ class CHRFSignature(BLEUSignature):
             space="yes" if whitespace else "no",
             version=SACREBLEU_VERSION,
         )
-
-
-def _reference_streams(references: Any, segments: Optional[int]) -> List[list]:
-    """The reference streams as lists, checked: one entry (str or None) per segment each."""
-    streams = reference_streams(references)
-    for k, stream in enumerate(streams):
-        check_sequence(
-            stream,
-            f"references[{k}] must be a sequence of strings (one reference stream, a string "
-            "or None per segment)",
-        )
-        if type(stream) is not list:
-            streams[k] = list(stream)
-    lengths = [len(s) for s in streams]
-    expected = lengths[0] if segments is None else segments
-    for k, n in enumerate(lengths):
-        if n != expected:
-            raise ValueError(
-                f"references[{k}] has {n} segments but "
-                + ("hypotheses has" if segments is not None else "references[0] has")
-                + f" {expected}; every reference stream needs one entry (a string or None) per "
-                "segment (sacrebleu would silently truncate)"
-            )
-    if expected == 0:
-        raise ValueError("references has no segments")
-    return streams
-
-
-def _num_refs(streams: List[list]) -> int:
-    """References per segment, or -1 when it varies (a None somewhere), as sacrebleu counts."""
-    if not any(None in s for s in streams):
-        return len(streams)
-    per_segment = {sum(r is not None for r in seg) for seg in zip(*streams)}
-    return per_segment.pop() if len(per_segment) == 1 else -1
 
 
 def _lower_all(texts: list, what: str) -> list:
@@ -146,8 +112,8 @@ class CHRF:
         return sent.lower() if self.lowercase else sent
 
     def _prepare_references(self, references: Any, segments: Optional[int]) -> List[list]:
-        streams = _reference_streams(references, segments)
-        self.num_refs = _num_refs(streams)
+        streams = text_reference_streams(references, segments)
+        self.num_refs = references_per_segment(streams)
         if self.lowercase:
             streams = [_lower_all(s, f"references[{k}]") for k, s in enumerate(streams)]
         return streams
@@ -165,7 +131,7 @@ class CHRF:
                 f"hypotheses has {segments} segments but the cached references have "
                 f"{len(self._ref_cache[0])} (sacrebleu would silently truncate)"
             )
-        self.num_refs = _num_refs(self._ref_cache)
+        self.num_refs = references_per_segment(self._ref_cache)
         return self._ref_cache
 
     def corpus_stats(

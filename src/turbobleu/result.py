@@ -152,6 +152,9 @@ class BLEUSignature:
     """The reproducibility signature, e.g.
     ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""
 
+    # the short field names of ``format(short=True)``; a metric may shorten its own otherwise
+    ABBREVIATIONS: Dict[str, str] = _ABBREVIATIONS
+
     def __init__(
         self,
         nrefs: Any,
@@ -208,7 +211,7 @@ class BLEUSignature:
                 continue
             if isinstance(value, bool):
                 value = "yes" if value else "no"
-            parts.append(f"{_ABBREVIATIONS.get(key, key) if short else key}:{value}")
+            parts.append(f"{self.ABBREVIATIONS.get(key, key) if short else key}:{value}")
         return "|".join(parts)
 
     def __repr__(self) -> str:

@@ -34,6 +34,40 @@ def reference_streams(references: Any) -> list:
     return streams
 
 
+def text_reference_streams(references: Any, segments: Optional[int]) -> List[list]:
+    """The reference streams as lists, checked: one entry (str or None) per segment each."""
+    streams = reference_streams(references)
+    for k, stream in enumerate(streams):
+        check_sequence(
+            stream,
+            f"references[{k}] must be a sequence of strings (one reference stream, a string "
+            "or None per segment)",
+        )
+        if type(stream) is not list:
+            streams[k] = list(stream)
+    lengths = [len(s) for s in streams]
+    expected = lengths[0] if segments is None else segments
+    for k, n in enumerate(lengths):
+        if n != expected:
+            raise ValueError(
+                f"references[{k}] has {n} segments but "
+                + ("hypotheses has" if segments is not None else "references[0] has")
+                + f" {expected}; every reference stream needs one entry (a string or None) per "
+                "segment (sacrebleu would silently truncate)"
+            )
+    if expected == 0:
+        raise ValueError("references has no segments")
+    return streams
+
+
+def references_per_segment(streams: List[list]) -> int:
+    """References per segment, or -1 when it varies (a None somewhere), as sacrebleu counts."""
+    if not any(None in s for s in streams):
+        return len(streams)
+    per_segment = {sum(r is not None for r in seg) for seg in zip(*streams)}
+    return per_segment.pop() if len(per_segment) == 1 else -1
+
+
 def _check_stream(k: int, stream: Any) -> None:
     check_sequence(
         stream,

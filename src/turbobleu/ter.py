@@ -1,0 +1,278 @@
+"""sacrebleu-compatible TER (translation edit rate): the ``TER`` metric object, ``corpus_ter`` /
+``sentence_ter`` and sentence scores of many segments in one call, with sacrebleu 2.6.0's edit
+counts, scores, text and signatures (errors instead of silent truncation).
+
+Texts become words with the Tercom tokenizer (``_engine/ter/tercom.py``), words become ids
+(per segment only the reference's words matter: a hypothesis word is only ever compared with
+reference words), and the compiled ``_engine/ter/_ter`` (or its twin) counts the edits.
+
+A segment's statistics row is sacrebleu's ``[fewest edits, average reference length]``; the
+corpus score sums the rows in segment order, the edits as integers and the lengths as floats
+(each average is a float; with one or two references every sum is exact, whatever the order).
+"""
+
+from __future__ import annotations
+
+from turbobleu._engine.count.references import (
+    check_hypotheses,
+    references_per_segment,
+    sentence_references,
+    text_reference_streams,
+)
+from turbobleu._engine.ter import edits
+from turbobleu._engine.ter.tercom import TercomWords
+from turbobleu._typing import TYPE_CHECKING
+from turbobleu.result import _ABBREVIATIONS, SACREBLEU_VERSION, BLEUSignature, Score
+
+if TYPE_CHECKING:
+    from typing import Any, List, Optional, Sequence, Tuple
+
+    import numpy as np
+
+    from turbobleu._engine.ter.edits import PackedReferences
+
+
+class TERScore(Score):
+    """A TER score (sacrebleu's ``TERScore``: ``score``, ``num_edits``, ``ref_length``; same
+    text and JSON)."""
+
+    name = "TER"
+
+    def __init__(self, score: float, num_edits: Any, ref_length: Any) -> None:
+        self.score = score
+        self.num_edits = int(num_edits)
+        self.ref_length = ref_length
+        self._mean = -1.0
+        self._ci = -1.0
+        self._verbose = ""
+
+
+class TERSignature(BLEUSignature):
+    """TER's signature, e.g.
+    ``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0``."""
+
+    ABBREVIATIONS = dict(_ABBREVIATIONS, tok="t", norm="nr", punct="pn", asian="as")
+
+    def __init__(  # noqa: D107 (BLEUSignature's formatting; TER's fields)
+        self,
+        nrefs: Any,
+        case_sensitive: bool,
+        normalized: bool,
+        no_punct: bool,
+        asian_support: bool,
+        n_bootstrap: Optional[int] = None,
+        seed: Optional[str] = None,
+    ) -> None:
+        self.info = self.shared_fields(nrefs, n_bootstrap, seed)
+        self.info.update(
+            case="mixed" if case_sensitive else "lc",
+            tok="tercom",
+            norm=normalized,
+            punct=not no_punct,
+            asian=asian_support,
+            version=SACREBLEU_VERSION,
+        )
+
+
+def _check_flag(value: Any, name: str) -> bool:
+    """sacrebleu reads its flags by truthiness; only a value without one is refused."""
+    try:
+        return bool(value)
+    except (TypeError, ValueError) as exc:  # a NumPy array of several values, say
+        raise TypeError(f"{name} must be a bool, got {type(value).__name__}") from exc
+
+
+def score_of(edits_sum: Any, ref_length: Any) -> float:
+    """sacrebleu's TER of summed statistics: edits per reference word, in percent; with no
+    reference words, 100 for any edit and 0 for none."""
+    if ref_length > 0:
+        return 100 * (edits_sum / ref_length)
+    return 100 * (1.0 if edits_sum > 0 else 0.0)
+
+
+class TER:
+    """TER with sacrebleu's options and results (``sacrebleu.metrics.TER``). ``references``, if
+    given, are tokenized once and reused by ``corpus_score(hyps)``."""
+
+    def __init__(
+        self,
+        normalized: bool = False,
+        no_punct: bool = False,
+        asian_support: bool = False,
+        case_sensitive: bool = False,
+        references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+    ) -> None:
+        self.normalized = _check_flag(normalized, "normalized")
+        self.no_punct = _check_flag(no_punct, "no_punct")
+        self.asian_support = _check_flag(asian_support, "asian_support")
+        self.case_sensitive = _check_flag(case_sensitive, "case_sensitive")
+        self.tokenizer = TercomWords(
+            self.normalized, self.no_punct, self.asian_support, self.case_sensitive
+        )
+        self.n_bootstrap: Optional[int] = None
+        self.seed: Optional[str] = None
+        self._ref_cache: Optional[Tuple[PackedReferences, int]] = None
+        if references is not None:
+            self._ref_cache = self._prepare_references(references, None)
+            self.num_refs = self._ref_cache[1]
+
+    # -- statistics -------------------------------------------------------------------------
+    def _prepare_references(
+        self, references: Any, segments: Optional[int]
+    ) -> Tuple[PackedReferences, int]:
+        streams = text_reference_streams(references, segments)
+        return edits.pack_references(streams, self.tokenizer.words), references_per_segment(streams)
+
+    def _references(self, references: Any, segments: int) -> PackedReferences:
+        if references:
+            packed, self.num_refs = self._prepare_references(references, segments)
+            return packed
+        if self._ref_cache is None:
+            raise ValueError(
+                "references: none given and none cached (pass references= to TER() or to this call)"
+            )
+        packed, self.num_refs = self._ref_cache
+        if packed.segments != segments:
+            raise ValueError(
+                f"hypotheses has {segments} segments but the cached references have "
+                f"{packed.segments} (sacrebleu would silently truncate)"
+            )
+        return packed
+
+    def segment_edits(
+        self,
+        hypotheses: Sequence[str],
+        references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+        threads: int = 1,
+    ) -> Tuple[List[int], List[float]]:
+        """Per segment: the fewest edits over its references, and the average reference
+        length (sacrebleu's statistics row, as two lists)."""
+        hyps = check_hypotheses(hypotheses)
+        packed = self._references(references, len(hyps))
+        counts = edits.count_edits(hyps, packed, self.tokenizer.words, threads)
+        return counts.edits, counts.average_lengths()
+
+    def corpus_stats(
+        self,
+        hypotheses: Sequence[str],
+        references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+        threads: int = 1,
+    ) -> np.ndarray:
+        """Per-segment statistics, a float64 array of 2 columns: ``[edits, average reference
+        length]`` (sacrebleu's ``_extract_corpus_statistics`` rows)."""
+        import numpy as np
+
+        num_edits, lengths = self.segment_edits(hypotheses, references, threads)
+        return np.array([num_edits, lengths], dtype=np.float64).T.copy()
+
+    # -- scores -----------------------------------------------------------------------------
+    def score_row(self, row: Any) -> TERScore:
+        """The score of one aggregated statistics row ``[edits, reference length]``."""
+        return TERScore(score_of(row[0], row[1]), row[0], row[1])
+
+    def corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+        n_bootstrap: int = 1,
+        threads: int = 1,
+    ) -> TERScore:
+        """Corpus TER; ``n_bootstrap > 1`` adds sacrebleu's bootstrap confidence interval;
+        ``threads`` > 1 counts the edits of that many chunks of segments in parallel."""
+        num_edits, lengths = self.segment_edits(hypotheses, references, threads)
+        score = self.score_row(edits.summed(num_edits, lengths))
+        if n_bootstrap > 1:
+            import numpy as np
+
+            self.n_bootstrap = n_bootstrap
+            rows = np.array([num_edits, lengths], dtype=np.float64).T
+            self.seed, resampled = self._bootstrap(rows, n_bootstrap)
+            score.estimate_ci(resampled)
+        return score
+
+    def _bootstrap(self, rows: np.ndarray, n_samples: int) -> Tuple[str, List[TERScore]]:
+        """sacrebleu's ``_bootstrap_resample``: the same seed, resamples and float32 sums."""
+        import numpy as np
+
+        from turbobleu._engine.resample.settings import resolve_seed
+
+        seed = resolve_seed()
+        rng = np.random.default_rng(seed.value)
+        idxs = rng.choice(len(rows), size=(n_samples, len(rows)), replace=True)
+        stats = rows.astype(np.float32)
+        return seed.text, [self.score_row(stats[i].sum(0)) for i in idxs]
+
+    def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> TERScore:
+        """TER of one hypothesis against its references (a list of strings)."""
+        if not isinstance(hypothesis, str):
+            raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+        refs = sentence_references(references)
+        num_edits, lengths = self.segment_edits([hypothesis], [[r] for r in refs])
+        return self.score_row([num_edits[0], lengths[0]])
+
+    def sentence_scores(
+        self,
+        hypotheses: Sequence[str],
+        references: Optional[Sequence[Sequence[Optional[str]]]] = None,
+        threads: int = 1,
+    ) -> np.ndarray:
+        """One sentence score per segment, in one call (float64 array): entry i equals
+        ``sentence_score(hypotheses[i], [refs[i] for refs in references]).score``."""
+        import numpy as np
+
+        num_edits, lengths = self.segment_edits(hypotheses, references, threads)
+        return np.array([score_of(e, n) for e, n in zip(num_edits, lengths)], dtype=np.float64)
+
+    def get_signature(self) -> TERSignature:
+        if not hasattr(self, "num_refs"):
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        return TERSignature(
+            self.num_refs,
+            self.case_sensitive,
+            self.normalized,
+            self.no_punct,
+            self.asian_support,
+            self.n_bootstrap,
+            self.seed,
+        )
+
+    # -- sacrebleu internals that significance code calls ----------------------------------
+    def _extract_corpus_statistics(
+        self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[Optional[str]]]]
+    ) -> List[List[Any]]:
+        num_edits, lengths = self.segment_edits(hypotheses, references)
+        return [[e, n] for e, n in zip(num_edits, lengths)]
+
+    def _compute_score_from_stats(self, stats: Any) -> TERScore:
+        return self.score_row(stats)
+
+    def _aggregate_and_compute(self, stats: Any) -> TERScore:
+        if len(stats) == 1:
+            return self.score_row(stats[0])
+        return self.score_row(edits.summed([s[0] for s in stats], [s[1] for s in stats]))
+
+
+def corpus_ter(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[Optional[str]]],
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> TERScore:
+    """Corpus TER exactly as ``sacrebleu.corpus_ter`` (raises on length mismatches)."""
+    metric = TER(normalized, no_punct, asian_support, case_sensitive)
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_ter(
+    hypothesis: str,
+    references: Sequence[Optional[str]],
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> TERScore:
+    """Sentence TER exactly as ``sacrebleu.sentence_ter``."""
+    metric = TER(normalized, no_punct, asian_support, case_sensitive)
+    return metric.sentence_score(hypothesis, references)

@@ -1,0 +1,269 @@
+"""TER against sacrebleu 2.6.0: edit counts (both implementations, generated inputs built to hit
+sacrebleu's limits), the Tercom tokenizer under every option, and the metric object's scores,
+signatures, references and errors."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import List
+
+import pytest
+import sacrebleu
+from hypothesis import given
+from hypothesis import strategies as st
+from sacrebleu.metrics import TER as SacreTER
+from sacrebleu.metrics.lib_ter import translation_edit_rate
+from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+
+import turbobleu
+from conftest import compiled_module
+from turbobleu._engine.ter import _ter_py
+from turbobleu._engine.ter.tercom import TercomWords
+from turbobleu.ter import TER, corpus_ter, sentence_ter
+
+COMPILED = compiled_module("ter._ter")
+KERNELS = [pytest.param(_ter_py, id="twin")] + (
+    [pytest.param(COMPILED, id="compiled")] if COMPILED is not None else []
+)
+
+
+def sacrebleu_edits(hyp: List[int], ref: List[int]) -> int:
+    return translation_edit_rate([str(w) for w in hyp], [str(w) for w in ref])[0]
+
+
+# -- edit counts ---------------------------------------------------------------------------------
+def _moved(ref: List[int], start: int, length: int, to: int) -> List[int]:
+    """``ref`` with the block [start, start + length) moved before position ``to``."""
+    block = ref[start : start + length]
+    rest = ref[:start] + ref[start + length :]
+    return rest[:to] + block + rest[to:]
+
+
+def _random_pair(seed: int, vocab: int, length: int) -> tuple:
+    rng = random.Random(seed)
+    ref = [rng.randrange(vocab) for _ in range(length)]
+    return [rng.randrange(vocab) for _ in range(length)], ref
+
+
+LIMIT_CASES = {
+    # a block moved so that its start lands 49, 50, 51 words away (sacrebleu's distance limit 50)
+    **{
+        f"distance-{d}": (_moved(list(range(60)), 0, 3, d), list(range(60)))
+        for d in (48, 49, 50, 51, 52)
+    },
+    # blocks of 10 and 11 words (the size limit is 10: the 11th word needs another shift)
+    **{
+        f"size-{n}": (_moved(list(range(40)), 5, n, 30 - n), list(range(40)))
+        for n in (9, 10, 11, 12)
+    },
+    # one repeated word: many candidates, ties broken by length, start and target
+    "repeated": ([1] * 12 + [2] + [1] * 7, [2] + [1] * 20),
+    "two-words": ([1, 2] * 15, [2, 1] * 15),
+    # long texts over few words: more than 1,000 candidates, the search stops early
+    "candidates": _random_pair(seed=0, vocab=3, length=60),
+    "empty-hyp": ([], [1, 2, 3]),
+    "empty-ref": ([1, 2, 3], []),
+    "both-empty": ([], []),
+    "hyp-much-shorter": ([1, 2], list(range(130))),  # the band widens
+    "hyp-much-longer": (list(range(130)), [5, 6]),
+    "reversed": (list(range(30))[::-1], list(range(30))),
+}
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("case", sorted(LIMIT_CASES))
+def test_edits_at_the_limits_equal_sacrebleu(kernel: object, case: str) -> None:
+    hyp, ref = LIMIT_CASES[case]
+    assert kernel.pair_edits(hyp, ref) == sacrebleu_edits(hyp, ref)  # type: ignore[attr-defined]
+
+
+def test_limit_cases_reach_the_limits() -> None:
+    """The cases above exercise what they claim: the 1,000-candidate stop changes the count
+    (against an unlimited search), and the distance cases straddle a change in the result."""
+    hyp, ref = LIMIT_CASES["candidates"]
+    limited = _ter_py.pair_edits(hyp, ref)
+    saved = _ter_py.MAX_CANDIDATES
+    try:
+        _ter_py.MAX_CANDIDATES = 10**9
+        unlimited = _ter_py.pair_edits(hyp, ref)
+    finally:
+        _ter_py.MAX_CANDIDATES = saved
+    assert limited != unlimited
+    by_distance = [_ter_py.pair_edits(*LIMIT_CASES[f"distance-{d}"]) for d in (48, 52)]
+    assert by_distance[0] != by_distance[1]
+    by_size = [_ter_py.pair_edits(*LIMIT_CASES[f"size-{n}"]) for n in (10, 11)]
+    assert by_size[0] != by_size[1]
+
+
+def _shuffled_pair(draw: st.DrawFn) -> tuple:
+    vocab = draw(st.sampled_from([2, 3, 5, 20]))
+    ref = draw(st.lists(st.integers(0, vocab - 1), max_size=35))
+    hyp = list(ref)
+    for _ in range(draw(st.integers(0, 4))):  # edits and moved blocks
+        kind = draw(st.sampled_from(["insert", "delete", "move"]))
+        at = draw(st.integers(0, len(hyp)))
+        if kind == "insert":
+            hyp.insert(at, draw(st.integers(0, vocab)))
+        elif kind == "delete":
+            del hyp[at : at + draw(st.integers(1, 3))]
+        elif hyp:
+            n = draw(st.integers(1, 12))
+            block = hyp[at : at + n]
+            del hyp[at : at + n]
+            to = draw(st.integers(0, len(hyp)))
+            hyp[to:to] = block
+    if draw(st.booleans()):
+        hyp = draw(st.lists(st.integers(0, vocab), max_size=35))
+    return hyp, ref
+
+
+@given(st.composite(_shuffled_pair)())
+def test_generated_edits_equal_sacrebleu(pair: tuple) -> None:
+    hyp, ref = pair
+    want = sacrebleu_edits(hyp, ref)
+    for kernel in KERNELS:
+        assert kernel.values[0].pair_edits(hyp, ref) == want  # type: ignore[attr-defined]
+
+
+def test_compiled_equals_twin_on_many_pairs() -> None:
+    if COMPILED is None:
+        pytest.skip("the compiled module is not built")
+    rng = random.Random(2024)
+    for _ in range(80):
+        vocab = rng.choice([2, 4, 30])
+        ref = [rng.randrange(vocab) for _ in range(rng.randrange(0, 45))]
+        hyp = ref[:] if rng.random() < 0.6 else [rng.randrange(vocab) for _ in range(40)]
+        rng.shuffle(hyp) if rng.random() < 0.3 else None
+        assert COMPILED.pair_edits(hyp, ref) == _ter_py.pair_edits(hyp, ref), (hyp, ref)
+
+
+# -- the tokenizer -------------------------------------------------------------------------------
+TRICKY = [
+    "",
+    "  ",
+    "It's John's book.",
+    "It's\t",
+    "Line one\n-broken\nand joined",
+    "&amp;lt; &quot;quoted&quot; &gt; &amp;amp;",
+    "3.14, 1,000 and 2-3 or a-b; x.y z,w",
+    "Ünïcödé İstanbul STRASSE ß",
+    "中文，测试。日本語のテキスト、カタカナ・ひらがな！",
+    "（全角）？：；＂",
+    "㈠㈡ ㌀ 豈 ︰ ⺀ ㇀",
+    "mixed中文words and ﹒punct.",
+    "a\u3000b\u2028c\xa0d",
+]
+OPTION_SETS = list(itertools.product([False, True], repeat=4))
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "".join("ft"[x] for x in o))
+def test_tercom_words_equal_sacrebleu(options: tuple) -> None:
+    want = TercomTokenizer(*options)
+    got = TercomWords(*options)
+    for text in TRICKY:
+        assert got.words(text) == want(text.rstrip()).split(), text
+
+
+TEXT_ALPHABET = st.sampled_from(
+    list("aB's .,-09&;qutmplg!?\"()[]{}/\\:@~`^_|\n\t")
+    + ["&amp;", "&lt;", "'s", "中", "、", "，", "ア", "あ", "㈠", "ｰ"]
+)
+
+
+@given(st.lists(TEXT_ALPHABET, max_size=30).map("".join), st.sampled_from(OPTION_SETS))
+def test_generated_tercom_words_equal_sacrebleu(text: str, options: tuple) -> None:
+    assert TercomWords(*options).words(text) == TercomTokenizer(*options)(text.rstrip()).split()
+
+
+# -- the metric ----------------------------------------------------------------------------------
+HYPS = [
+    "The cat sat on the mat .",
+    "a quick brown fox jumps over the lazy dog",
+    "",
+    "completely different words here",
+    "dog the over jumps fox brown quick a lazy",
+]
+REFS = [
+    ["The cat sat on the mat.", "the quick brown fox jumped over the lazy dog", "", "x", None],
+    ["A cat was on the mat .", None, "nothing", "completely different words", "a b c"],
+]
+
+
+def _same(got: object, want: object) -> None:
+    assert (got.score, got.num_edits, got.ref_length) == (  # type: ignore[attr-defined]
+        want.score,  # type: ignore[attr-defined]
+        want.num_edits,  # type: ignore[attr-defined]
+        want.ref_length,  # type: ignore[attr-defined]
+    )
+    assert str(got) == str(want)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "".join("ft"[x] for x in o))
+def test_corpus_and_sentence_scores_equal_sacrebleu(options: tuple) -> None:
+    ours, theirs = TER(*options), SacreTER(*options)
+    _same(ours.corpus_score(HYPS, REFS), theirs.corpus_score(HYPS, REFS))
+    assert ours.get_signature().format() == theirs.get_signature().format()
+    assert ours.get_signature().format(short=True) == theirs.get_signature().format(short=True)
+    sentence = ours.sentence_scores(HYPS, REFS)
+    for i, hyp in enumerate(HYPS):
+        refs = [r[i] for r in REFS if r[i] is not None]
+        want = theirs.sentence_score(hyp, refs)
+        _same(ours.sentence_score(hyp, refs), want)
+        assert sentence[i] == want.score
+
+
+def test_functions_cached_references_and_json() -> None:
+    _same(
+        corpus_ter(HYPS, REFS, normalized=True), sacrebleu.corpus_ter(HYPS, REFS, normalized=True)
+    )
+    _same(sentence_ter(HYPS[0], ["x y"]), sacrebleu.sentence_ter(HYPS[0], ["x y"]))
+    ours, theirs = TER(references=REFS), SacreTER(references=REFS)
+    got, want = ours.corpus_score(HYPS, None), theirs.corpus_score(HYPS, None)
+    _same(got, want)
+    sig = theirs.get_signature().format()
+    assert got.format(signature=sig, is_json=True) == want.format(signature=sig, is_json=True)
+    assert ours.get_signature().format() == sig
+    assert turbobleu.TER is TER
+
+
+def test_bootstrap_interval_equals_sacrebleu(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    hyps = HYPS * 8
+    refs = [r * 8 for r in REFS]
+    got = TER().corpus_score(hyps, refs, n_bootstrap=50)
+    theirs = SacreTER()
+    want = theirs.corpus_score(hyps, refs, n_bootstrap=50)
+    assert (got._mean, got._ci) == (want._mean, want._ci)
+    assert str(got) == str(want)
+
+
+def test_threads_give_the_same_rows() -> None:
+    rng = random.Random(5)
+    words = "the a of cat dog sat mat on in fox".split()
+    hyps = [" ".join(rng.choices(words, k=rng.randrange(0, 25))) for _ in range(200)]
+    refs = [[" ".join(rng.choices(words, k=rng.randrange(1, 25))) for _ in range(200)]]
+    metric = TER()
+    assert metric.segment_edits(hyps, refs, threads=3) == metric.segment_edits(hyps, refs)
+    want = SacreTER()._extract_corpus_statistics(hyps, refs)
+    got_edits, got_lengths = metric.segment_edits(hyps, refs, threads=2)
+    assert [list(x) for x in zip(got_edits, got_lengths)] == want
+
+
+def test_errors_name_the_argument() -> None:
+    with pytest.raises(ValueError, match="references\\[0\\] has 1 segments but hypotheses has 2"):
+        TER().corpus_score(["a", "b"], [["a"]])
+    with pytest.raises(ValueError, match="segment 0 has no reference"):
+        TER().corpus_score(["a"], [[None]])
+    with pytest.raises(TypeError, match="hypotheses\\[1\\] must be a str"):
+        TER().corpus_score(["a", 3], [["a", "b"]])
+    with pytest.raises(ValueError, match="none given and none cached"):
+        TER().corpus_score(["a"], None)
+    with pytest.raises(ValueError, match="threads must be an integer"):
+        TER().corpus_score(["a"], [["a"]], threads=0)
+    with pytest.raises(TypeError, match="normalized must be a bool"):
+        import numpy as np
+
+        TER(normalized=np.array([True, False]))
+    with pytest.raises(ValueError, match="Number of references unknown"):
+        TER().get_signature()
