@@ -149,14 +149,40 @@ def test_length_mismatch_raises_instead_of_truncating() -> None:
     assert any("truncat" in d for d in standin.DIFFERENCES)
 
 
-@pytest.mark.parametrize("name", ["TER", "corpus_ter", "DATASETS", "significance"])
-def test_other_metrics_point_to_sacrebleu(name: str) -> None:
-    with pytest.raises(AttributeError, match="BLEU and chrF API only"):
+@pytest.mark.parametrize("name", ["DATASETS", "significance", "download_test_set"])
+def test_what_is_not_a_metric_points_to_sacrebleu(name: str) -> None:
+    with pytest.raises(AttributeError, match="BLEU, chrF and TER API only"):
         getattr(standin, name)
     with pytest.raises(AttributeError, match="has no attribute 'nonsense'"):
         standin.nonsense  # noqa: B018
-    with pytest.raises(AttributeError, match="BLEU and chrF only"):
-        standin.metrics.TER  # noqa: B018
+
+
+def test_ter_where_code_imports_it() -> None:
+    """TER by every path sacrebleu code reaches it, with sacrebleu's scores and text."""
+    from turbobleu.sacrebleu.metrics.ter import TER as by_path
+    from turbobleu.sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+
+    assert standin.TER is standin.metrics.TER is by_path is standin.compat.TER
+    assert standin.metrics.METRICS["TER"] is by_path
+    for options in ({}, {"normalized": True, "case_sensitive": True}):
+        got = standin.corpus_ter(HYPS, REFS, **options)
+        want = real.corpus_ter(HYPS, REFS, **options)
+        assert (got.score, got.num_edits, got.ref_length) == (
+            want.score,
+            want.num_edits,
+            want.ref_length,
+        )
+        metric, real_metric = standin.TER(**options), real.TER(**options)
+        assert metric._preprocess_segment("It's a Test.  ") == real_metric._preprocess_segment(
+            "It's a Test.  "
+        )
+        assert metric.tokenizer.signature() == real_metric.tokenizer.signature()
+        got_s = standin.sentence_ter(HYPS[0], [r[0] for r in REFS], **options)
+        assert str(got_s) == str(real.sentence_ter(HYPS[0], [r[0] for r in REFS], **options))
+    text = "A &amp; B's (test), 3.5!"
+    assert TercomTokenizer(True, True)(text) == real.tokenizers.tokenizer_ter.TercomTokenizer(
+        True, True
+    )(text)
 
 
 def test_compute_bleu_rejects_unknown_smoothing() -> None:

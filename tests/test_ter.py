@@ -267,3 +267,28 @@ def test_errors_name_the_argument() -> None:
         TER(normalized=np.array([True, False]))
     with pytest.raises(ValueError, match="Number of references unknown"):
         TER().get_signature()
+
+
+def test_patch_sacrebleu_covers_ter() -> None:
+    """After patch("sacrebleu"), sacrebleu's TER functions and objects (created before or
+    during the patch) get turbobleu's statistics; unpatch restores sacrebleu's own."""
+    import sacrebleu.metrics.ter as sacre_ter
+
+    before = SacreTER(normalized=True)
+    want = SacreTER(normalized=True).corpus_score(HYPS, REFS)
+    original = sacre_ter.TER._extract_corpus_statistics
+    turbobleu.patch("sacrebleu")
+    try:
+        assert sacre_ter.TER._extract_corpus_statistics is not original
+        assert isinstance(sacrebleu.corpus_ter(HYPS, REFS), turbobleu.TERScore)
+        _same(sacrebleu.corpus_ter(HYPS, REFS, normalized=True), want)
+        _same(before.corpus_score(HYPS, REFS), want)
+        cached = sacre_ter.TER(normalized=True, references=REFS)
+        _same(cached.corpus_score(HYPS, None), want)
+        signed = SacreTER(normalized=True)
+        signed.corpus_score(HYPS, REFS)
+        assert cached.get_signature().format() == signed.get_signature().format()
+    finally:
+        turbobleu.unpatch("sacrebleu")
+    assert sacre_ter.TER._extract_corpus_statistics is original
+    assert not isinstance(sacrebleu.corpus_ter(HYPS, REFS), turbobleu.TERScore)

@@ -1,16 +1,18 @@
-"""A stand-in for ``sacrebleu``'s BLEU and chrF API: ``import turbobleu.sacrebleu as sacrebleu``.
+"""A stand-in for ``sacrebleu``'s metrics API: ``import turbobleu.sacrebleu as sacrebleu``.
 
 Provides what code that computes BLEU or chrF with sacrebleu 2.x uses: ``corpus_bleu``,
 ``sentence_bleu``, ``raw_corpus_bleu``, ``BLEU`` (also as ``metrics.BLEU`` and
 ``metrics.bleu.BLEU``), ``BLEUScore``, ``corpus_chrf``, ``sentence_chrf``, ``CHRF`` (also as
-``metrics.CHRF`` and ``metrics.chrf.CHRF``), ``CHRFScore``, ``compat``, ``__version__`` and the
-class constants. Scores, statistics, signatures and formatting are sacrebleu's, computed by
+``metrics.CHRF`` and ``metrics.chrf.CHRF``), ``CHRFScore``, ``corpus_ter``, ``sentence_ter``,
+``TER`` (also as ``metrics.TER`` and ``metrics.ter.TER``), ``TERScore``,
+``tokenizers.tokenizer_ter.TercomTokenizer``, ``compat``, ``__version__`` and the class
+constants. Scores, statistics, signatures and formatting are sacrebleu's, computed by
 turbobleu.
 
 Deliberate differences (see ``turbobleu.sacrebleu.DIFFERENCES``): hypotheses and reference
 streams of different lengths raise ValueError instead of being silently truncated, and bad
-arguments raise TypeError/ValueError messages that name the argument. TER, test-set downloads
-and the command line are not part of this module: import sacrebleu for those.
+arguments raise TypeError/ValueError messages that name the argument. Test-set downloads and the
+command line are not part of this module: import sacrebleu for those.
 """
 
 from __future__ import annotations
@@ -21,15 +23,17 @@ if TYPE_CHECKING:
     from typing import Any
 
 from turbobleu.result import SACREBLEU_VERSION
-from turbobleu.sacrebleu import compat, metrics
+from turbobleu.sacrebleu import compat, metrics, tokenizers
 from turbobleu.sacrebleu.compat import (
     corpus_bleu,
     corpus_chrf,
+    corpus_ter,
     raw_corpus_bleu,
     sentence_bleu,
     sentence_chrf,
+    sentence_ter,
 )
-from turbobleu.sacrebleu.metrics import BLEU, CHRF, BLEUScore, CHRFScore
+from turbobleu.sacrebleu.metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
 
 # The sacrebleu release whose BLEU and chrF this module reproduces.
 __version__ = SACREBLEU_VERSION
@@ -42,7 +46,8 @@ DIFFERENCES = (
     "tokenizer, IndexError for empty inputs, RuntimeError when no references are cached).",
     "Library tokenizers (ja-mecab, ko-mecab, spm, flores101, flores200, spBLEU-1K) never "
     "download: SentencePiece models are read from sacrebleu's cache or a given path.",
-    "Only BLEU and chrF: TER, DATASETS, significance testing and the CLI stay in sacrebleu.",
+    "Only the metrics (BLEU, chrF, TER): DATASETS, significance testing and the CLI stay in "
+    "sacrebleu.",
 )
 
 __all__ = [
@@ -57,13 +62,15 @@ __all__ = [
     "raw_corpus_bleu",
     "sentence_bleu",
     "sentence_chrf",
+    "TER",
+    "TERScore",
+    "corpus_ter",
+    "sentence_ter",
+    "tokenizers",
     "__version__",
 ]
 
 _NOT_HERE = {
-    "TER",
-    "corpus_ter",
-    "sentence_ter",
     "DATASETS",
     "download_test_set",
     "get_source_file",
@@ -77,16 +84,15 @@ _NOT_HERE = {
     "significance",
     "utils",
     "dataset",
-    "tokenizers",
 }
 
 
 def __getattr__(name: str) -> Any:
     if name in _NOT_HERE:
         raise AttributeError(
-            f"turbobleu.sacrebleu provides sacrebleu's BLEU and chrF API only; {name!r} is not "
-            f"part of it. Use the real sacrebleu for it (import sacrebleu), or "
+            f"turbobleu.sacrebleu provides sacrebleu's BLEU, chrF and TER API only; {name!r} is "
+            f"not part of it. Use the real sacrebleu for it (import sacrebleu), or "
             f"turbobleu.patch('sacrebleu') "
-            f"to keep sacrebleu and make its BLEU and chrF fast."
+            f"to keep sacrebleu and make its metrics fast."
         )
     raise AttributeError(f"module 'turbobleu.sacrebleu' has no attribute {name!r}")

@@ -1,5 +1,5 @@
-"""``turbobleu.patch("sacrebleu")``: make the real sacrebleu compute BLEU (and chrF, see
-``_patch_chrf``) with turbobleu.
+"""``turbobleu.patch("sacrebleu")``: make the real sacrebleu compute BLEU (and chrF and TER, see
+``_patch_chrf`` and ``_patch_ter``) with turbobleu.
 
 For code one does not own (a training framework's evaluation loop) that calls sacrebleu. After
 ``patch()``:
@@ -41,7 +41,7 @@ from turbobleu import bleu as turbo_bleu
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count.references import PreparedReferences
 from turbobleu._log import TOKENIZED_PERIODS
-from turbobleu.sacrebleu import _patch_chrf
+from turbobleu.sacrebleu import _patch_chrf, _patch_ter
 from turbobleu.sacrebleu._patch_common import patch_statistics, replace_functions
 from turbobleu.tokenizers import LibraryTokenizer, SentencePieceTokenizer, Tokenizer, get_tokenizer
 
@@ -52,6 +52,8 @@ _saved: List[Tuple[Any, str, Any]] = []
 _MISSING = object()
 
 _FUNCTIONS = ("corpus_bleu", "sentence_bleu", "raw_corpus_bleu")
+# sacrebleu's other metrics, each patched by its own module's apply(set_attr).
+_OTHER_METRICS = (_patch_chrf, _patch_ter)
 
 # sacrebleu's tokenizer classes (module, class name) -> turbobleu's tokenizer name.
 _TOKENIZER_CLASSES = {
@@ -128,7 +130,8 @@ def patch() -> None:
         _CACHE_ATTRIBUTES,
         _turbo_statistics,
     )
-    _patch_chrf.apply(_set)
+    for metric_patch in _OTHER_METRICS:
+        metric_patch.apply(_set)
 
 
 def unpatch() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from turbobleu.bleu import corpus_bleu, raw_corpus_bleu, sentence_bleu
 from turbobleu.chrf import corpus_chrf, sentence_chrf
-from turbobleu.sacrebleu.metrics import BLEU, CHRF, BLEUScore, CHRFScore
+from turbobleu.sacrebleu.metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
+from turbobleu.ter import corpus_ter, sentence_ter
 
 __all__ = [
     "BLEU",
@@ -16,4 +17,8 @@ __all__ = [
     "raw_corpus_bleu",
     "sentence_bleu",
     "sentence_chrf",
+    "TER",
+    "TERScore",
+    "corpus_ter",
+    "sentence_ter",
 ]

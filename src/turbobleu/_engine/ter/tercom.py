@@ -85,11 +85,14 @@ class TercomWords:
     def words(self, sent: str) -> List[str]:
         """The words of a segment as TER sees them (``TER._preprocess_segment(sent).split()``:
         its end stripped first, which matters to the rules anchored on spaces)."""
-        sent = sent.rstrip()
+        return self.rewrite(sent.rstrip()).split()
+
+    def rewrite(self, sent: str) -> str:
+        """The text with every option applied, before whitespace is collapsed."""
         if not self.case_sensitive:
             sent = sent.lower()
         if self.plain:
-            return sent.split()
+            return sent
         if self.normalized:
             sent = _western(sent)
             if self.asian_support:
@@ -98,4 +101,4 @@ class TercomWords:
             sent = _PUNCT.sub("", sent)
             if self.asian_support:
                 sent = _ASIAN_PUNCT_ALL.sub("", sent)
-        return sent.split()
+        return sent

@@ -1,4 +1,4 @@
-"""``sacrebleu.metrics``: the BLEU and chrF metric classes and their scores."""
+"""``sacrebleu.metrics``: the BLEU, chrF and TER metric classes and their scores."""
 
 from __future__ import annotations
 
@@ -9,16 +9,12 @@ if TYPE_CHECKING:
 
 from turbobleu.sacrebleu.metrics.bleu import BLEU, BLEUScore
 from turbobleu.sacrebleu.metrics.chrf import CHRF, CHRFScore
+from turbobleu.sacrebleu.metrics.ter import TER, TERScore
 
-METRICS = {"BLEU": BLEU, "CHRF": CHRF}
+METRICS = {"BLEU": BLEU, "CHRF": CHRF, "TER": TER}
 
-__all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "METRICS"]
+__all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "TER", "TERScore", "METRICS"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("TER", "TERScore"):
-        raise AttributeError(
-            f"turbobleu.sacrebleu.metrics provides BLEU and chrF only; use sacrebleu's "
-            f"{name} (from sacrebleu.metrics import {name})"
-        )
     raise AttributeError(f"module 'turbobleu.sacrebleu.metrics' has no attribute {name!r}")

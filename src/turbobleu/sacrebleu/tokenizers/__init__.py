@@ -1,0 +1,1 @@
+"""``sacrebleu.tokenizers``: the tokenizer modules that code imports by path (TER's)."""
