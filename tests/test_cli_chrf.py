@@ -291,14 +291,14 @@ def test_paired_bootstrap_json_has_sacrebleus_numbers(word_order: int) -> None:
 def test_unknown_metric_is_a_usage_error() -> None:
     directory, hyps, _ = _fixture_systems()
     done = subprocess.run(
-        [TURBOBLEU, "ref.refA.en", "-i", hyps[0], "-m", "chrf", "ter"],
+        [TURBOBLEU, "ref.refA.en", "-i", hyps[0], "-m", "chrf", "meteor"],
         cwd=directory,
         capture_output=True,
         text=True,
     )
     assert done.returncode == 2
     assert done.stdout == ""
-    assert "not ter" in done.stderr and "Traceback" not in done.stderr
+    assert "not meteor" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_bad_chrf_option_is_one_error_line() -> None:

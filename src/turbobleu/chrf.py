@@ -172,6 +172,29 @@ class CHRF:
             out,
         )
 
+    def segment_rows(self, hypotheses: Sequence[str]) -> List[List[int]]:
+        """``corpus_stats`` against the cached references, as lists (no NumPy with the compiled
+        module: the rows go through an ``array`` buffer)."""
+        hyps = check_hypotheses(hypotheses)
+        width = 3 * self.order
+        if _impl.implementation == "python":  # the twin assigns whole rows: NumPy's buffer
+            import numpy as np
+
+            rows: Any = np.zeros((len(hyps), width), dtype=np.int64)
+        else:
+            from array import array
+
+            flat = memoryview(array("q", bytes(8 * len(hyps) * width)))
+            rows = flat.cast("B").cast("q", (len(hyps), width))
+        self.fill_rows(hyps, rows)
+        segment_rows: List[List[int]] = rows.tolist()
+        return segment_rows
+
+    @staticmethod
+    def sum_rows(rows: Sequence[Sequence[int]]) -> List[int]:
+        """Statistics rows summed (integers: any order gives the same sums)."""
+        return [sum(column) for column in zip(*rows)]
+
     # -- scores -----------------------------------------------------------------------------
     def score_row(self, row: Any) -> CHRFScore:
         """The score of one aggregated statistics row (a list, or a NumPy row)."""

@@ -165,6 +165,17 @@ class TER:
         num_edits, lengths = self.segment_edits(hypotheses, references, threads)
         return np.array([num_edits, lengths], dtype=np.float64).T.copy()
 
+    def segment_rows(self, hypotheses: Sequence[str], threads: int = 1) -> List[List[Any]]:
+        """sacrebleu's rows ``[edits, average reference length]`` against the cached
+        references, as lists."""
+        num_edits, lengths = self.segment_edits(hypotheses, None, threads)
+        return [[e, n] for e, n in zip(num_edits, lengths)]
+
+    @staticmethod
+    def sum_rows(rows: Sequence[Sequence[Any]]) -> List[Any]:
+        """Rows summed as sacrebleu sums them (in segment order; see ``edits.summed``)."""
+        return edits.summed([r[0] for r in rows], [r[1] for r in rows])
+
     # -- scores -----------------------------------------------------------------------------
     def score_row(self, row: Any) -> TERScore:
         """The score of one aggregated statistics row ``[edits, reference length]``."""
@@ -247,9 +258,7 @@ class TER:
         return self.score_row(stats)
 
     def _aggregate_and_compute(self, stats: Any) -> TERScore:
-        if len(stats) == 1:
-            return self.score_row(stats[0])
-        return self.score_row(edits.summed([s[0] for s in stats], [s[1] for s in stats]))
+        return self.score_row(self.sum_rows(stats))
 
 
 def corpus_ter(

@@ -1,8 +1,9 @@
-"""The ``turbobleu`` command: sacrebleu's command line for BLEU and chrF, with fast significance
-tests.
+"""The ``turbobleu`` command: sacrebleu's command line for BLEU, chrF and TER, with fast
+significance tests (BLEU and chrF).
 
 ``turbobleu REF [REF ...] -i HYP [HYP ...]`` prints what ``sacrebleu`` prints for BLEU (and,
-with ``-m chrf`` or ``-m bleu chrf``, for chrF; see ``cli.metrics``) with the same options (text,
+with ``-m chrf``, ``-m ter`` or ``-m bleu chrf ter``, for the metric registry's other metrics;
+see ``cli.metrics``) with the same options (text,
 JSON or LaTeX, signature included); ``--paired-bs``/``--paired-ar`` and ``--confidence`` give
 sacrebleu's numbers for the same ``SACREBLEU_SEED``. User errors end with
 one line on stderr (``turbobleu: error: ...``) and a non-zero exit status: 2 for usage, 1 for
@@ -39,8 +40,8 @@ from turbobleu.cli.io import (
 from turbobleu.cli.metrics import (
     METRICS,
     Scored,
-    chrf_scored,
-    chrf_sentences,
+    registry_scored,
+    registry_sentences,
     segment_rows_buffer,
     single_system_listing,
 )
@@ -48,6 +49,7 @@ from turbobleu.cli.options import OUTPUT_FORMATS, PROG, UsageError, build_parser
 from turbobleu.cli.progress import Progress
 from turbobleu.cli.stream import streamed_rows, streams
 from turbobleu.cli.tables import colorize, render
+from turbobleu.metric_registry import get_metric
 from turbobleu.result import BLEUScore, mean_ci
 from turbobleu.stats import BLEUStats
 from turbobleu.tokenizers import Tokenizer
@@ -60,6 +62,8 @@ if TYPE_CHECKING:  # significance (and NumPy with it) is imported only for the t
     Column = Tuple[str, List[Any], str]
 
 EXIT_USAGE = 2
+# The command's own metric (-m's default), scored by the fast and streamed paths below.
+DEFAULT_METRIC = "bleu"
 
 
 # sacrebleu options that need its test-set downloads or its other metrics.
@@ -92,8 +96,18 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
             )
     others = sorted({m.lower() for m in args.metrics} - set(METRICS))
     if others:
-        raise UsageError(f"-m/--metrics: turbobleu computes bleu and chrf, not {', '.join(others)}")
+        raise UsageError(
+            f"-m/--metrics: turbobleu computes {', '.join(METRICS)}, not {', '.join(others)}"
+        )
     args.metrics = list(dict.fromkeys(m.lower() for m in args.metrics))  # in order, once each
+    if args.confidence or args.paired_bs or args.paired_ar:
+        untested = [m for m in args.metrics if not get_metric(m).significance]
+        if untested:
+            raise UsageError(
+                f"-ci/--paired-bs/--paired-ar: turbobleu's significance tests take "
+                f"{', '.join(m for m in METRICS if get_metric(m).significance)}, not "
+                f"{', '.join(untested)} (use sacrebleu for those)"
+            )
     if args.width < 0:
         raise UsageError(f"-w/--width must be >= 0, got {args.width}")
     if args.num_refs < 1:
@@ -519,13 +533,28 @@ def _print_paired_notes(args: argparse.Namespace, baseline_name: str, out: Outpu
 def _bleu_scored(
     args: argparse.Namespace, systems: List[List[str]], refs: List[List[str]], arrays: bool
 ) -> Scored:
-    """BLEU of every system for ``_run_metrics`` (as ``cli.metrics.chrf_scored`` for chrF)."""
+    """BLEU of every system for ``_run_metrics`` (as ``cli.metrics.registry_scored`` for the
+    other metrics)."""
     plain = None if arrays else _plain_rows(args, systems, refs)
     if plain is not None:
         metric, rows = plain
         return Scored(metric, [metric.score_row(r[0]) for r in rows], None)
     metric, stats = _statistics(args, systems, refs)
     return Scored(metric, [metric.score_stats(s) for s in stats], stats)
+
+
+def _scored(
+    name: str,
+    args: argparse.Namespace,
+    systems: List[List[str]],
+    refs: List[List[str]],
+    arrays: bool,
+) -> Scored:
+    """One metric's results: BLEU by the command's own paths (its fast and streamed ones), the
+    others through the metric registry."""
+    if name == DEFAULT_METRIC:
+        return _bleu_scored(args, systems, refs, arrays)
+    return registry_scored(get_metric(name), args, systems, refs, arrays)
 
 
 def _run_metrics(
@@ -535,16 +564,16 @@ def _run_metrics(
     refs: List[List[str]],
     out: Output,
 ) -> None:
-    """``-m`` with chrF, alone or with BLEU: what sacrebleu prints for every metric."""
-    if args.sentence_level:  # one metric (parse_args): chrF
-        out.print("\n".join(chrf_sentences(args, systems[0], refs)))
+    """``-m`` with other metrics than BLEU alone: what sacrebleu prints for every metric."""
+    if args.sentence_level:  # one metric (_check_modes), not BLEU (run)
+        entry = get_metric(args.metrics[0])
+        out.print("\n".join(registry_sentences(entry, args, systems[0], refs)))
         return
     paired = bool(args.paired_bs or args.paired_ar)
-    scorers = {"bleu": _bleu_scored, "chrf": chrf_scored}
-    # sacrebleu lists one system's metrics, and the plain table's columns, by name (BLEU before
-    # CHRF); the paired tests' columns come in -m's order.
+    # sacrebleu lists one system's metrics, and the plain table's columns, by name (BLEU, CHRF,
+    # TER); the paired tests' columns come in -m's order.
     order = args.metrics if paired else sorted(args.metrics)
-    scored = [scorers[name](args, systems, refs, paired or args.confidence) for name in order]
+    scored = [_scored(name, args, systems, refs, paired or args.confidence) for name in order]
     if len(systems) == 1:
         lines = []
         for s in scored:

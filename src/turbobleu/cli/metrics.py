@@ -1,8 +1,9 @@
-"""chrF on the ``turbobleu`` command line (sacrebleu's ``-m chrf`` and ``--chrf-*`` options),
-and what several metrics share there: per-metric results and the single-system listing.
+"""The registry's metrics on the ``turbobleu`` command line (sacrebleu's ``-m chrf``, ``-m ter``
+and their ``--chrf-*`` / ``--ter-*`` options), and what several metrics share there: per-metric
+results and the single-system listing.
 
-Without a significance test the statistics rows go into an ``array`` buffer and are summed in
-Python, so that ``-m chrf`` loads no NumPy either (the pure-Python twins still do).
+Without a significance test a metric's rows come as lists (``segment_rows``), so that ``-m chrf``
+or ``-m ter`` loads no NumPy either (the pure-Python twins still do).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from array import array
 
 from turbobleu._engine import impl as _impl
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.chrf import CHRF
+from turbobleu.metric_registry import MetricEntry, metric_names
 
 if TYPE_CHECKING:
     import argparse
@@ -31,7 +32,7 @@ class Scored:
 
 
 # sacrebleu's -m choices that turbobleu computes.
-METRICS = ("bleu", "chrf")
+METRICS = tuple(metric_names())
 
 
 def segment_rows_buffer(segments: int, width: int) -> Any:
@@ -47,42 +48,31 @@ def segment_rows_buffer(segments: int, width: int) -> Any:
     )
 
 
-def chrf_metric(args: argparse.Namespace, refs: List[List[str]]) -> CHRF:
-    return CHRF(
-        args.chrf_char_order,
-        args.chrf_word_order,
-        args.chrf_beta,
-        lowercase=args.chrf_lowercase,
-        whitespace=args.chrf_whitespace,
-        eps_smoothing=args.chrf_eps_smoothing,
-        references=refs,
-    )
-
-
-def _segment_rows(metric: CHRF, hyps: List[str]) -> List[List[int]]:
-    rows = segment_rows_buffer(len(hyps), 3 * metric.order)
-    metric.fill_rows(hyps, rows)
-    segment_rows: List[List[int]] = rows.tolist()
-    return segment_rows
-
-
-def chrf_scored(
-    args: argparse.Namespace, systems: List[List[str]], refs: List[List[str]], arrays: bool
+def registry_scored(
+    entry: MetricEntry,
+    args: argparse.Namespace,
+    systems: List[List[str]],
+    refs: List[List[str]],
+    arrays: bool,
 ) -> Scored:
-    """chrF of every system; ``arrays``: keep the per-segment rows (NumPy) for the tests."""
-    metric = chrf_metric(args, refs)
+    """A registry metric's score of every system (its options from the command line);
+    ``arrays``: keep the per-segment rows (NumPy) for the significance tests."""
+    metric = entry.from_cli(args, refs)
     if arrays:
         stats = [metric.corpus_stats(hyps) for hyps in systems]
-        totals = [[int(x) for x in s.sum(axis=0)] for s in stats]
+        totals = [metric.sum_rows(s.tolist()) for s in stats]
         return Scored(metric, [metric.score_row(t) for t in totals], stats)
-    totals = [[sum(c) for c in zip(*_segment_rows(metric, hyps))] for hyps in systems]
+    totals = [metric.sum_rows(metric.segment_rows(hyps)) for hyps in systems]
     return Scored(metric, [metric.score_row(t) for t in totals], None)
 
 
-def chrf_sentences(args: argparse.Namespace, hyps: List[str], refs: List[List[str]]) -> List[str]:
-    """``--sentence-level`` lines: every segment's chrF with the signature."""
-    metric = chrf_metric(args, refs)
-    rows = _segment_rows(metric, hyps)
+def registry_sentences(
+    entry: MetricEntry, args: argparse.Namespace, hyps: List[str], refs: List[List[str]]
+) -> List[str]:
+    """``--sentence-level`` lines of a registry metric: every segment's score with the
+    signature."""
+    metric = entry.from_cli(args, refs)
+    rows = metric.segment_rows(hyps)
     signature = metric.get_signature().format(args.short)
     return [metric.score_row(r).format(args.width, args.score_only, signature) for r in rows]
 

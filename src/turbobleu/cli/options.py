@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from turbobleu import __version__
 from turbobleu._engine.recipes.sacrebleu import SMOOTH_DEFAULTS
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.chrf import CHRF
+from turbobleu.metric_registry import METRICS, metric_names
 from turbobleu.result import SACREBLEU_VERSION
 from turbobleu.tokenizers import TOKENIZER_NAMES
 
@@ -89,13 +89,30 @@ def _tokenizer_help() -> str:
     )
 
 
-BLEU_GROUP = "BLEU options"
-CHRF_GROUP = "chrF options (-m chrf)"
+BLEU_GROUP = METRICS["bleu"].cli_group
 SIGNIFICANCE_GROUP = (
     "Confidence intervals and paired significance tests "
     "(seed: SACREBLEU_SEED, default 12345; 'none' = random)"
 )
 OUTPUT_GROUP = "Output"
+
+
+def _metric_options() -> List[Option]:
+    """Every metric's own options (``--chrf-*``, ``--ter-*``), from the metric registry."""
+    return [
+        Option(
+            o.flags,
+            o.dest,
+            o.kind,
+            type=o.type,
+            default=o.default,
+            group=entry.cli_group,
+            help=o.help,
+        )
+        for entry in METRICS.values()
+        for o in entry.cli_options
+    ]
+
 
 OPTIONS = (
     Option(
@@ -120,7 +137,7 @@ OPTIONS = (
         "many",
         default=["bleu"],
         metavar="METRIC",
-        help="Metrics to compute: bleu, chrf or both. (Default: bleu)",
+        help=f"Metrics to compute: {', '.join(metric_names())}, one or more. (Default: bleu)",
     ),
     Option(("--sentence-level", "-sl"), "sentence_level", "flag", help="Score every sentence."),
     Option(
@@ -161,51 +178,7 @@ OPTIONS = (
         group=BLEU_GROUP,
         help="Do not warn about input that looks tokenized.",
     ),
-    Option(
-        ("--chrf-char-order", "-cc"),
-        "chrf_char_order",
-        type=int,
-        default=CHRF.CHAR_ORDER,
-        group=CHRF_GROUP,
-        help="Character n-gram order. (Default: %(default)s)",
-    ),
-    Option(
-        ("--chrf-word-order", "-cw"),
-        "chrf_word_order",
-        type=int,
-        default=CHRF.WORD_ORDER,
-        group=CHRF_GROUP,
-        help="Word n-gram order; 2 gives chrF++. (Default: %(default)s)",
-    ),
-    Option(
-        ("--chrf-beta",),
-        "chrf_beta",
-        type=int,
-        default=CHRF.BETA,
-        group=CHRF_GROUP,
-        help="Weight of recall against precision. (Default: %(default)s)",
-    ),
-    Option(
-        ("--chrf-whitespace",),
-        "chrf_whitespace",
-        "flag",
-        group=CHRF_GROUP,
-        help="Count whitespace in character n-grams.",
-    ),
-    Option(
-        ("--chrf-lowercase",),
-        "chrf_lowercase",
-        "flag",
-        group=CHRF_GROUP,
-        help="Case-insensitive chrF.",
-    ),
-    Option(
-        ("--chrf-eps-smoothing",),
-        "chrf_eps_smoothing",
-        "flag",
-        group=CHRF_GROUP,
-        help="Epsilon smoothing (chrF++.py, NLTK, Moses) instead of effective order.",
-    ),
+    *_metric_options(),
     Option(
         ("--confidence", "-ci"),
         "confidence",
@@ -306,11 +279,11 @@ OPTIONS = (
 )
 
 DESCRIPTION = (
-    "BLEU and chrF exactly as sacreBLEU computes and prints it, fast; with paired "
+    "BLEU, chrF and TER exactly as sacreBLEU computes and prints them, fast; with paired "
     "significance tests.\nUsage: turbobleu REF [REF ...] -i HYP [HYP ...]  "
     "(or hypotheses on stdin, one tab-separated field per system)"
 )
-VERSION = f"{PROG} {__version__} (BLEU and chrF of sacrebleu {SACREBLEU_VERSION})"
+VERSION = f"{PROG} {__version__} (the metrics of sacrebleu {SACREBLEU_VERSION})"
 
 _NARGS = {"files": "*", "many": "+"}
 
