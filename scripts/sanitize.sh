@@ -69,7 +69,8 @@ echo "   built in $(( $(date +%s) - start )) s"
 
 if [ "$SHORT" = 1 ]; then
     TESTS="tests/test_validation.py tests/test_batch.py tests/test_kernel.py
-           tests/test_reentrant_inputs.py tests/test_self_bleu.py tests/test_pad_id_and_empty_arrays.py"
+           tests/test_reentrant_inputs.py tests/test_self_bleu.py tests/test_pad_id_and_empty_arrays.py
+           tests/test_ter.py tests/test_ter_wmt23.py"
 else
     TESTS="tests --ignore=tests/test_code_quality.py --ignore=tests/test_packaging.py
            --ignore=tests/test_fuzz_differential.py"

@@ -489,6 +489,50 @@ def chrf_text(rng: random.Random) -> Tuple[str, str]:
     )
 
 
+def ter_text(rng: random.Random) -> Tuple[str, str]:
+    """TER's corpus or sentence score (random options, 1-3 references; shifted hypotheses
+    as often as random ones) against sacrebleu's."""
+    n, k = rng.randint(1, 4), rng.randint(1, 3)
+    refs = [[sentence(rng) for _ in range(n)] for _ in range(k)]
+    hyps = []
+    for i in range(n):
+        words = refs[0][i].split()
+        if rng.random() < 0.5 and words:  # a block of the reference moved elsewhere
+            a = rng.randrange(len(words))
+            block, rest = words[a : a + rng.randint(1, 4)], words[:a] + words[a + 4 :]
+            at = rng.randrange(len(rest) + 1)
+            words = rest[:at] + block + rest[at:]
+            hyps.append(" ".join(words).upper() if rng.random() < 0.2 else " ".join(words))
+        else:
+            hyps.append(sentence(rng))
+    opts = {
+        name: rng.random() < 0.4
+        for name in ("normalized", "no_punct", "asian_support", "case_sensitive")
+    }
+    ours, theirs = turbobleu.TER(**opts), sacrebleu.metrics.TER(**opts)
+
+    def same(got: Any, want: Any) -> bool:
+        return (got.score, got.num_edits, got.ref_length, str(got)) == (
+            want.score,
+            want.num_edits,
+            want.ref_length,
+            str(want),
+        )
+
+    if rng.random() < 0.5:
+        detail = f"TER({opts}).corpus_score({hyps!r}, {refs!r})"
+        return detail, compare(
+            lambda: ours.corpus_score(hyps, refs), lambda: theirs.corpus_score(hyps, refs), same
+        )
+    sent_refs = [r[0] for r in refs]
+    detail = f"TER({opts}).sentence_score({hyps[0]!r}, {sent_refs!r})"
+    return detail, compare(
+        lambda: ours.sentence_score(hyps[0], sent_refs),
+        lambda: theirs.sentence_score(hyps[0], sent_refs),
+        same,
+    )
+
+
 def pairwise(rng: random.Random) -> Tuple[str, str]:
     hyps = [sentence(rng) for _ in range(rng.randint(1, 4))]
     refs = [sentence(rng) for _ in range(rng.randint(1, 4))]
@@ -721,7 +765,7 @@ def unusual_pad(rng: random.Random) -> Tuple[str, str]:
 
 
 KINDS = [text_corpus, text_functions, nltk_drop_in, batch_ids, batch_ids, malformed, chrf_text]
-KINDS += [pairwise, wrong_argument, unusual_pad]
+KINDS += [pairwise, wrong_argument, unusual_pad, ter_text]
 
 
 def run(cases: int, seed: int) -> Tuple[Counter, List[str]]:

@@ -292,3 +292,55 @@ def test_patch_sacrebleu_covers_ter() -> None:
         turbobleu.unpatch("sacrebleu")
     assert sacre_ter.TER._extract_corpus_statistics is original
     assert not isinstance(sacrebleu.corpus_ter(HYPS, REFS), turbobleu.TERScore)
+
+
+def _evaluate_ter_script(predictions, references, **options):  # type: ignore[no-untyped-def]
+    """Hugging Face evaluate's ``ter`` script's ``_compute``, restated (the Hub is offline):
+    references regrouped into streams, its option names mapped onto sacrebleu's TER."""
+    if isinstance(references[0], str):
+        references = [[ref] for ref in references]
+    per_prediction = len(references[0])
+    if any(len(refs) != per_prediction for refs in references):
+        raise ValueError("Sacrebleu requires the same number of references for each prediction")
+    streams = [[refs[i] for refs in references] for i in range(per_prediction)]
+    output = SacreTER(
+        normalized=options.get("normalized", False),
+        no_punct=options.get("ignore_punct", False),
+        asian_support=options.get("support_zh_ja_chars", False),
+        case_sensitive=options.get("case_sensitive", False),
+    ).corpus_score(predictions, streams)
+    return {"score": output.score, "num_edits": output.num_edits, "ref_length": output.ref_length}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"case_sensitive": True},
+        {"normalized": True, "case_sensitive": True},
+        {"ignore_punct": True},
+        {"normalized": True, "support_zh_ja_chars": True},
+    ],
+)
+def test_evaluate_load_ter_equals_the_script(options: dict) -> None:
+    from turbobleu import evaluate as turbo_evaluate
+
+    predictions = ["does this sentence match??", "what about this sentence?", "Your 中文 jokes"]
+    references = [
+        ["does this sentence match", "does this sentence match!?!"],
+        ["wHaT aBoUt ThIs SeNtEnCe?", "wHaT aBoUt ThIs SeNtEnCe?"],
+        ["Your jokes are...", "...TERrible"],
+    ]
+    ter = turbo_evaluate.load("ter")
+    assert ter.name == "ter"
+    want = _evaluate_ter_script(predictions, references, **options)
+    assert ter.compute(predictions=predictions, references=references, **options) == want
+    ter.add_batch(predictions=predictions[:2], references=references[:2])
+    ter.add(prediction=predictions[2], reference=references[2])
+    assert ter.compute(**options) == want
+    single = [r[0] for r in references]
+    assert ter.compute(predictions=predictions, references=single, **options) == (
+        _evaluate_ter_script(predictions, single, **options)
+    )
+    with pytest.raises(ValueError, match="same number of references"):
+        ter.compute(predictions=predictions[:2], references=[["a", "b"], ["c"]])

@@ -1,5 +1,6 @@
-"""The computation behind Hugging Face ``evaluate.load("bleu")`` (and ``"chrf"``, which is
-sacrebleu's corpus chrF: :func:`compute_chrf`), without the ``evaluate`` package.
+"""The computation behind Hugging Face ``evaluate.load("bleu")`` (and ``"chrf"`` and ``"ter"``,
+which are sacrebleu's corpus chrF and TER: :func:`compute_chrf`, :func:`compute_ter`), without the
+``evaluate`` package.
 
 ``evaluate``'s BLEU metric tokenizes with its copy of sacrebleu's 13a tokenizer (followed by
 ``str.split()``, and without sacrebleu's ``rstrip``) and scores with tensorflow/nmt's
@@ -31,10 +32,12 @@ corpus_rows = _impl.interning().corpus_rows
 __all__ = [
     "BleuMetric",
     "ChrfMetric",
+    "TerMetric",
     "Tokenizer13a",
     "compute",
     "compute_bleu",
     "compute_chrf",
+    "compute_ter",
     "load",
 ]
 
@@ -383,11 +386,48 @@ class ChrfMetric(_Metric):
         return compute_chrf(predictions, references, **kwargs)
 
 
-_METRICS = {"bleu": BleuMetric, "chrf": ChrfMetric}
+# -- TER -----------------------------------------------------------------------------------------
+
+
+def compute_ter(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    normalized: bool = False,
+    ignore_punct: bool = False,
+    support_zh_ja_chars: bool = False,
+    case_sensitive: bool = False,
+) -> Dict[str, Any]:
+    """``evaluate.load("ter").compute(...)``: sacrebleu's corpus TER under the script's option
+    names, with references given per prediction (a string, or a list of the same length for
+    every prediction)."""
+    from turbobleu.ter import TER
+
+    references = list(references)
+    if references and isinstance(references[0], str):
+        references = [[ref] for ref in references]
+    per_prediction = len(references[0]) if references else 0
+    if any(len(refs) != per_prediction for refs in references):
+        raise ValueError("Sacrebleu requires the same number of references for each prediction")
+    streams = [[refs[i] for refs in references] for i in range(per_prediction)]
+    metric = TER(normalized, ignore_punct, support_zh_ja_chars, case_sensitive)
+    output = metric.corpus_score(predictions, streams)
+    return {"score": output.score, "num_edits": output.num_edits, "ref_length": output.ref_length}
+
+
+class TerMetric(_Metric):
+    """A stand-in for the object ``evaluate.load("ter")`` returns."""
+
+    name = "ter"
+
+    def _score(self, predictions: Any, references: Any, **kwargs: Any) -> Dict[str, Any]:
+        return compute_ter(predictions, references, **kwargs)
+
+
+_METRICS = {"bleu": BleuMetric, "chrf": ChrfMetric, "ter": TerMetric}
 
 
 def load(path: str = "bleu", **kwargs: Any) -> Any:
-    """``evaluate.load("bleu")`` or ``evaluate.load("chrf")`` without the Hub."""
+    """``evaluate.load(name)`` without the Hub, for ``bleu``, ``chrf`` and ``ter``."""
     name = path[len("evaluate-metric/") :] if path.startswith("evaluate-metric/") else path
     if name not in _METRICS:
         raise ValueError(

@@ -100,6 +100,10 @@ def _chunks(segments: int, threads: int) -> List[tuple]:
     return [(a, min(a + step, segments)) for a in range(0, segments, step)]
 
 
+# Fewer segments than this are counted in the calling thread: a pool costs more than it saves.
+PARALLEL_SEGMENTS = 256
+
+
 def count_edits(
     hyps: Sequence[str], refs: PackedReferences, words: Words, threads: int = 1
 ) -> SegmentEdits:
@@ -110,7 +114,7 @@ def count_edits(
     n = len(hyps)
     out = array("q", bytes(16 * n))
     kernel = _impl.ter_edits()
-    if threads == 1 or n < 2:
+    if threads == 1 or n < PARALLEL_SEGMENTS:
         kernel.corpus_rows(ids, offsets, refs.ids, refs.offsets, refs.groups, out)
     else:
         from concurrent.futures import ThreadPoolExecutor

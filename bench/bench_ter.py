@@ -1,0 +1,183 @@
+"""TER: turbobleu against sacrebleu 2.6.0 on WMT23, side by side in one process, one thread.
+
+Workloads per system: ``corpus`` (``TER().corpus_score``) and ``sentence`` (turbobleu's
+``TER().sentence_scores`` against a loop of ``sacrebleu.sentence_ter``), each checked for
+equality before it is timed; and turbobleu's ``corpus_score(threads=2)`` against its own one
+thread. sacrebleu takes seconds to minutes per system, so it runs once per workload between
+turbobleu's runs (turbobleu's median of ``--repeats`` before and after it); paragraph-level pairs
+(en-de, de-en) are cut to ``--paragraphs`` segments and the others to ``--segments`` when given.
+Ratios are sacrebleu's time over turbobleu's; the summary is over the systems where sacrebleu's
+corpus TER takes at least ``--slow`` seconds (en-ja and en-zh, whose targets have few spaces,
+are listed apart).
+
+    python bench/bench_ter.py [--pairs he-en zh-en] [--segments 500] [--repeats 5]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from statistics import median
+from typing import Any, Callable, Dict, List
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchlib import (  # noqa: E402
+    RESULTS_DIR,
+    finish,
+    geomean,
+    load_wmt23,
+    machine_info,
+    machine_line,
+    md_table,
+    pin_threads,
+    text_table,
+    utc_now,
+    wmt23_parser,
+)
+
+PARAGRAPH_PAIRS = ("en-de", "de-en")
+
+
+def _seconds(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def _turbo_median(fn: Callable[[], Any], repeats: int) -> List[float]:
+    return [_seconds(fn) for _ in range(repeats)]
+
+
+def main() -> int:
+    parser = wmt23_parser(__doc__)
+    parser.add_argument("--segments", type=int, help="cut sentence-level systems to this many")
+    parser.add_argument("--paragraphs", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--slow", type=float, default=1.0)
+    parser.add_argument("--workloads", nargs="+", default=["corpus", "sentence", "threads"])
+    parser.add_argument("--name", default="ter")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args()
+    pin_threads("1")
+
+    import sacrebleu
+    from sacrebleu.metrics import TER as SacreTER
+
+    import turbobleu
+    from turbobleu.ter import TER
+
+    info = machine_info(["turbobleu", "sacrebleu"])
+    print(machine_line(info), f"(turbobleu {turbobleu.implementation})")
+    rows: List[Dict[str, Any]] = []
+    failed = False
+    for system in load_wmt23(args.data, args.pairs):
+        cut = args.paragraphs if system.pair in PARAGRAPH_PAIRS else args.segments
+        hyps = system.hyps[:cut] if cut else system.hyps
+        refs = [r[: len(hyps)] for r in system.refs]
+        label = f"{system.pair}/{system.name}"
+        row: Dict[str, Any] = {"system": label, "segments": len(hyps), "refs": len(refs)}
+        if "corpus" in args.workloads:
+            theirs = SacreTER().corpus_score(hyps, refs)
+            ours = TER().corpus_score(hyps, refs)
+            same = (ours.score, ours.num_edits, ours.ref_length) == (
+                theirs.score,
+                theirs.num_edits,
+                theirs.ref_length,
+            )
+            failed |= not same
+            t_ours = _turbo_median(lambda: TER().corpus_score(hyps, refs), args.repeats)
+            t_sacre = _seconds(lambda: SacreTER().corpus_score(hyps, refs))
+            t_ours += _turbo_median(lambda: TER().corpus_score(hyps, refs), args.repeats)
+            row.update(
+                corpus_equal=same,
+                corpus_sacrebleu_s=t_sacre,
+                corpus_turbobleu_s=median(t_ours),
+                corpus_ratio=t_sacre / median(t_ours),
+            )
+        if "sentence" in args.workloads:
+            per_segment = list(zip(*refs))
+            want = [sacrebleu.sentence_ter(h, list(r)).score for h, r in zip(hyps, per_segment)]
+            got = TER().sentence_scores(hyps, refs)
+            same = all(float(a) == b for a, b in zip(got, want))
+            failed |= not same
+
+            def loop() -> None:
+                for h, r in zip(hyps, per_segment):
+                    sacrebleu.sentence_ter(h, list(r))
+
+            t_ours = _turbo_median(lambda: TER().sentence_scores(hyps, refs), args.repeats)
+            t_sacre = _seconds(loop)
+            t_ours += _turbo_median(lambda: TER().sentence_scores(hyps, refs), args.repeats)
+            row.update(
+                sentence_equal=same,
+                sentence_sacrebleu_s=t_sacre,
+                sentence_turbobleu_s=median(t_ours),
+                sentence_ratio=t_sacre / median(t_ours),
+            )
+        if "threads" in args.workloads:
+            one: List[float] = []
+            two: List[float] = []
+            for _ in range(args.repeats):  # alternating
+                one.append(_seconds(lambda: TER().corpus_score(hyps, refs)))
+                two.append(_seconds(lambda: TER().corpus_score(hyps, refs, threads=2)))
+            row.update(threads2_speedup=median(one) / median(two))
+        rows.append(row)
+        print(
+            label,
+            " ".join(
+                f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                for k, v in row.items()
+                if k != "system"
+            ),
+            flush=True,
+        )
+
+    def summary(key: str, chosen: List[Dict[str, Any]]) -> str:
+        values = [r[key] for r in chosen if key in r]
+        if not values:
+            return "-"
+        return f"{geomean(values):.0f}x (min {min(values):.0f}x)"
+
+    slow = [r for r in rows if r.get("corpus_sacrebleu_s", 0) >= args.slow]
+    fast = [r for r in rows if r not in slow]
+    headers = ["systems", "n", "corpus_ter", "sentence scores", "threads=2"]
+    table = [
+        [
+            f"sacrebleu >= {args.slow:g} s",
+            str(len(slow)),
+            summary("corpus_ratio", slow),
+            summary("sentence_ratio", slow),
+            f"{geomean([r['threads2_speedup'] for r in slow if 'threads2_speedup' in r]):.2f}x"
+            if any("threads2_speedup" in r for r in slow)
+            else "-",
+        ],
+        [
+            "the others (en-ja, en-zh)",
+            str(len(fast)),
+            summary("corpus_ratio", fast),
+            summary("sentence_ratio", fast),
+            "-",
+        ],
+    ]
+    print()
+    print(text_table(headers, table))
+    markdown = (
+        f"TER, turbobleu vs sacrebleu 2.6.0 (one thread; ratios are sacrebleu's time over "
+        f"turbobleu's, geometric mean and minimum). Machine: {machine_line(info)}.\n\n"
+        + md_table(headers, table)
+        + "\n"
+    )
+    payload = {
+        "benchmark": "ter",
+        "date": utc_now().isoformat(),
+        "machine": info,
+        "args": {k: str(v) for k, v in vars(args).items()},
+        "systems": rows,
+    }
+    return finish(args, payload, markdown, failed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
