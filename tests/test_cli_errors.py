@@ -89,13 +89,6 @@ CASES: List[Tuple[str, List[str], Optional[bytes], int, Tuple[str, ...]]] = [
     ("negative-width", ["ref", "-i", "hyp", "-w", "-1"], None, 2, ("-w/--width",)),
     ("unknown-tokenizer", ["ref", "-i", "hyp", "-tok", "moses"], None, 2, ("moses",)),
     ("other-metric", ["ref", "-i", "hyp", "-m", "meteor"], None, 2, ("bleu, chrf, ter", "meteor")),
-    (
-        "ter-significance",
-        ["ref", "-i", "hyp", "-m", "ter", "-ci"],
-        None,
-        2,
-        ("take bleu, chrf", "not ter"),
-    ),
     ("test-set", ["-t", "wmt14", "-l", "en-de"], None, 2, ("-t/--test-set", "never downloads")),
     ("bad-language-pair", ["ref", "-i", "hyp", "-l", "english"], None, 2, ("src-trg",)),
     ("unknown-encoding", ["ref", "-i", "hyp", "-e", "klingon"], None, 2, ("klingon",)),

@@ -5,8 +5,10 @@ two references, standard input and sentence level. On the fixture excerpt always
 pair (zh-en, the first 300 segments: sacrebleu's TER is slow) when the shared data is present and
 the build is compiled.
 
-turbobleu's significance tests do not take TER yet: ``-ci``, ``--paired-bs`` and
-``--paired-ar`` with TER are refused with a usage error that says so (test_cli_errors).
+``-ci``, ``--paired-bs`` and ``--paired-ar`` with TER give sacrebleu's numbers and text; one
+difference is on purpose, as for chrF: sacrebleu 2.6.0 cannot print TER's paired bootstrap results
+as JSON (its means are NumPy float32), turbobleu prints them, and the test compares them with
+sacrebleu's ``PairedTest`` run in this process.
 """
 
 from __future__ import annotations
@@ -52,6 +54,25 @@ def _cases(label: str, directory: Path, refs: List[str], hyps: List[str]) -> Non
     for fmt in ("json", "text", "latex"):
         _add(f"{label}/systems/{fmt}", *many, "-m", "ter", "-f", fmt)
         _add(f"{label}/systems/bleu-chrf-ter/{fmt}", *many, "-m", "bleu", "chrf", "ter", "-f", fmt)
+    for fmt in ("json", "text"):
+        _add(f"{label}/confidence/{fmt}", *one, "-m", "ter", "-ci", "-f", fmt)
+        _add(f"{label}/paired-ar/{fmt}", *many, "-m", "ter", "-par", "-f", fmt)
+    _add(
+        f"{label}/confidence/three-metrics", *one, "-m", "bleu", "chrf", "ter", "-ci", "-cin", "300"
+    )
+    _add(f"{label}/paired-bs/text", *many, "-m", "ter", "-pbs", "-f", "text")
+    _add(
+        f"{label}/paired-bs/latex-normalized",
+        *many,
+        "-m",
+        "ter",
+        "--ter-normalized",
+        "-pbs",
+        "-f",
+        "latex",
+    )
+    _add(f"{label}/paired-bs/ter-bleu-text", *many, "-m", "ter", "bleu", "-pbs", "-f", "text")
+    _add(f"{label}/paired-ar/chrf-ter-n2000", *many, "-m", "chrf", "ter", "-par", "-parn", "2000")
     stdin = "".join("\t".join(f) + "\n" for f in zip(*[_read(directory / h) for h in hyps[:2]]))
     _add(f"{label}/stdin/two-systems", directory, *refs, "-m", "ter", "-f", "text", stdin=stdin)
 
@@ -114,3 +135,35 @@ def test_every_ter_option_is_covered() -> None:
         "--ter-asian-support",
     ):
         assert flag in used
+
+
+def test_paired_bootstrap_json_has_sacrebleus_numbers() -> None:
+    """sacrebleu's command line fails here (float32 means); its PairedTest gives the numbers."""
+    import json
+    import subprocess
+
+    from sacrebleu.metrics import TER as SacreTER
+    from sacrebleu.significance import PairedTest
+
+    fixture = {c.directory.name: c for c in discover_corpora(FIXTURE_DATA, "fixture")}["he-en"]
+    refs = [f"ref.{r}.en" for r in fixture.references]
+    hyps = [f"hyp.{s}.en" for s in fixture.systems]
+    done = subprocess.run(
+        [TURBOBLEU, *refs, "-i", *hyps, "-m", "ter", "-pbs", "-pbsn", "200"],
+        cwd=fixture.directory,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    streams = [_read(fixture.directory / r) for r in refs]
+    systems = [(h, _read(fixture.directory / h)) for h in hyps]
+    test = PairedTest(systems, {"TER": SacreTER(references=streams)}, None, "bs", 200)
+    _, results = test()
+    for i, row in enumerate(rows):
+        theirs = results["TER"][i]
+        expected = {
+            field: None if getattr(theirs, field) is None else float(getattr(theirs, field))
+            for field in ("score", "p_value", "mean", "ci")
+        }
+        assert row["TER"] == expected, i

@@ -344,3 +344,62 @@ def test_evaluate_load_ter_equals_the_script(options: dict) -> None:
     )
     with pytest.raises(ValueError, match="same number of references"):
         ter.compute(predictions=predictions[:2], references=[["a", "b"], ["c"]])
+
+
+@pytest.mark.parametrize("test_type", ["bs", "ar"])
+def test_paired_tests_equal_sacrebleu(test_type: str) -> None:
+    """turbobleu.significance with a TER metric: sacrebleu's PairedTest numbers (one and two
+    references: their averages are exact, see _engine/ter/recipe.py)."""
+    from sacrebleu.significance import PairedTest
+
+    from turbobleu import significance
+
+    rng = random.Random(11)
+    words = "the a of cat dog sat mat on in fox".split()
+    n = 120
+    refs = [[" ".join(rng.choices(words, k=rng.randrange(1, 15))) for _ in range(n)] for _ in "ab"]
+    systems = [
+        [" ".join(rng.choices(words, k=rng.randrange(0, 15))) for _ in range(n)] for _ in "xyz"
+    ]
+    for streams in (refs[:1], refs):
+        metric = TER(references=streams)
+        stats = [metric.corpus_stats(s) for s in systems]
+        if test_type == "bs":
+            ours = significance.paired_bootstrap(stats[0], stats[1:], metric, 300, 12345)
+        else:
+            ours = significance.paired_approximate_randomization(
+                stats[0], stats[1:], metric, 500, seed=12345
+            )
+        named = [(f"s{i}", s) for i, s in enumerate(systems)]
+        _, theirs = PairedTest(
+            named,
+            {"TER": SacreTER(references=streams)},
+            None,
+            test_type,
+            300 if test_type == "bs" else 500,
+        )()
+        for got, want in zip(ours, theirs["TER"]):
+            assert (got.score, got.p_value, got.mean, got.ci) == (
+                want.score,
+                want.p_value,
+                None if want.mean is None else float(want.mean),
+                None if want.ci is None else float(want.ci),
+            )
+        assert significance.confidence_interval(stats[0], metric, 200, 12345) == tuple(
+            _bootstrapped(systems[0], streams, 200)
+        )
+
+
+def _bootstrapped(hyps: List[str], refs: list, n: int) -> tuple:
+    score = SacreTER().corpus_score(hyps, refs, n_bootstrap=n)
+    return score._mean, score._ci
+
+
+def test_significance_refuses_three_references() -> None:
+    from turbobleu import significance
+
+    refs = [["a b c", "d e"]] * 3
+    metric = TER(references=refs)
+    stats = metric.corpus_stats(["a c b", "d"])
+    with pytest.raises(ValueError, match="a power of two"):
+        significance.confidence_interval(stats, metric, 10)

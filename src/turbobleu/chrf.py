@@ -283,6 +283,12 @@ class CHRF:
         )
         return out
 
+    def significance_recipe(self) -> Any:
+        """chrF's scoring for ``turbobleu.significance``."""
+        from turbobleu.significance import ChrFRecipe
+
+        return ChrFRecipe(self.order, self.beta, self.eps_smoothing)
+
     def get_signature(self) -> CHRFSignature:
         if not hasattr(self, "num_refs"):
             raise ValueError("Number of references unknown, please evaluate the metric first.")

@@ -9,11 +9,12 @@ A metric is a class with sacrebleu's interface (``corpus_score``, ``sentence_sco
 - ``sum_rows(rows)``: the rows summed as the mirrored library sums them (integers for BLEU and
   chrF; TER's lengths are floats, summed in segment order);
 - ``score_row(row)``: the score object of a summed row (or of one segment's row);
-- ``corpus_stats(hypotheses)``: the rows as a NumPy array, for the significance tests.
+- ``corpus_stats(hypotheses)``: the rows as a NumPy array, for the significance tests, and
+  ``significance_recipe()`` (BLEU's is built from its options): how those tests score them.
 
 Each entry says where its class lives (imported on first use, so that naming a metric costs
-nothing), its command-line options (``--<name>-*``, each the constructor keyword it sets) and
-whether the significance tests take it. Adding a metric means adding an entry here.
+nothing) and its command-line options (``--<name>-*``, each the constructor keyword it sets).
+Adding a metric means adding an entry here.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ class CliOption:
 class MetricEntry:
     """One metric in the registry."""
 
-    __slots__ = ("name", "module", "class_name", "cli_group", "cli_options", "significance")
+    __slots__ = ("name", "module", "class_name", "cli_group", "cli_options")
 
     def __init__(
         self,
@@ -62,14 +63,12 @@ class MetricEntry:
         class_name: str,
         cli_group: str,
         cli_options: Sequence[CliOption] = (),
-        significance: bool = True,
     ) -> None:
         self.name = name
         self.module = module
         self.class_name = class_name
         self.cli_group = cli_group
         self.cli_options = tuple(cli_options)
-        self.significance = significance
 
     def metric_class(self) -> Any:
         """The metric's class (its module imported now if need be)."""
@@ -175,7 +174,6 @@ METRICS: Dict[str, MetricEntry] = {
                     "Tercom's normalization (punctuation split off, XML entities decoded).",
                 ),
             ),
-            significance=False,
         ),
     )
 }

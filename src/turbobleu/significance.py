@@ -1,4 +1,5 @@
-"""Bootstrap confidence intervals and paired significance tests on BLEU (or chrF) statistics rows.
+"""Bootstrap confidence intervals and paired significance tests on BLEU (or chrF, or TER)
+statistics rows.
 
 The numbers are sacrebleu's (``sacrebleu.significance`` and ``corpus_score(n_bootstrap=...)``)
 for the same seed: the same NumPy ``default_rng`` calls draw the same resamples, and every score
@@ -44,6 +45,7 @@ from turbobleu._engine.resample.settings import (  # noqa: F401
     multeval_p_value,
     resolve_seed,
 )
+from turbobleu._engine.ter.recipe import TERRecipe
 from turbobleu.result import ci_half_width, mean_ci
 from turbobleu.stats import BLEUStats
 
@@ -67,11 +69,14 @@ class Recipe(SacreBLEUOptions):
     __slots__ = ()
 
     @classmethod
-    def of(cls, metric: Any) -> Union["Recipe", "ChrFRecipe"]:
-        if isinstance(metric, (Recipe, ChrFRecipe)):
+    def of(cls, metric: Any) -> Any:
+        """The recipe of ``metric``: a recipe itself, the one a metric names
+        (``significance_recipe()``), or BLEU's from a BLEU object's options."""
+        if isinstance(metric, (Recipe, ChrFRecipe, TERRecipe)):
             return metric
-        if hasattr(metric, "char_order"):  # a turbobleu.CHRF
-            return ChrFRecipe(metric.order, metric.beta, metric.eps_smoothing)
+        own = getattr(metric, "significance_recipe", None)  # chrF, TER
+        if own is not None:
+            return own()
         if isinstance(metric, SacreBLEUOptions):
             return cls(
                 metric.max_order, metric.smooth_method, metric.smooth_value, metric.effective_order
@@ -164,7 +169,7 @@ class ChrFRecipe:
 
 
 # What the tests score statistics rows with.
-AnyRecipe = Union[Recipe, ChrFRecipe]
+AnyRecipe = Union[Recipe, ChrFRecipe, TERRecipe]
 
 
 def _rows(stats: StatsLike, recipe: AnyRecipe, what: str) -> np.ndarray:
@@ -178,7 +183,8 @@ def _rows(stats: StatsLike, recipe: AnyRecipe, what: str) -> np.ndarray:
             )
         rows = stats.array
     else:
-        rows = np.asarray(stats)
+        to_integers = getattr(recipe, "integer_rows", None)  # a metric whose rows hold floats
+        rows = np.asarray(stats) if to_integers is None else to_integers(stats)
         if rows.dtype.kind == "f":
             if not np.array_equal(rows, np.trunc(rows)):
                 raise ValueError(f"{what} must hold integer statistics")

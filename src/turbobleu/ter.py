@@ -234,6 +234,15 @@ class TER:
         num_edits, lengths = self.segment_edits(hypotheses, references, threads)
         return np.array([score_of(e, n) for e, n in zip(num_edits, lengths)], dtype=np.float64)
 
+    def significance_recipe(self) -> Any:
+        """TER's scoring for ``turbobleu.significance`` (the references per segment of the last
+        references given; a power of two, see ``_engine/ter/recipe.py``)."""
+        from turbobleu._engine.ter.recipe import TERRecipe
+
+        if not hasattr(self, "num_refs"):
+            raise ValueError("TER's significance tests need the metric's references first")
+        return TERRecipe(self.num_refs)
+
     def get_signature(self) -> TERSignature:
         if not hasattr(self, "num_refs"):
             raise ValueError("Number of references unknown, please evaluate the metric first.")

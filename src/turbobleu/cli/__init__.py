@@ -1,5 +1,5 @@
 """The ``turbobleu`` command: sacrebleu's command line for BLEU, chrF and TER, with fast
-significance tests (BLEU and chrF).
+significance tests.
 
 ``turbobleu REF [REF ...] -i HYP [HYP ...]`` prints what ``sacrebleu`` prints for BLEU (and,
 with ``-m chrf``, ``-m ter`` or ``-m bleu chrf ter``, for the metric registry's other metrics;
@@ -100,14 +100,6 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
             f"-m/--metrics: turbobleu computes {', '.join(METRICS)}, not {', '.join(others)}"
         )
     args.metrics = list(dict.fromkeys(m.lower() for m in args.metrics))  # in order, once each
-    if args.confidence or args.paired_bs or args.paired_ar:
-        untested = [m for m in args.metrics if not get_metric(m).significance]
-        if untested:
-            raise UsageError(
-                f"-ci/--paired-bs/--paired-ar: turbobleu's significance tests take "
-                f"{', '.join(m for m in METRICS if get_metric(m).significance)}, not "
-                f"{', '.join(untested)} (use sacrebleu for those)"
-            )
     if args.width < 0:
         raise UsageError(f"-w/--width must be >= 0, got {args.width}")
     if args.num_refs < 1:
