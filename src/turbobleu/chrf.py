@@ -16,11 +16,12 @@ from turbobleu._engine.count.references import (
     text_reference_streams,
 )
 from turbobleu._engine.recipes.chrf import check_options, f_score
+from turbobleu._engine.resample.metric_bootstrap import bootstrap_resample
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.result import SACREBLEU_VERSION, BLEUSignature, Score
 
 if TYPE_CHECKING:  # NumPy is imported by the calls that make arrays
-    from typing import Any, List, Optional, Sequence, Tuple
+    from typing import Any, List, Optional, Sequence
 
     import numpy as np
 
@@ -216,21 +217,9 @@ class CHRF:
         score = self.score_row([int(x) for x in rows.sum(axis=0)])
         if n_bootstrap > 1:
             self.n_bootstrap = n_bootstrap
-            self.seed, resampled = self._bootstrap(rows, n_bootstrap)
+            self.seed, resampled = bootstrap_resample(rows, n_bootstrap, self.score_row)
             score.estimate_ci(resampled)
         return score
-
-    def _bootstrap(self, rows: np.ndarray, n_samples: int) -> Tuple[str, List[CHRFScore]]:
-        """sacrebleu's ``_bootstrap_resample``: the same seed, resamples and float32 sums."""
-        import numpy as np
-
-        from turbobleu._engine.resample.settings import resolve_seed
-
-        seed = resolve_seed()
-        rng = np.random.default_rng(seed.value)
-        idxs = rng.choice(len(rows), size=(n_samples, len(rows)), replace=True)
-        stats = rows.astype(np.float32)
-        return seed.text, [self.score_row(stats[i].sum(0)) for i in idxs]
 
     def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> CHRFScore:
         """chrF of one hypothesis against its references (a list of strings)."""

@@ -19,6 +19,7 @@ from turbobleu._engine.count.references import (
     sentence_references,
     text_reference_streams,
 )
+from turbobleu._engine.resample.metric_bootstrap import bootstrap_resample
 from turbobleu._engine.ter import edits
 from turbobleu._engine.ter.tercom import TercomWords
 from turbobleu._typing import TYPE_CHECKING
@@ -197,21 +198,9 @@ class TER:
 
             self.n_bootstrap = n_bootstrap
             rows = np.array([num_edits, lengths], dtype=np.float64).T
-            self.seed, resampled = self._bootstrap(rows, n_bootstrap)
+            self.seed, resampled = bootstrap_resample(rows, n_bootstrap, self.score_row)
             score.estimate_ci(resampled)
         return score
-
-    def _bootstrap(self, rows: np.ndarray, n_samples: int) -> Tuple[str, List[TERScore]]:
-        """sacrebleu's ``_bootstrap_resample``: the same seed, resamples and float32 sums."""
-        import numpy as np
-
-        from turbobleu._engine.resample.settings import resolve_seed
-
-        seed = resolve_seed()
-        rng = np.random.default_rng(seed.value)
-        idxs = rng.choice(len(rows), size=(n_samples, len(rows)), replace=True)
-        stats = rows.astype(np.float32)
-        return seed.text, [self.score_row(stats[i].sum(0)) for i in idxs]
 
     def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> TERScore:
         """TER of one hypothesis against its references (a list of strings)."""
