@@ -26,8 +26,8 @@ PURE = flag("TURBOBLEU_PURE_PYTHON")
 REQUIRE = flag("TURBOBLEU_REQUIRE_EXTENSION")
 # One compiled module per engine stage, each with its pure-Python twin beside it (<name>_py.py),
 # listed once in src/turbobleu/_engine/compiled_modules.py (read here without importing turbobleu).
-_LIST = runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "src", "turbobleu",
-                                    "_engine", "compiled_modules.py"))
+# (relative to the project root, where builds run setup.py, as the sources below are)
+_LIST = runpy.run_path("src/turbobleu/_engine/compiled_modules.py")
 SOURCES = {name: _LIST["source_of"](name) for name in _LIST["COMPILED"]}
 # The shared C headers (scratch.h: per-thread memory kept between calls; cpython_layout.h).
 HEADERS = "src/turbobleu/_engine"

@@ -174,7 +174,7 @@ def test_input_errors() -> None:
         tbe.compute([], [])
     with pytest.raises(ValueError, match=r"references\[0\] is empty"):
         tbe.compute(["a"], [[]])
-    with pytest.raises(ValueError, match=r"provides the \['bleu', 'chrf'\] metrics"):
+    with pytest.raises(ValueError, match=r"provides the \['bleu', 'chrf', 'ter'\] metrics"):
         tbe.load("rouge")
 
 
