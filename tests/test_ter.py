@@ -403,3 +403,18 @@ def test_significance_refuses_three_references() -> None:
     stats = metric.corpus_stats(["a c b", "d"])
     with pytest.raises(ValueError, match="a power of two"):
         significance.confidence_interval(stats, metric, 10)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "".join("ft"[x] for x in o))
+def test_references_are_prepared_twice_as_in_sacrebleu(options: tuple) -> None:
+    """sacrebleu prepares a reference twice (in _cache_references, then again in TER's
+    _extract_reference_info) and a hypothesis once: with ``normalized`` that splits "law's ,"
+    differently on the two sides (found on WMT23 he-en, segment 310)."""
+    hyp = "At my mother-in-law's, smells are wafting (up)."
+    refs = ['"At my mother-in-law\'s, even aromas waft out."', "It's John's, 3.5 & more."]
+    want = SacreTER(*options)._extract_corpus_statistics([hyp], [[r] for r in refs])
+    assert TER(*options)._extract_corpus_statistics([hyp], [[r] for r in refs]) == want
+    assert TER(*options, references=[[r] for r in refs]).segment_rows([hyp]) == want
+    if options[0]:  # normalized: the second preparation changes the reference's words
+        once = TercomWords(*options).words(refs[0])
+        assert TercomWords(*options).reference_words(refs[0]) != once

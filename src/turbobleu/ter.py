@@ -122,7 +122,10 @@ class TER:
         self, references: Any, segments: Optional[int]
     ) -> Tuple[PackedReferences, int]:
         streams = text_reference_streams(references, segments)
-        return edits.pack_references(streams, self.tokenizer.words), references_per_segment(streams)
+        # the default options are a whitespace split (lowercased unless case_sensitive)
+        plain = not self.case_sensitive if self.tokenizer.plain else None
+        packed = edits.pack_references(streams, self.tokenizer.reference_words, plain)
+        return packed, references_per_segment(streams)
 
     def _references(self, references: Any, segments: int) -> PackedReferences:
         if references:

@@ -4,7 +4,8 @@ Each option is one step, in sacrebleu's order: lowercase (unless ``case_sensitiv
 ``normalized`` rewrites (Tercom's Western rules, then with ``asian_support`` CJK characters
 split off one by one), the ``no_punct`` removals, and whitespace collapsed. The steps are
 regular-expression rewrites applied one after another, so their order is part of the result
-(``&amp;lt;`` becomes ``<``, for instance). TER itself strips the end of a segment first.
+(``&amp;lt;`` becomes ``<``, for instance). TER itself strips the end of a segment first, and
+prepares references twice (``TercomWords.reference_words``).
 """
 
 from __future__ import annotations
@@ -86,6 +87,15 @@ class TercomWords:
         """The words of a segment as TER sees them (``TER._preprocess_segment(sent).split()``:
         its end stripped first, which matters to the rules anchored on spaces)."""
         return self.rewrite(sent.rstrip()).split()
+
+    def reference_words(self, sent: str) -> List[str]:
+        """The words of a reference as sacrebleu's TER sees them: its text is prepared twice
+        (``_cache_references`` prepares each reference, then ``_extract_reference_info``
+        prepares the result again). Lowercasing, whitespace and the punctuation removals give
+        the same words the second time; ``normalized`` may not (``law's ,`` splits off
+        ``'s`` only then), so with it the words are those of the words joined."""
+        words = self.words(sent)
+        return self.words(" ".join(words)) if self.normalized else words
 
     def rewrite(self, sent: str) -> str:
         """The text with every option applied, before whitespace is collapsed."""
