@@ -43,6 +43,8 @@ cdef enum:
 cdef int32_t INF = 1 << 29
 # per text: costs stay below INF, and INF + n_hyp + n_ref below 2**31
 cdef int64_t MAX_WORDS = (1 << 27) - 1
+# word ids: the table of their reference positions has one entry per id
+cdef int64_t MAX_IDS = 1 << 28
 
 
 cdef struct Work:
@@ -63,13 +65,20 @@ cdef struct Work:
     int32_t* words     # the hypothesis as shifted so far
     int32_t* cand      # a candidate shift of it
     int64_t hyp_cap
+    # the reference's positions of each word: first_at[id] (-1: none; all -1 between pairs)
+    # and next_same[r] (the next position of ref[r]'s word), for the shift search
+    int32_t* first_at
+    int64_t id_cap
+    int32_t* next_same
 
 
 cdef void work_free(Work* w) noexcept nogil:
     free(w.lo); free(w.hi); free(w.at); free(w.cost); free(w.back); free(w.move)
     free(w.roll); free(w.aligned); free(w.ref_err)
-    free(w.hyp_err); free(w.words); free(w.cand)
+    free(w.hyp_err); free(w.words); free(w.cand); free(w.first_at); free(w.next_same)
     w.lo = w.hi = w.at = NULL
+    w.first_at = w.next_same = NULL
+    w.id_cap = 0
     w.cost = w.back = w.roll = w.aligned = w.words = w.cand = NULL
     w.move = w.ref_err = w.hyp_err = NULL
     w.rows_cap = w.cells_cap = w.ref_cap = w.hyp_cap = 0
@@ -82,7 +91,7 @@ cdef void release_work_box(void* box) noexcept nogil:
 
 cdef int64_t work_bytes(Work* w) noexcept nogil:
     return (w.rows_cap * 3 * 8 + w.cells_cap * 9 + w.ref_cap * (2 * 4 * 2 + 4 + 1)
-            + w.hyp_cap * 9)
+            + w.hyp_cap * 9 + w.id_cap * 4)
 
 
 cdef int64_t grown(int64_t cap, int64_t need) noexcept nogil:
@@ -109,12 +118,13 @@ cdef int work_reserve(Work* w, int64_t n_hyp, int64_t n_ref) noexcept nogil:
             return -1
     if w.ref_cap < n_ref + 1:
         cap = grown(w.ref_cap, n_ref + 1)
-        free(w.roll); free(w.aligned); free(w.ref_err)
+        free(w.roll); free(w.aligned); free(w.ref_err); free(w.next_same)
         w.roll = <int32_t*>malloc(2 * cap * sizeof(int32_t))
         w.aligned = <int32_t*>malloc(cap * sizeof(int32_t))
         w.ref_err = <int8_t*>malloc(cap)
+        w.next_same = <int32_t*>malloc(cap * sizeof(int32_t))
         w.ref_cap = cap
-        if w.roll == NULL or w.aligned == NULL or w.ref_err == NULL:
+        if w.roll == NULL or w.aligned == NULL or w.ref_err == NULL or w.next_same == NULL:
             return -1
     if w.hyp_cap < n_hyp + 1:
         cap = grown(w.hyp_cap, n_hyp + 1)
@@ -125,6 +135,21 @@ cdef int work_reserve(Work* w, int64_t n_hyp, int64_t n_ref) noexcept nogil:
         w.hyp_cap = cap
         if w.hyp_err == NULL or w.words == NULL or w.cand == NULL:
             return -1
+    return 0
+
+
+cdef int ids_reserve(Work* w, int64_t ids) noexcept nogil:
+    """``first_at`` for word ids 0..ids - 1, all -1."""
+    cdef int64_t cap, i
+    if w.id_cap < ids:
+        cap = grown(w.id_cap, ids)
+        free(w.first_at)
+        w.first_at = <int32_t*>malloc(cap * sizeof(int32_t))
+        w.id_cap = cap if w.first_at != NULL else 0
+        if w.first_at == NULL:
+            return -1
+        for i in range(cap):
+            w.first_at[i] = -1
     return 0
 
 
@@ -335,12 +360,28 @@ cdef int32_t candidate_distance(Work* w, const int32_t* cand, int64_t first, int
 
 cdef int64_t pair_edits_c(Work* w, const int32_t* hyp, int64_t n_hyp,
                           const int32_t* ref, int64_t n_ref) noexcept nogil:
-    """TER's edits from ``hyp`` to ``ref`` (the twin's ``pair_edits``); -1: out of memory,
-    -2: the beam left no path (sacrebleu raises too)."""
+    """TER's edits from ``hyp`` to ``ref`` (the twin's ``pair_edits``; ids below w.id_cap,
+    the reference's not negative); -1: out of memory, -2: the beam left no path (sacrebleu
+    raises too)."""
+    cdef int64_t r, edits
+    if n_ref > 0 and work_reserve(w, n_hyp, n_ref) != 0:
+        return -1
+    for r in range(n_ref - 1, -1, -1):   # each word's positions, in increasing order
+        w.next_same[r] = w.first_at[ref[r]]
+        w.first_at[ref[r]] = <int32_t>r
+    edits = search(w, hyp, n_hyp, ref, n_ref)
+    for r in range(n_ref):
+        w.first_at[ref[r]] = -1
+    return edits
+
+
+cdef int64_t search(Work* w, const int32_t* hyp, int64_t n_hyp,
+                    const int32_t* ref, int64_t n_ref) noexcept nogil:
+    """``pair_edits_c`` once the reference's word positions are in ``w``."""
     cdef int64_t shifts = 0, checked = 0, hs, rs, r, length, target, previous, first, end
     cdef int64_t best_hs = 0, best_len = 0, best_target = 0
     cdef int32_t before, d, gain, best_gain, limit
-    cdef bint found, hyp_bad, ref_bad, stop
+    cdef bint found, hyp_bad, ref_bad, stop, backward_done
     if n_ref == 0:
         return n_hyp
     if work_reserve(w, n_hyp, n_ref) != 0:
@@ -352,15 +393,22 @@ cdef int64_t pair_edits_c(Work* w, const int32_t* hyp, int64_t n_hyp,
         before = full_distance(w, w.words, n_hyp, ref, n_ref)
         if n_hyp == 0:
             break
+        if before == 0:
+            break   # nothing to gain: no shift is made
         if align(w, n_hyp, n_ref) != 0:
             return -2
-        backward(w, w.words, n_hyp, ref, n_ref)
+        backward_done = False   # (most pairs have no candidate: computed for the first one)
         memcpy(w.cand, w.words, n_hyp * sizeof(int32_t))
         found = False
         best_gain = 0
         stop = False
         for hs in range(n_hyp):
-            for rs in range(max(0, hs - MAX_SHIFT_DIST), min(n_ref, hs + MAX_SHIFT_DIST + 1)):
+            # the reference positions holding this word, at most MAX_SHIFT_DIST away (a block
+            # starting anywhere else matches nothing)
+            rs = w.first_at[w.words[hs]] if w.words[hs] >= 0 else -1
+            while 0 <= rs < hs - MAX_SHIFT_DIST:
+                rs = w.next_same[rs]
+            while 0 <= rs <= hs + MAX_SHIFT_DIST:
                 length = 0
                 hyp_bad = ref_bad = False
                 while length < MAX_SHIFT_SIZE and w.words[hs + length] == ref[rs + length]:
@@ -374,6 +422,9 @@ cdef int64_t pair_edits_c(Work* w, const int32_t* hyp, int64_t n_hyp,
                             if target == previous:
                                 continue
                             previous = target
+                            if not backward_done:
+                                backward(w, w.words, n_hyp, ref, n_ref)
+                                backward_done = True
                             first = min(hs, target)
                             end = make_shift(w.words, n_hyp, hs, length, target, w.cand)
                             # worth finishing only for a gain of at least max(1, best_gain)
@@ -400,6 +451,7 @@ cdef int64_t pair_edits_c(Work* w, const int32_t* hyp, int64_t n_hyp,
                         break
                 if stop:
                     break
+                rs = w.next_same[rs]
             if stop:
                 break
         if checked >= MAX_CANDIDATES or not found:
@@ -445,7 +497,7 @@ def corpus_rows(hyp_ids, hyp_offsets, ref_ids, ref_offsets, ref_groups, out):
     cdef const int64_t[::1] ro = ref_offsets
     cdef const int64_t[::1] rg = ref_groups
     cdef int64_t[::1] o = out
-    cdef int64_t n = ho.shape[0] - 1, longest = 0, s
+    cdef int64_t n = ho.shape[0] - 1, longest = 0, s, top
     cdef int failed = 0
     cdef Work* w
     if n < 0 or rg.shape[0] != n + 1 or o.shape[0] < 2 * n:
@@ -458,6 +510,16 @@ def corpus_rows(hyp_ids, hyp_offsets, ref_ids, ref_offsets, ref_groups, out):
         longest = max(longest, ro[s + 1] - ro[s])
     if longest > MAX_WORDS:
         raise ValueError(f"TER: a segment of {longest} words is over the limit of {MAX_WORDS}")
+    # word ids index the shift search's table of positions
+    top = -1
+    for s in range(rw.shape[0]):
+        if rw[s] < 0:
+            raise ValueError(f"TER: reference word ids must be >= 0, got {rw[s]}")
+        top = max(top, rw[s])
+    for s in range(h.shape[0]):
+        top = max(top, h[s])
+    if top >= MAX_IDS:
+        raise ValueError(f"TER: word ids must be below {MAX_IDS}, got {top}")
     with nogil:
         w = <Work*>tb_scratch_take(WORK_SLOT)
         if w == NULL:
@@ -467,10 +529,13 @@ def corpus_rows(hyp_ids, hyp_offsets, ref_ids, ref_offsets, ref_groups, out):
                 w.lo = w.hi = w.at = NULL
                 w.cost = w.back = w.roll = w.aligned = w.words = w.cand = NULL
                 w.move = w.ref_err = w.hyp_err = NULL
-        if w == NULL:
+                w.first_at = w.next_same = NULL
+                w.id_cap = 0
+        if w == NULL or ids_reserve(w, top + 1) != 0:
             failed = -1
         else:
             failed = rows_of(w, h, ho, rw, ro, rg, o, 0, n)
+        if w != NULL:
             tb_scratch_give(WORK_SLOT, w, work_bytes(w), release_work_box)
     if failed == -1:
         raise MemoryError("TER: out of memory for the edit distance")

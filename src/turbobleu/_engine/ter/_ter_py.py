@@ -42,6 +42,7 @@ MAX_SHIFT_DIST = 50
 BEAM_WIDTH = 25
 MAX_CANDIDATES = 1000
 INFINITY = 10**16
+MAX_IDS = 1 << 28  # word ids: the compiled module keeps a table of their reference positions
 
 # The move that reached a cell, as the trace records it.
 MATCH, SUBSTITUTE, SKIP_HYP, SKIP_REF = 0, 1, 2, 3
@@ -228,6 +229,12 @@ def corpus_rows(
     ``ref_ids[ref_offsets[r]:ref_offsets[r + 1]]``; ``out`` is a flat int64 buffer (2 per
     segment). Offsets are absolute, so a window on ``hyp_offsets``, ``ref_groups`` and ``out``
     is a run of segments (how the caller splits the work among threads)."""
+    # (the compiled search indexes a table by word id: the same limits here)
+    if len(ref_ids) and min(ref_ids) < 0:
+        raise ValueError(f"TER: reference word ids must be >= 0, got {min(ref_ids)}")
+    top = max(max(ref_ids, default=-1), max(hyp_ids, default=-1))
+    if top >= MAX_IDS:
+        raise ValueError(f"TER: word ids must be below {MAX_IDS}, got {top}")
     for s in range(len(hyp_offsets) - 1):
         hyp = list(hyp_ids[hyp_offsets[s] : hyp_offsets[s + 1]])
         fewest = INFINITY
