@@ -47,6 +47,13 @@ def fall_back(reason):
 class OptionalBuildExt(build_ext):
     """build_ext that turns a failed compile into the pure-Python fallback."""
 
+    def finalize_options(self):
+        super().finalize_options()
+        # The twelve modules compile independently: one job per core (pip passes no -j, and a
+        # serial build is most of the install's time). ``build_ext -j N`` still overrides it.
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
+
     def run(self):
         try:
             super().run()

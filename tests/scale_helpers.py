@@ -30,7 +30,7 @@ compiled_only = pytest.mark.skipif(
     IMPLEMENTATION != "cython", reason="a million rows: compiled build only"
 )
 full_matrix_only = pytest.mark.skipif(
-    not FULL_MATRIX, reason="the WMT23 matrix on the twins: set TURBOBLEU_TEST_FULL=1"
+    not FULL_MATRIX, reason="the WMT23 matrix: set TURBOBLEU_TEST_FULL=1"
 )
 # On the generated million rows (all of CONFIGS with TURBOBLEU_SCALE_FULL=1).
 GENERATED_CONFIGS = (

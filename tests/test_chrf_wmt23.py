@@ -9,9 +9,9 @@ sentence score (``sentence_scores``, checked against sacrebleu's recipe on its o
 what its ``sentence_score`` computes) must be ``==``, and a few segments go through
 ``sentence_score`` end to end.
 
-With the pure-Python twins (TURBOBLEU_IMPL=python) only the first system of each pair runs, with
-the default options (the options run on the fixture excerpt); the twins are about as slow as
-sacrebleu. TURBOBLEU_TEST_FULL=1 runs all of it.
+By default only the first system of each WMT23 pair runs, with the default options (the options
+run on the fixture excerpt): sacrebleu's side is most of the time, and the pure-Python twins are
+about as slow as sacrebleu. TURBOBLEU_TEST_FULL=1 runs all of it.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def _cases() -> List[Any]:
             for word_order in (0, 2):
                 cases.append(Case(corpus, system, ref_a, {"word_order": word_order}))
         if not FULL_MATRIX and corpus.source == "wmt23":
-            continue  # the twins: the options on the fixture excerpt only
+            continue  # by default: the options on the fixture excerpt only
         first = corpus.systems[0]
         for word_order in (0, 2):
             for extra in ({"lowercase": True}, {"whitespace": True}):

