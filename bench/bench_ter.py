@@ -49,6 +49,51 @@ def _turbo_median(fn: Callable[[], Any], repeats: int) -> List[float]:
     return [_seconds(fn) for _ in range(repeats)]
 
 
+def _ratios(key: str, chosen: List[Dict[str, Any]]) -> str:
+    values = [r[key] for r in chosen if key in r]
+    if not values:
+        return "-"
+    return f"{geomean(values):.0f}x (min {min(values):.0f}x)"
+
+
+def summary(rows: List[Dict[str, Any]], slow_s: float, machine: str) -> str:
+    """The summary table (printed, and the markdown returned): systems where sacrebleu took at
+    least ``slow_s`` seconds (its corpus TER, or its sentence loop when only that ran), and the
+    others."""
+
+    def sacrebleu_s(row: Dict[str, Any]) -> float:
+        return float(row.get("corpus_sacrebleu_s", row.get("sentence_sacrebleu_s", 0.0)))
+
+    slow = [r for r in rows if sacrebleu_s(r) >= slow_s]
+    fast = [r for r in rows if r not in slow]
+    threads = [r["threads2_speedup"] for r in slow if "threads2_speedup" in r]
+    headers = ["systems", "n", "corpus_ter", "sentence scores", "threads=2"]
+    table = [
+        [
+            f"sacrebleu >= {slow_s:g} s",
+            str(len(slow)),
+            _ratios("corpus_ratio", slow),
+            _ratios("sentence_ratio", slow),
+            f"{geomean(threads):.2f}x" if threads else "-",
+        ],
+        [
+            "the others",
+            str(len(fast)),
+            _ratios("corpus_ratio", fast),
+            _ratios("sentence_ratio", fast),
+            "-",
+        ],
+    ]
+    print()
+    print(text_table(headers, table))
+    return (
+        f"TER, turbobleu vs sacrebleu 2.6.0 (one thread; ratios are sacrebleu's time over "
+        f"turbobleu's, geometric mean and minimum). Machine: {machine}.\n\n"
+        + md_table(headers, table)
+        + "\n"
+    )
+
+
 def main() -> int:
     parser = wmt23_parser(__doc__)
     parser.add_argument("--segments", type=int, help="cut sentence-level systems to this many")
@@ -59,7 +104,18 @@ def main() -> int:
     parser.add_argument("--name", default="ter")
     parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument(
+        "--from-json", type=Path, help="print (and write) the summary of an earlier run's rows"
+    )
     args = parser.parse_args()
+    if args.from_json:
+        import json
+
+        earlier = json.loads(args.from_json.read_text(encoding="utf-8"))
+        markdown = summary(earlier["systems"], args.slow, machine_line(earlier["machine"]))
+        if not args.no_write:
+            (args.out_dir / f"{args.name}-latest.md").write_text(markdown, encoding="utf-8")
+        return 0
     pin_threads("1")
 
     import sacrebleu
@@ -134,41 +190,7 @@ def main() -> int:
             flush=True,
         )
 
-    def summary(key: str, chosen: List[Dict[str, Any]]) -> str:
-        values = [r[key] for r in chosen if key in r]
-        if not values:
-            return "-"
-        return f"{geomean(values):.0f}x (min {min(values):.0f}x)"
-
-    slow = [r for r in rows if r.get("corpus_sacrebleu_s", 0) >= args.slow]
-    fast = [r for r in rows if r not in slow]
-    headers = ["systems", "n", "corpus_ter", "sentence scores", "threads=2"]
-    table = [
-        [
-            f"sacrebleu >= {args.slow:g} s",
-            str(len(slow)),
-            summary("corpus_ratio", slow),
-            summary("sentence_ratio", slow),
-            f"{geomean([r['threads2_speedup'] for r in slow if 'threads2_speedup' in r]):.2f}x"
-            if any("threads2_speedup" in r for r in slow)
-            else "-",
-        ],
-        [
-            "the others (en-ja, en-zh)",
-            str(len(fast)),
-            summary("corpus_ratio", fast),
-            summary("sentence_ratio", fast),
-            "-",
-        ],
-    ]
-    print()
-    print(text_table(headers, table))
-    markdown = (
-        f"TER, turbobleu vs sacrebleu 2.6.0 (one thread; ratios are sacrebleu's time over "
-        f"turbobleu's, geometric mean and minimum). Machine: {machine_line(info)}.\n\n"
-        + md_table(headers, table)
-        + "\n"
-    )
+    markdown = summary(rows, args.slow, machine_line(info))
     payload = {
         "benchmark": "ter",
         "date": utc_now().isoformat(),
