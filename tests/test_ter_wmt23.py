@@ -3,9 +3,10 @@
 option set; the answers never change for the same files): per segment ``[edits, average
 reference length]`` compared with ``==``, then the corpus score, edits and reference length.
 
-The compiled module runs every segment; the pure-Python twin (about sacrebleu's speed) the first
-``TWIN_SEGMENTS`` of each system, unless TURBOBLEU_TEST_FULL=1. A system whose files differ from
-the ones the answers were computed on (sha256) is skipped, saying so.
+With TURBOBLEU_TEST_FULL=1 (CI's full-matrix run, compiled) every segment of every system is
+compared; by default (and always worth it for the pure-Python twin, about sacrebleu's speed) the
+first ``TWIN_SEGMENTS`` of each. A system whose files differ from the ones the answers were
+computed on (sha256) is skipped, saying so.
 """
 
 from __future__ import annotations
