@@ -45,8 +45,20 @@ def _seconds(fn: Callable[[], Any]) -> float:
     return time.perf_counter() - start
 
 
-def _turbo_median(fn: Callable[[], Any], repeats: int) -> List[float]:
-    return [_seconds(fn) for _ in range(repeats)]
+def _side_by_side(
+    workload: str, same: bool, ours: Callable[[], Any], sacre: Callable[[], Any], repeats: int
+) -> Dict[str, Any]:
+    """sacrebleu once, between ``repeats`` runs of turbobleu before and after it: the row's
+    fields for ``workload`` (turbobleu's median)."""
+    t_ours = [_seconds(ours) for _ in range(repeats)]
+    t_sacre = _seconds(sacre)
+    t_ours += [_seconds(ours) for _ in range(repeats)]
+    return {
+        f"{workload}_equal": same,
+        f"{workload}_sacrebleu_s": t_sacre,
+        f"{workload}_turbobleu_s": median(t_ours),
+        f"{workload}_ratio": t_sacre / median(t_ours),
+    }
 
 
 def _ratios(key: str, chosen: List[Dict[str, Any]]) -> str:
@@ -143,14 +155,14 @@ def main() -> int:
                 theirs.ref_length,
             )
             failed |= not same
-            t_ours = _turbo_median(lambda: TER().corpus_score(hyps, refs), args.repeats)
-            t_sacre = _seconds(lambda: SacreTER().corpus_score(hyps, refs))
-            t_ours += _turbo_median(lambda: TER().corpus_score(hyps, refs), args.repeats)
             row.update(
-                corpus_equal=same,
-                corpus_sacrebleu_s=t_sacre,
-                corpus_turbobleu_s=median(t_ours),
-                corpus_ratio=t_sacre / median(t_ours),
+                _side_by_side(
+                    "corpus",
+                    same,
+                    lambda: TER().corpus_score(hyps, refs),
+                    lambda: SacreTER().corpus_score(hyps, refs),
+                    args.repeats,
+                )
             )
         if "sentence" in args.workloads:
             per_segment = list(zip(*refs))
@@ -163,14 +175,10 @@ def main() -> int:
                 for h, r in zip(hyps, per_segment):
                     sacrebleu.sentence_ter(h, list(r))
 
-            t_ours = _turbo_median(lambda: TER().sentence_scores(hyps, refs), args.repeats)
-            t_sacre = _seconds(loop)
-            t_ours += _turbo_median(lambda: TER().sentence_scores(hyps, refs), args.repeats)
             row.update(
-                sentence_equal=same,
-                sentence_sacrebleu_s=t_sacre,
-                sentence_turbobleu_s=median(t_ours),
-                sentence_ratio=t_sacre / median(t_ours),
+                _side_by_side(
+                    "sentence", same, lambda: TER().sentence_scores(hyps, refs), loop, args.repeats
+                )
             )
         if "threads" in args.workloads:
             one: List[float] = []

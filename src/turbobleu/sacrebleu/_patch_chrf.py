@@ -14,11 +14,9 @@ negative beta), and of references sacrebleu cached before the patch.
 
 from __future__ import annotations
 
-import importlib
-
 from turbobleu import chrf as turbo_chrf
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.sacrebleu._patch_common import patch_statistics, replace_functions
+from turbobleu.sacrebleu._patch_common import patch_metric
 
 if TYPE_CHECKING:
     from typing import Any, Callable, Optional, Tuple
@@ -54,13 +52,13 @@ def _turbo(metric: Any, references: Any = None) -> Optional[turbo_chrf.CHRF]:
 
 def apply(set_attr: Callable[[Any, str, Any], None]) -> None:
     """Patch sacrebleu's chrF; ``set_attr`` records every replacement for ``unpatch``."""
-    replace_functions(set_attr, turbo_chrf, _FUNCTIONS)
-    patch_statistics(
+    patch_metric(
         set_attr,
-        importlib.import_module("sacrebleu.metrics.chrf").CHRF,
+        turbo_chrf,
+        _FUNCTIONS,
+        ("sacrebleu.metrics.chrf", "CHRF"),
         _ENGINE,
         _turbo,
-        lambda metric, _, references: _turbo(metric, references),
         _options,
         _OPTIONS,
         _statistics,

@@ -170,3 +170,31 @@ class RefCache(list):
     def __getitem__(self, index: Any) -> Any:
         self._materialize()
         return super().__getitem__(index)
+
+
+def patch_metric(
+    set_attr: SetAttr,
+    turbo_module: Any,
+    functions: Sequence[str],
+    class_path: Tuple[str, str],
+    engine_names: Sequence[str],
+    turbo: Callable[..., Any],
+    settings: Callable[[Any], Tuple[Any, ...]],
+    setting_names: Sequence[str],
+    statistics: Callable[[Any, Any, Any, Any], List[Any]],
+) -> None:
+    """A sacrebleu metric other than BLEU patched: its functions ``functions`` become
+    ``turbo_module``'s, and its class (``class_path``: module, name) gets its statistics and
+    reference cache from ``turbo(metric, references=None)``, a turbobleu metric with the same
+    options (None: sacrebleu's code); see ``patch_statistics`` for the rest."""
+    replace_functions(set_attr, turbo_module, functions)
+    patch_statistics(
+        set_attr,
+        getattr(importlib.import_module(class_path[0]), class_path[1]),
+        engine_names,
+        turbo,
+        lambda metric, _, references: turbo(metric, references),
+        settings,
+        setting_names,
+        statistics,
+    )

@@ -12,11 +12,9 @@ of the statistics and of references sacrebleu cached before the patch.
 
 from __future__ import annotations
 
-import importlib
-
 from turbobleu import ter as turbo_ter
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.sacrebleu._patch_common import patch_statistics, replace_functions
+from turbobleu.sacrebleu._patch_common import patch_metric
 
 if TYPE_CHECKING:
     from typing import Any, Callable, List, Tuple
@@ -46,13 +44,13 @@ def _turbo(metric: Any, references: Any = None) -> turbo_ter.TER:
 
 def apply(set_attr: Callable[[Any, str, Any], None]) -> None:
     """Patch sacrebleu's TER; ``set_attr`` records every replacement for ``unpatch``."""
-    replace_functions(set_attr, turbo_ter, _FUNCTIONS)
-    patch_statistics(
+    patch_metric(
         set_attr,
-        importlib.import_module("sacrebleu.metrics.ter").TER,
+        turbo_ter,
+        _FUNCTIONS,
+        ("sacrebleu.metrics.ter", "TER"),
         _ENGINE,
         _turbo,
-        lambda metric, _, references: _turbo(metric, references),
         _options,
         _OPTIONS,
         _statistics,
