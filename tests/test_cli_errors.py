@@ -90,6 +90,8 @@ CASES: List[Tuple[str, List[str], Optional[bytes], int, Tuple[str, ...]]] = [
     ("unknown-tokenizer", ["ref", "-i", "hyp", "-tok", "moses"], None, 2, ("moses",)),
     ("other-metric", ["ref", "-i", "hyp", "-m", "meteor"], None, 2, ("bleu, chrf, ter", "meteor")),
     ("test-set", ["-t", "wmt14", "-l", "en-de"], None, 2, ("-t/--test-set", "never downloads")),
+    ("detail", ["ref", "-i", "hyp", "-d"], None, 2, ("-d/--detail", "origlang/subset metadata")),
+    ("origlang", ["ref", "-i", "hyp", "-ol", "de"], None, 2, ("-ol/--origlang", "metadata")),
     ("bad-language-pair", ["ref", "-i", "hyp", "-l", "english"], None, 2, ("src-trg",)),
     ("unknown-encoding", ["ref", "-i", "hyp", "-e", "klingon"], None, 2, ("klingon",)),
     ("no-references", ["-i", "hyp"], None, 1, ("no reference files",)),

@@ -67,15 +67,18 @@ DEFAULT_METRIC = "bleu"
 
 
 # sacrebleu options that need its test-set downloads or its other metrics.
+_TEST_SETS = "turbobleu scores local files and never downloads test sets"
+_METADATA = "it needs the origlang/subset metadata of sacrebleu's downloaded test sets"
+# (why each is refused: no test-set downloads; the subset options need their metadata)
 _UNSUPPORTED = {
-    "test_set": "-t/--test-set",
-    "list": "--list",
-    "download": "--download",
-    "echo": "--echo",
-    "citation": "--citation",
-    "origlang": "-ol/--origlang",
-    "subset": "--subset",
-    "detail": "-d/--detail",
+    "test_set": ("-t/--test-set", _TEST_SETS),
+    "list": ("--list", _TEST_SETS),
+    "download": ("--download", _TEST_SETS),
+    "echo": ("--echo", _TEST_SETS),
+    "citation": ("--citation", _TEST_SETS),
+    "origlang": ("-ol/--origlang", _METADATA),
+    "subset": ("--subset", _METADATA),
+    "detail": ("-d/--detail", _METADATA + " (scores per original language and domain)"),
 }
 
 
@@ -88,11 +91,10 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     if env_format in OUTPUT_FORMATS:
         args.format = env_format
     _default_sample_counts(args)
-    for dest, flag in _UNSUPPORTED.items():
+    for dest, (flag, why) in _UNSUPPORTED.items():
         if getattr(args, dest):
             raise UsageError(
-                f"{flag} is not supported: turbobleu scores local files and never "
-                "downloads test sets; give reference files and -i system files"
+                f"{flag} is not supported: {why}; give reference files and -i system files"
             )
     others = sorted({m.lower() for m in args.metrics} - set(METRICS))
     if others:
