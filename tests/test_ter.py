@@ -418,3 +418,14 @@ def test_references_are_prepared_twice_as_in_sacrebleu(options: tuple) -> None:
     if options[0]:  # normalized: the second preparation changes the reference's words
         once = TercomWords(*options).words(refs[0])
         assert TercomWords(*options).reference_words(refs[0]) != once
+
+
+def test_bad_n_bootstrap_and_statistics_name_the_argument() -> None:
+    with pytest.raises(TypeError, match="n_bootstrap must be an integer"):
+        TER().corpus_score(["a"], [["a"]], n_bootstrap="10")  # type: ignore[arg-type]
+    from turbobleu import significance
+
+    bleu_stats = turbobleu.BLEU().corpus_stats(["a b"], [["a b"]])
+    metric = TER(references=[["a b"]])
+    with pytest.raises(TypeError, match="stats is BLEU statistics but the metric is not BLEU"):
+        significance.confidence_interval(bleu_stats, metric, 10)

@@ -16,7 +16,6 @@ from turbobleu._engine.count.references import (
     text_reference_streams,
 )
 from turbobleu._engine.recipes.chrf import check_options, f_score
-from turbobleu._engine.resample.metric_bootstrap import bootstrap_resample
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.result import SACREBLEU_VERSION, BLEUSignature, Score
 
@@ -217,6 +216,9 @@ class CHRF:
         score = self.score_row([int(x) for x in rows.sum(axis=0)])
         if n_bootstrap > 1:
             self.n_bootstrap = n_bootstrap
+            # (here: the seed settings are not worth loading with `import turbobleu`)
+            from turbobleu._engine.resample.metric_bootstrap import bootstrap_resample
+
             self.seed, resampled = bootstrap_resample(rows, n_bootstrap, self.score_row)
             score.estimate_ci(resampled)
         return score

@@ -176,7 +176,7 @@ def _rows(stats: StatsLike, recipe: AnyRecipe, what: str) -> np.ndarray:
     """Statistics rows as a C-contiguous int64 array, checked."""
     if isinstance(stats, BLEUStats):
         if not isinstance(recipe, Recipe):
-            raise TypeError(f"{what} is BLEU statistics but the metric is chrF")
+            raise TypeError(f"{what} is BLEU statistics but the metric is not BLEU")
         if stats.max_order != recipe.max_order:
             raise ValueError(
                 f"{what} has max order {stats.max_order} but the metric uses {recipe.max_order}"

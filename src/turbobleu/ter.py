@@ -19,8 +19,8 @@ from turbobleu._engine.count.references import (
     sentence_references,
     text_reference_streams,
 )
-from turbobleu._engine.resample.metric_bootstrap import bootstrap_resample
 from turbobleu._engine.ter import edits
+from turbobleu._engine.ter.recipe import summed, ter_score
 from turbobleu._engine.ter.tercom import TercomWords
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.result import _ABBREVIATIONS, SACREBLEU_VERSION, BLEUSignature, Score
@@ -81,14 +81,6 @@ def _check_flag(value: Any, name: str) -> bool:
         return bool(value)
     except (TypeError, ValueError) as exc:  # a NumPy array of several values, say
         raise TypeError(f"{name} must be a bool, got {type(value).__name__}") from exc
-
-
-def score_of(edits_sum: Any, ref_length: Any) -> float:
-    """sacrebleu's TER of summed statistics: edits per reference word, in percent; with no
-    reference words, 100 for any edit and 0 for none."""
-    if ref_length > 0:
-        return 100 * (edits_sum / ref_length)
-    return 100 * (1.0 if edits_sum > 0 else 0.0)
 
 
 class TER:
@@ -177,13 +169,13 @@ class TER:
 
     @staticmethod
     def sum_rows(rows: Sequence[Sequence[Any]]) -> List[Any]:
-        """Rows summed as sacrebleu sums them (in segment order; see ``edits.summed``)."""
-        return edits.summed([r[0] for r in rows], [r[1] for r in rows])
+        """Rows summed as sacrebleu sums them (in segment order; see ``recipe.summed``)."""
+        return summed([r[0] for r in rows], [r[1] for r in rows])
 
     # -- scores -----------------------------------------------------------------------------
     def score_row(self, row: Any) -> TERScore:
         """The score of one aggregated statistics row ``[edits, reference length]``."""
-        return TERScore(score_of(row[0], row[1]), row[0], row[1])
+        return TERScore(ter_score(row[0], row[1]), row[0], row[1])
 
     def corpus_score(
         self,
@@ -194,13 +186,18 @@ class TER:
     ) -> TERScore:
         """Corpus TER; ``n_bootstrap > 1`` adds sacrebleu's bootstrap confidence interval;
         ``threads`` > 1 counts the edits of that many chunks of segments in parallel."""
+        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int):
+            raise TypeError(f"n_bootstrap must be an integer, got {type(n_bootstrap).__name__}")
         num_edits, lengths = self.segment_edits(hypotheses, references, threads)
-        score = self.score_row(edits.summed(num_edits, lengths))
+        score = self.score_row(summed(num_edits, lengths))
         if n_bootstrap > 1:
             import numpy as np
 
             self.n_bootstrap = n_bootstrap
             rows = np.array([num_edits, lengths], dtype=np.float64).T
+            # (here: the seed settings are not worth loading with `import turbobleu`)
+            from turbobleu._engine.resample.metric_bootstrap import bootstrap_resample
+
             self.seed, resampled = bootstrap_resample(rows, n_bootstrap, self.score_row)
             score.estimate_ci(resampled)
         return score
@@ -224,7 +221,7 @@ class TER:
         import numpy as np
 
         num_edits, lengths = self.segment_edits(hypotheses, references, threads)
-        return np.array([score_of(e, n) for e, n in zip(num_edits, lengths)], dtype=np.float64)
+        return np.array([ter_score(e, n) for e, n in zip(num_edits, lengths)], dtype=np.float64)
 
     def significance_recipe(self) -> Any:
         """TER's scoring for ``turbobleu.significance`` (the references per segment of the last

@@ -1,4 +1,5 @@
-"""TER's path from texts to statistics: words -> ids -> edit counts per segment, and the sums.
+"""TER's path from texts to statistics: words -> ids -> edit counts per segment (the sums and
+scores are ``recipe.py``'s).
 
 Ids: the references' words are numbered (one vocabulary for the whole set, kept when references
 are cached); a hypothesis word that no reference of the corpus has gets -1. That is exact
@@ -174,18 +175,3 @@ def count_edits(
         list(out[1::2]),
         [groups[s + 1] - groups[s] for s in range(n)],
     )
-
-
-def summed(edits: Sequence[Any], lengths: Sequence[Any]) -> List[Any]:
-    """Statistics rows summed as sacrebleu sums them (``sum_of_lists``): one row is returned as
-    it is; otherwise each column from a zero of the first value's type, left to right (the
-    lengths are floats, so no ``sum()``: it compensates from Python 3.12 on)."""
-    if len(edits) == 1:
-        return [edits[0], lengths[0]]
-    start = type(edits[0])(0.0)
-    total_edits, total_length = start, start
-    for e in edits:
-        total_edits += e
-    for n in lengths:
-        total_length += n
-    return [total_edits, total_length]

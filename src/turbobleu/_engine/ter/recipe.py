@@ -1,5 +1,6 @@
-"""TER's scoring for the significance tests (``turbobleu.significance``): rows that the tests
-resample as integers, and sacrebleu's TER of their sums in the arithmetic sacrebleu uses there.
+"""TER's recipe: sacrebleu's sum of statistics rows and score of a summed row (``ter_score``), and
+for the significance tests (``turbobleu.significance``) rows that they resample as integers, with
+sacrebleu's TER of their sums in the arithmetic sacrebleu uses there.
 
 sacrebleu resamples its rows ``[edits, average reference length]``: float32 sums for the
 bootstrap, float64 matrix products for approximate randomization. With k references per segment
@@ -10,20 +11,37 @@ reference counts are refused (their averages round, and the sums would depend on
 
 from __future__ import annotations
 
-import numpy as np
-
 from turbobleu._typing import TYPE_CHECKING
 
+# NumPy is imported by the significance tests' methods: `import turbobleu.ter` stays without it.
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, List, Sequence
+
+    import numpy as np
 
 
-def _score(edits: Any, length: Any) -> Any:
-    """sacrebleu's ``TER._compute_score_from_stats(...).score``, the same expressions (so that
-    NumPy scalars keep the type they have there: float32 in a bootstrap resample)."""
+def ter_score(edits: Any, length: Any) -> Any:
+    """sacrebleu's ``TER._compute_score_from_stats(...).score``: edits per reference word, in
+    percent; with no reference words, 100 for any edit and 0 for none. The same expressions as
+    there, so that NumPy scalars keep their type (float32 in a bootstrap resample)."""
     if length > 0:
         return 100 * (edits / length)
     return 100 * (1.0 if edits > 0 else 0.0)
+
+
+def summed(edits: Sequence[Any], lengths: Sequence[Any]) -> List[Any]:
+    """Statistics rows summed as sacrebleu sums them (``sum_of_lists``): one row is returned as
+    it is; otherwise each column from a zero of the first value's type, left to right (the
+    lengths are floats, so no ``sum()``: it compensates from Python 3.12 on)."""
+    if len(edits) == 1:
+        return [edits[0], lengths[0]]
+    start = type(edits[0])(0.0)
+    total_edits, total_length = start, start
+    for e in edits:
+        total_edits += e
+    for n in lengths:
+        total_length += n
+    return [total_edits, total_length]
 
 
 class TERRecipe:
@@ -44,6 +62,8 @@ class TERRecipe:
 
     def integer_rows(self, stats: np.ndarray) -> np.ndarray:
         """sacrebleu's rows ``[edits, average length]`` as ``[edits, summed length]``."""
+        import numpy as np
+
         rows = np.asarray(stats, dtype=np.float64)
         if rows.ndim != 2 or rows.shape[1:] != (2,):
             raise ValueError(f"TER statistics must have shape (segments, 2), got {rows.shape}")
@@ -57,14 +77,16 @@ class TERRecipe:
     def corpus_score(self, rows: np.ndarray) -> float:
         """The corpus TER of integer rows (``TER.corpus_score``'s number)."""
         total = rows.sum(axis=0)
-        return float(_score(int(total[0]), int(total[1]) / self.k))
+        return float(ter_score(int(total[0]), int(total[1]) / self.k))
 
     def scores(self, sums: np.ndarray, arithmetic: str) -> np.ndarray:
         """The TER of every summed row: float64 for integer sums (approximate randomization),
         NumPy float32 scalars for float32 sums (the bootstrap), as in sacrebleu."""
+        import numpy as np
+
         if arithmetic == "int64":
             totals = np.asarray(sums, dtype=np.float64)
         else:
             totals = np.asarray(sums, dtype=np.float32)
         k = totals.dtype.type(self.k)
-        return np.array([_score(row[0], row[1] / k) for row in totals])
+        return np.array([ter_score(row[0], row[1] / k) for row in totals])
