@@ -12,6 +12,7 @@ from turbobleu._engine import impl as _impl
 from turbobleu._engine.count.references import (
     check_hypotheses,
     references_per_segment,
+    segment_rows_buffer,
     sentence_references,
     text_reference_streams,
 )
@@ -176,16 +177,7 @@ class CHRF:
         """``corpus_stats`` against the cached references, as lists (no NumPy with the compiled
         module: the rows go through an ``array`` buffer)."""
         hyps = check_hypotheses(hypotheses)
-        width = 3 * self.order
-        if _impl.implementation == "python":  # the twin assigns whole rows: NumPy's buffer
-            import numpy as np
-
-            rows: Any = np.zeros((len(hyps), width), dtype=np.int64)
-        else:
-            from array import array
-
-            flat = memoryview(array("q", bytes(8 * len(hyps) * width)))
-            rows = flat.cast("B").cast("q", (len(hyps), width))
+        rows = segment_rows_buffer(len(hyps), 3 * self.order)
         self.fill_rows(hyps, rows)
         segment_rows: List[List[int]] = rows.tolist()
         return segment_rows

@@ -20,6 +20,7 @@ import os
 import sys
 
 from turbobleu import _log
+from turbobleu._engine.count.references import segment_rows_buffer
 from turbobleu._engine.resample.settings import (
     DEFAULT_AR_TRIALS,
     DEFAULT_BOOTSTRAP_SAMPLES,
@@ -42,7 +43,6 @@ from turbobleu.cli.metrics import (
     Scored,
     registry_scored,
     registry_sentences,
-    segment_rows_buffer,
     single_system_listing,
 )
 from turbobleu.cli.options import OUTPUT_FORMATS, PROG, UsageError, build_parser, parse_plain

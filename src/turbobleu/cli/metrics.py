@@ -8,9 +8,6 @@ or ``-m ter`` loads no NumPy either (the pure-Python twins still do).
 
 from __future__ import annotations
 
-from array import array
-
-from turbobleu._engine import impl as _impl
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.metric_registry import MetricEntry, metric_names
 
@@ -33,19 +30,6 @@ class Scored:
 
 # sacrebleu's -m choices that turbobleu computes.
 METRICS = tuple(metric_names())
-
-
-def segment_rows_buffer(segments: int, width: int) -> Any:
-    """A zeroed (segments, width) int64 buffer for per-segment rows: a memoryview of an
-    ``array`` for the compiled modules (no NumPy), a NumPy array for the pure-Python twins
-    (which assign whole rows, as a memoryview cannot)."""
-    if _impl.implementation == "python":
-        import numpy as np
-
-        return np.zeros((segments, width), dtype=np.int64)
-    return (
-        memoryview(array("q", bytes(8 * segments * width))).cast("B").cast("q", (segments, width))
-    )
 
 
 def registry_scored(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 
 from turbobleu._typing import TYPE_CHECKING
@@ -13,6 +14,19 @@ from turbobleu._engine import impl as _impl
 from turbobleu._engine.validate import check_sequence, check_text_streams
 from turbobleu.stats import BLEUStats
 from turbobleu.tokenizers import Tokenizer
+
+
+def segment_rows_buffer(segments: int, width: int) -> Any:
+    """A zeroed (segments, width) int64 buffer for per-segment rows: a memoryview of an
+    ``array`` for the compiled modules (no NumPy), a NumPy array for the pure-Python twins
+    (which assign whole rows, as a memoryview cannot)."""
+    if _impl.implementation == "python":
+        import numpy as np
+
+        return np.zeros((segments, width), dtype=np.int64)
+    return (
+        memoryview(array("q", bytes(8 * segments * width))).cast("B").cast("q", (segments, width))
+    )
 
 
 def check_hypotheses(hypotheses: Any, what: str = "hypotheses") -> list:
