@@ -463,6 +463,31 @@ CHRF_OPTIONS = dict(
 )
 
 
+def corpus_or_sentence(
+    rng: random.Random,
+    label: str,
+    ours: Any,
+    theirs: Any,
+    hyps: List[str],
+    refs: List[List[str]],
+    same: Callable[[Any, Any], bool],
+) -> Tuple[str, str]:
+    """A metric object's corpus score, or (as often) its sentence score of the first segment,
+    against the oracle's object."""
+    if rng.random() < 0.5:
+        detail = f"{label}.corpus_score({hyps!r}, {refs!r})"
+        return detail, compare(
+            lambda: ours.corpus_score(hyps, refs), lambda: theirs.corpus_score(hyps, refs), same
+        )
+    sent_refs = [r[0] for r in refs]
+    detail = f"{label}.sentence_score({hyps[0]!r}, {sent_refs!r})"
+    return detail, compare(
+        lambda: ours.sentence_score(hyps[0], sent_refs),
+        lambda: theirs.sentence_score(hyps[0], sent_refs),
+        same,
+    )
+
+
 def chrf_text(rng: random.Random) -> Tuple[str, str]:
     n, k = rng.randint(1, 4), rng.randint(1, 3)
     hyps = [sentence(rng) for _ in range(n)]
@@ -475,18 +500,7 @@ def chrf_text(rng: random.Random) -> Tuple[str, str]:
     def same(got: Any, want: Any) -> bool:
         return got.score == want.score and str(got) == str(want)
 
-    if rng.random() < 0.5:
-        detail = f"CHRF({opts}).corpus_score({hyps!r}, {refs!r})"
-        return detail, compare(
-            lambda: ours.corpus_score(hyps, refs), lambda: theirs.corpus_score(hyps, refs), same
-        )
-    sent_refs = [r[0] for r in refs]
-    detail = f"CHRF({opts}).sentence_score({hyps[0]!r}, {sent_refs!r})"
-    return detail, compare(
-        lambda: ours.sentence_score(hyps[0], sent_refs),
-        lambda: theirs.sentence_score(hyps[0], sent_refs),
-        same,
-    )
+    return corpus_or_sentence(rng, f"CHRF({opts})", ours, theirs, hyps, refs, same)
 
 
 def ter_text(rng: random.Random) -> Tuple[str, str]:
@@ -498,8 +512,8 @@ def ter_text(rng: random.Random) -> Tuple[str, str]:
     for i in range(n):
         words = refs[0][i].split()
         if rng.random() < 0.5 and words:  # a block of the reference moved elsewhere
-            a = rng.randrange(len(words))
-            block, rest = words[a : a + rng.randint(1, 4)], words[:a] + words[a + 4 :]
+            a, size = rng.randrange(len(words)), rng.randint(1, 4)
+            block, rest = words[a : a + size], words[:a] + words[a + size :]
             at = rng.randrange(len(rest) + 1)
             words = rest[:at] + block + rest[at:]
             hyps.append(" ".join(words).upper() if rng.random() < 0.2 else " ".join(words))
@@ -519,18 +533,7 @@ def ter_text(rng: random.Random) -> Tuple[str, str]:
             str(want),
         )
 
-    if rng.random() < 0.5:
-        detail = f"TER({opts}).corpus_score({hyps!r}, {refs!r})"
-        return detail, compare(
-            lambda: ours.corpus_score(hyps, refs), lambda: theirs.corpus_score(hyps, refs), same
-        )
-    sent_refs = [r[0] for r in refs]
-    detail = f"TER({opts}).sentence_score({hyps[0]!r}, {sent_refs!r})"
-    return detail, compare(
-        lambda: ours.sentence_score(hyps[0], sent_refs),
-        lambda: theirs.sentence_score(hyps[0], sent_refs),
-        same,
-    )
+    return corpus_or_sentence(rng, f"TER({opts})", ours, theirs, hyps, refs, same)
 
 
 def pairwise(rng: random.Random) -> Tuple[str, str]:
