@@ -3,10 +3,11 @@
 option set; the answers never change for the same files): per segment ``[edits, average
 reference length]`` compared with ``==``, then the corpus score, edits and reference length.
 
-With TURBOBLEU_TEST_FULL=1 and the compiled build (CI's full-matrix run) every segment of every
-system is compared; otherwise the first ``TWIN_SEGMENTS`` of each: always for the pure-Python twin,
-which runs at about sacrebleu's speed (the whole matrix would take it hours). A system whose files differ from the ones the answers were
-computed on (sha256) is skipped, saying so.
+With TURBOBLEU_TEST_FULL=1 and the compiled build (CI's full-matrix run) every segment of
+every system is compared; otherwise the first ``TWIN_SEGMENTS`` of each: always for the
+pure-Python twin, which runs at about sacrebleu's speed (the whole matrix would take it hours).
+A system whose files differ from the ones the answers were computed on (sha256) is skipped,
+saying so.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ class CliOption:
 class MetricEntry:
     """One metric in the registry."""
 
-    __slots__ = ("name", "module", "class_name", "cli_group", "cli_options")
+    __slots__ = ("name", "module", "class_name", "cli_group", "cli_options", "higher_is_better")
 
     def __init__(
         self,
@@ -63,12 +63,15 @@ class MetricEntry:
         class_name: str,
         cli_group: str,
         cli_options: Sequence[CliOption] = (),
+        higher_is_better: bool = True,
     ) -> None:
         self.name = name
         self.module = module
         self.class_name = class_name
         self.cli_group = cli_group
         self.cli_options = tuple(cli_options)
+        # An error rate (TER) is better when lower: rewards negate it.
+        self.higher_is_better = higher_is_better
 
     def metric_class(self) -> Any:
         """The metric's class (its module imported now if need be)."""
@@ -174,6 +177,7 @@ METRICS: Dict[str, MetricEntry] = {
                     "Tercom's normalization (punctuation split off, XML entities decoded).",
                 ),
             ),
+            higher_is_better=False,
         ),
     )
 }

@@ -12,7 +12,9 @@ One module per trainer, each built on the shared ``BLEUReward`` defined here:
 
 Every score is the mirrored library's single call, bit for bit: ``sacrebleu.sentence_bleu(hyp,
 refs).score`` (the sacrebleu recipe) or NLTK's ``sentence_bleu(refs, hyp)`` (the NLTK recipe),
-divided by 100 or multiplied by 100 when ``scale`` asks for the other range. References are
+divided by 100 or multiplied by 100 when ``scale`` asks for the other range; with
+``metric="chrf"`` or ``"ter"``, sacrebleu's ``sentence_chrf`` / ``sentence_ter`` (TER negated,
+so that a higher reward is better: ``turbobleu.rewards.metric_reward``). References are
 prepared once per run of consecutive rows that share them (a GRPO group) and kept between calls
 in a small cache, so the per-sample forms (verl, OpenRLHF) do not rebuild them for every sample.
 
@@ -25,17 +27,21 @@ from __future__ import annotations
 import argparse
 import threading
 from collections import OrderedDict
-from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from turbobleu.batch import NLTKRecipe, ReferenceSets, SacreBLEURecipe
+from turbobleu.rewards.metric_reward import MetricReward
 
 __all__ = ["BLEUReward", "RewardBatch", "first_kind", "print_path_command"]
 
 # Reference types compared with == to find rows that repeat the previous row's references
 # (NumPy arrays are not: their == is elementwise).
 _PLAIN = (str, list, tuple)
+
+# The metric whose options this class takes itself (the others come from the registry).
+_BLEU = "bleu"
 
 # Scales a reward may be given in: 0-1 or 0-100.
 SCALES = (1, 100)
@@ -45,9 +51,9 @@ DEFAULT_CACHE_BYTES = 64 * 2**20
 
 
 class RewardBatch:
-    """Scores of one call: ``scores`` (float64, NaN where ``valid`` is False), the statistics
-    ``rows`` ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (zeros where not valid) and
-    ``valid`` (the rows that had references)."""
+    """Scores of one call: ``scores`` (float64, NaN where ``valid`` is False), BLEU's statistics
+    ``rows`` ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (zeros where not valid; no
+    columns for another metric) and ``valid`` (the rows that had references)."""
 
     def __init__(self, scores: np.ndarray, rows: np.ndarray, valid: np.ndarray) -> None:
         self.scores = scores
@@ -66,6 +72,8 @@ class RewardBatch:
         """Row ``i``'s statistics by name (``hyp_len``, ``ref_len``, ``matches_n``,
         ``totals_n``)."""
         row = self.rows[i].tolist()
+        if not row:  # another metric than BLEU: no statistics
+            return {}
         order = (len(row) - 2) // 2
         stats = {"hyp_len": row[0], "ref_len": row[1]}
         for n in range(order):
@@ -138,7 +146,8 @@ def _id_tuple(value: Any, where: str) -> Tuple[int, ...]:
 
 
 class BLEUReward:
-    """Sentence BLEU of hypotheses against per-row references, for reward functions.
+    """Sentence BLEU (or chrF, TER) of hypotheses against per-row references, for reward
+    functions.
 
     ``recipe``: ``"sacrebleu"`` (``sacrebleu.sentence_bleu``: exp smoothing, effective order),
     ``"nltk"`` (NLTK's ``sentence_bleu``, no smoothing), or a ``SacreBLEURecipe`` /
@@ -147,6 +156,13 @@ class BLEUReward:
     NLTK, as each library's sentence call does). ``threads``: worker threads for large batches
     (default: every core). ``pad_id``: a token id dropped from token-id hypotheses and
     references. ``cache_bytes``: memory for prepared references kept between calls.
+
+    ``metric``: ``"bleu"`` (the default, with the options above) or another metric of the
+    registry, ``"chrf"`` or ``"ter"``: sacrebleu's ``sentence_chrf`` / ``sentence_ter`` of
+    text, made with ``metric_options`` (``CHRF`` / ``TER`` keyword arguments, e.g.
+    ``{"word_order": 2}`` for chrF++); TER, an error rate, is negated so that higher is better
+    (see ``turbobleu.rewards.metric_reward``). The BLEU options (``recipe``, ``tokenize``,
+    ``lowercase``, ``pad_id``) are refused with another metric.
     """
 
     def __init__(
@@ -159,7 +175,28 @@ class BLEUReward:
         threads: Optional[int] = None,
         pad_id: Optional[int] = None,
         cache_bytes: int = DEFAULT_CACHE_BYTES,
+        metric: str = "bleu",
+        metric_options: Optional[Mapping[str, Any]] = None,
     ) -> None:
+        self.metric = metric
+        self._other: Optional[MetricReward] = None
+        if metric != _BLEU:
+            if not isinstance(metric, str):
+                raise TypeError(f"metric must be a metric's name, got {type(metric).__name__}")
+            given = {
+                "recipe": recipe != "sacrebleu",
+                "tokenize": tokenize is not None,
+                "lowercase": bool(lowercase),
+                "pad_id": pad_id is not None,
+            }
+            for option, is_given in given.items():
+                if is_given:
+                    raise ValueError(
+                        f"{option} is a BLEU option; with metric={metric!r} give that metric's "
+                        "constructor keywords in metric_options"
+                    )
+        elif metric_options is not None:
+            raise ValueError("metric_options is for metric='chrf' or 'ter'; BLEU takes recipe=")
         if recipe == "sacrebleu":
             recipe = SacreBLEURecipe()
         elif recipe == "nltk":
@@ -186,6 +223,8 @@ class BLEUReward:
         native = 100 if isinstance(recipe, SacreBLEURecipe) else 1
         self._divide = native // self.scale if native > self.scale else 1
         self._multiply = self.scale // native if self.scale > native else 1
+        if metric != _BLEU:
+            self._other = MetricReward(metric, self.scale, metric_options)
         self._init_cache()
 
     def _init_cache(self) -> None:
@@ -204,6 +243,8 @@ class BLEUReward:
         self._init_cache()
 
     def __repr__(self) -> str:
+        if self._other is not None:
+            return f"{type(self).__name__}({self._other!r}, scale={self.scale})"
         return (
             f"{type(self).__name__}(recipe={self.recipe!r}, scale={self.scale}, "
             f"tokenize={self.tokenize!r}, lowercase={self.lowercase})"
@@ -287,12 +328,21 @@ class BLEUReward:
         valid = group >= 0
         order = self.recipe.orders
         scores = np.full(n, np.nan)
-        rows = np.zeros((n, 2 + 2 * order), dtype=np.int64)
+        # BLEU's statistics; another metric's rewards come without them (zero columns).
+        rows = np.zeros((n, 2 + 2 * order if self._other is None else 0), dtype=np.int64)
         if kind is None:  # no row has a reference
             return RewardBatch(scores, rows, valid)
         hyps = self._hypotheses(hypotheses, kind, valid)
-        refs = self._prepared(tuple(keys), keys, kind)
         idx = np.flatnonzero(valid)
+        if self._other is not None:
+            if kind != "text":
+                raise TypeError(
+                    f"{what}: metric={self.metric!r} scores text; token-id references need "
+                    "metric='bleu'"
+                )
+            scores[idx] = self._other.score(hyps, keys, group[idx])
+            return RewardBatch(scores, rows, valid)
+        refs = self._prepared(tuple(keys), keys, kind)
         got, got_rows = refs.score(
             hyps,
             self.recipe,

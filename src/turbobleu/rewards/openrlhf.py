@@ -92,7 +92,7 @@ class OpenRLHFBLEUReward(BLEUReward):
         import torch  # OpenRLHF runs on torch; only this return needs it
 
         rewards = torch.tensor(self.scores(queries, prompts, labels), dtype=torch.float32)
-        return {"rewards": rewards, "scores": rewards, "extra_logs": {"bleu": rewards}}
+        return {"rewards": rewards, "scores": rewards, "extra_logs": {self.metric: rewards}}
 
 
 def make_reward_func(recipe: Any = "sacrebleu", **options: Any) -> OpenRLHFBLEUReward:
@@ -101,7 +101,8 @@ def make_reward_func(recipe: Any = "sacrebleu", **options: Any) -> OpenRLHFBLEUR
     ``recipe``: ``"sacrebleu"``, ``"nltk"`` or a ``SacreBLEURecipe``/``NLTKRecipe``. Keyword
     ``options``: ``eos_markers`` (texts cut from the end of each response; default
     ``EOS_MARKERS``), ``scale`` (1 or 100), ``tokenize``, ``lowercase``, ``threads``,
-    ``cache_bytes`` as in ``BLEUReward``. The result pickles and is safe to call from threads.
+    ``cache_bytes``, and ``metric="chrf"`` / ``"ter"`` with ``metric_options`` (TER negated)
+    as in ``BLEUReward``. The result pickles and is safe to call from threads.
     """
     return OpenRLHFBLEUReward(recipe, **options)
 

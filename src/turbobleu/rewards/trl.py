@@ -68,7 +68,7 @@ class TRLBLEUReward(BLEUReward):
         super().__init__(recipe, **options)
         self.column = column
         self.eos_token_ids = frozenset(int(i) for i in eos_token_ids)
-        self.__name__ = name or f"bleu_{column}"
+        self.__name__ = name or f"{self.metric}_{column}"
 
     def __call__(
         self,
@@ -124,9 +124,10 @@ def trl_reward(
     message's content is scored). ``recipe``: ``"sacrebleu"`` (``sacrebleu.sentence_bleu``),
     ``"nltk"`` (NLTK's ``sentence_bleu``) or a ``SacreBLEURecipe``/``NLTKRecipe``.
     Keyword ``options``: ``scale`` 1 (rewards in 0-1, the default) or 100 (0-100); ``name``,
-    the ``__name__`` TRL logs the reward under (default ``bleu_<column>``); ``eos_token_ids``;
-    ``tokenize``, ``lowercase``, ``threads``, ``pad_id``, ``cache_bytes`` as in
-    ``BLEUReward``.
+    the ``__name__`` TRL logs the reward under (default ``<metric>_<column>``, e.g.
+    ``bleu_reference``); ``eos_token_ids``; ``tokenize``, ``lowercase``, ``threads``,
+    ``pad_id``, ``cache_bytes``, and ``metric="chrf"`` / ``"ter"`` with ``metric_options``
+    (sacrebleu's sentence chrF or TER, TER negated) as in ``BLEUReward``.
 
     Returns a picklable callable; rows with no reference get None (TRL's "no reward").
     """

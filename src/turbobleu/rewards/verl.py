@@ -1,4 +1,4 @@
-"""BLEU ``compute_score`` functions for verl's custom reward.
+"""BLEU (or chrF, TER) ``compute_score`` functions for verl's custom reward.
 
 verl loads a reward function from a file: in the trainer's config,
 
@@ -8,10 +8,12 @@ verl loads a reward function from a file: in the trainer's config,
 (``custom_reward_function`` sits at the top level of older verl configs), with options in
 ``custom_reward_function.reward_kwargs`` (``recipe``: sacrebleu | nltk, ``scale``: 1 | 100,
 ``tokenize``, ``lowercase``, ``recipe_options``: a mapping of ``SacreBLEURecipe`` /
-``NLTKRecipe`` arguments). ``compute_score`` is verl's per-sample form (the naive reward
-manager); ``compute_score_batch`` the batched form (``reward_manager=batch``).
+``NLTKRecipe`` arguments; or ``metric``: chrf | ter with ``metric_options``, the
+``CHRF`` / ``TER`` keyword arguments: see ``BLEUReward``). ``compute_score`` is verl's
+per-sample form (the naive reward manager); ``compute_score_batch`` the batched form
+(``reward_manager=batch``).
 
-Each returns verl's dict: ``score`` (the reward) plus the BLEU statistics (``hyp_len``,
+Each returns verl's dict: ``score`` (the reward) plus, for BLEU, its statistics (``hyp_len``,
 ``ref_len``, ``matches_n``, ``totals_n``) as extra keys that verl logs. ``ground_truth`` is the
 reference: a string or a list of strings. verl has no "no reward" value, so a sample without a
 reference is an error naming it. The prepared references of a ground truth are kept between
@@ -39,21 +41,41 @@ def _scorer(
     lowercase: bool = False,
     recipe_options: Optional[Dict[str, Any]] = None,
     threads: Optional[int] = None,
+    metric: str = "bleu",
+    metric_options: Optional[Dict[str, Any]] = None,
 ) -> BLEUReward:
     """The process's BLEUReward for these options (kept, so its cache serves later calls)."""
     options = dict(recipe_options or {})
-    key = (recipe, scale, tokenize, lowercase, tuple(sorted(options.items())), threads)
+    other = dict(metric_options or {})
+    key = (
+        recipe,
+        scale,
+        tokenize,
+        lowercase,
+        tuple(sorted(options.items())),
+        threads,
+        metric,
+        tuple(sorted(other.items())),
+    )
     with _scorers_lock:
         scorer = _scorers.get(key)
     if scorer is None:
-        if recipe == "sacrebleu":
-            rec: Any = SacreBLEURecipe(**options)
-        elif recipe == "nltk":
-            rec = NLTKRecipe(**options)
-        else:
+        rec: Any = recipe  # (BLEUReward refuses a BLEU recipe with another metric)
+        if options:
+            if recipe == "sacrebleu":
+                rec = SacreBLEURecipe(**options)
+            elif recipe == "nltk":
+                rec = NLTKRecipe(**options)
+        if recipe not in ("sacrebleu", "nltk"):
             raise ValueError(f"recipe must be 'sacrebleu' or 'nltk', got {recipe!r}")
         scorer = BLEUReward(
-            rec, scale=scale, tokenize=tokenize, lowercase=lowercase, threads=threads
+            rec,
+            scale=scale,
+            tokenize=tokenize,
+            lowercase=lowercase,
+            threads=threads,
+            metric=metric,
+            metric_options=metric_options,
         )
         with _scorers_lock:
             scorer = _scorers.setdefault(key, scorer)

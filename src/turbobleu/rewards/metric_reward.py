@@ -1,0 +1,60 @@
+"""Rewards from the registry's other metrics (chrF, TER): sacrebleu's sentence score of each row.
+
+``BLEUReward(metric="chrf")`` or ``metric="ter"`` hands its calls to a ``MetricReward``. A row's
+reward is the mirrored call, bit for bit: ``sacrebleu.sentence_chrf(hyp, refs).score`` (or
+``sentence_ter``), divided by 100 on the 0-1 scale. An error rate (TER; the registry says which
+metrics are better when lower) is negated, so that a higher reward is always better: a perfect
+hypothesis gets 0, one that needs as many edits as the reference has words gets -1 (-100 on the
+0-100 scale), and a long wrong one less than that (TER has no upper bound).
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Mapping, Optional, Sequence
+
+import numpy as np
+
+__all__ = ["MetricReward"]
+
+# sacrebleu's scores are in 0-100.
+_NATIVE_SCALE = 100
+
+
+class MetricReward:
+    """Sentence scores of the registry metric ``name``, made with its constructor ``options``,
+    as rewards on ``scale`` (1 or 100). Text only: token-id references need BLEU."""
+
+    def __init__(self, name: str, scale: int, options: Optional[Mapping[str, Any]] = None) -> None:
+        from turbobleu.metric_registry import get_metric
+
+        entry = get_metric(name)
+        if options is not None and not isinstance(options, Mapping):
+            raise TypeError(
+                f"metric_options must be a mapping of {entry.class_name}'s keyword arguments, "
+                f"got {type(options).__name__}"
+            )
+        try:
+            self.metric = entry.metric_class()(**dict(options or {}))
+        except TypeError as error:
+            raise TypeError(f"metric_options for metric={name!r}: {error}") from None
+        self.name = name
+        self.sign = 1 if entry.higher_is_better else -1
+        self.divide = _NATIVE_SCALE // scale
+
+    def score(self, hypotheses: Sequence[Any], groups: List[Any], group: np.ndarray) -> np.ndarray:
+        """The rewards of ``hypotheses`` (the rows that have references), row ``i`` against the
+        text references ``groups[group[i]]`` (a tuple of strings)."""
+        hyps = list(hypotheses)
+        width = max(len(g) for g in groups)
+        # sacrebleu's streams: row i's k-th reference, None where the row has fewer.
+        streams: List[List[Optional[str]]] = [
+            [refs[k] if k < len(refs) else None for refs in (groups[g] for g in group.tolist())]
+            for k in range(width)
+        ]
+        scores = np.asarray(self.metric.sentence_scores(hyps, streams), dtype=np.float64)
+        if self.divide != 1:
+            scores = scores / self.divide
+        return scores if self.sign == 1 else 0.0 - scores  # (0.0 - 0.0 is 0.0, not -0.0)
+
+    def __repr__(self) -> str:
+        return f"MetricReward({self.name!r}, {self.metric!r})"
