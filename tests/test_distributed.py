@@ -18,7 +18,14 @@ if not dist.is_available() or not dist.is_gloo_available():
 import torch.multiprocessing as mp  # noqa: E402
 
 import turbobleu  # noqa: E402
-from conftest import FULL_MATRIX, HAVE_SHARED_DATA, IMPLEMENTATION, requires_wmt23  # noqa: E402
+from conftest import (  # noqa: E402
+    FIXTURE_DATA,
+    FULL_MATRIX,
+    HAVE_SHARED_DATA,
+    IMPLEMENTATION,
+    read_lines,
+    requires_wmt23,
+)
 from scale_helpers import (  # noqa: E402
     CONFIGS,
     GENERATED_CONFIGS,
@@ -41,6 +48,13 @@ from turbobleu.distributed import (  # noqa: E402
 )
 
 WORLD = 2
+OTHER_METRICS = {"chrf": {"word_order": 2}, "ter": {"normalized": True}}
+
+
+def fixture_he_en():
+    directory = FIXTURE_DATA / "he-en"
+    refs = [read_lines(directory / f"ref.{name}.en") for name in ("refA", "refB")]
+    return read_lines(directory / "hyp.GPT4-5shot.en"), refs
 
 
 def free_port() -> int:
@@ -86,6 +100,13 @@ def worker(rank: int, port: int, out: str, wmt23: bool, million: bool) -> None:
             metric.update(hyps[start : start + size], [refs[start : start + size]])
             start += size
         results[f"generated:{name}"] = metric.compute()
+    # chrF++ and TER of the he-en fixture (2 references), each rank with its share.
+    fixture_hyps, fixture_refs = fixture_he_en()
+    a2, b2 = rank_share(len(fixture_hyps), rank)
+    for name, options in OTHER_METRICS.items():
+        other = DistributedBLEU(metric=name, metric_options=options)
+        other.update(fixture_hyps[a2:b2], [r[a2:b2] for r in fixture_refs])
+        results[f"metric:{name}"] = other.compute()
     # The BLEUStats functions.
     metric = turbobleu.BLEU()
     mine = metric.corpus_stats(hyps[a : a + 1000], [refs[a : a + 1000]])
@@ -132,6 +153,19 @@ def test_bleu_stats_reduce_and_gather(results) -> None:
     assert results["reduced"] == [whole.total()]
     assert results["gathered"] == whole.rows()
     assert results["empty"] == Totals([1] * 10, 1, 1, 1)
+
+
+@pytest.mark.parametrize("name", list(OTHER_METRICS))
+def test_chrf_and_ter_two_ranks_equal_sacrebleu(results, name: str) -> None:
+    import sacrebleu
+
+    hyps, refs = fixture_he_en()
+    oracle = {"chrf": sacrebleu.metrics.CHRF, "ter": sacrebleu.metrics.TER}[name]
+    metric = oracle(**OTHER_METRICS[name])
+    want = metric.corpus_score(hyps, refs)
+    got = results[f"metric:{name}"]
+    assert (got.score, str(got), got.segments) == (want.score, str(want), len(hyps))
+    assert str(got.signature) == str(metric.get_signature())
 
 
 def test_without_process_group_the_local_totals() -> None:

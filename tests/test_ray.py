@@ -50,6 +50,20 @@ SMALL = pd.DataFrame(
 )
 
 
+@pytest.mark.parametrize("name,options", [("chrf", {"word_order": 2}), ("ter", {})])
+def test_chrf_and_ter(local_ray, name: str, options) -> None:
+    ds = ray.data.from_pandas([SMALL.iloc[:1], SMALL.iloc[1:1], SMALL.iloc[1:]])
+    oracle = {"chrf": sacrebleu.metrics.CHRF, "ter": sacrebleu.metrics.TER}[name](**options)
+    chosen = {"metric": name, "metric_options": options}
+    rows = ds.map_batches(tbr.SentenceBLEU("hyp", "refs", **chosen), batch_format="numpy")
+    want = {h: oracle.sentence_score(h, list(r)).score for h, r in zip(SMALL.hyp, SMALL.refs)}
+    assert {r["hyp"]: r["bleu"] for r in rows.take_all()} == want
+    score = tbr.corpus_bleu(ds, "hyp", "refs", **chosen)
+    corpus = oracle.corpus_score(list(SMALL.hyp), [list(s) for s in zip(*SMALL.refs)])
+    assert (score.score, str(score), score.segments) == (corpus.score, str(corpus), 3)
+    assert str(score.signature) == str(oracle.get_signature())
+
+
 def test_batch_callable_pickles_and_scores(local_ray) -> None:
     ds = ray.data.from_pandas([SMALL.iloc[:1], SMALL.iloc[1:1], SMALL.iloc[1:]])
     scorer = pickle.loads(pickle.dumps(tbr.SentenceBLEU("hyp", "refs")))

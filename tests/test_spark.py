@@ -67,6 +67,34 @@ def test_small_frame_sentence_and_corpus(spark) -> None:
     assert by_group[("y",)].segments == 1
 
 
+@pytest.mark.parametrize(
+    "name,options", [("chrf", {"word_order": 2}), ("ter", {}), ("ter", {"normalized": True})]
+)
+def test_chrf_and_ter(spark, name: str, options) -> None:
+    rows = [
+        ("the cat sat", ["the cat sat on", "a cat"], "x"),
+        ("a dog", ["a dog ran", "A dog."], "y"),
+        ("hello there", ["hi there", "x"], "x"),
+        ("", ["nothing", "here"], "y"),
+    ]
+    df = spark.createDataFrame(rows, ["hyp", "refs", "g"]).repartition(3)
+    oracle = {"chrf": sacrebleu.metrics.CHRF, "ter": sacrebleu.metrics.TER}[name](**options)
+    chosen = {"metric": name, "metric_options": options}
+    got = df.select("hyp", tbs.sentence_bleu("hyp", "refs", **chosen).alias("s")).collect()
+    want = {h: oracle.sentence_score(h, list(r)).score for h, r, _ in rows}
+    assert {r["hyp"]: r["s"] for r in got} == want
+    score = tbs.corpus_bleu(df, "hyp", "refs", **chosen)
+    streams = [list(s) for s in zip(*[r for _, r, _ in rows])]
+    corpus = oracle.corpus_score([h for h, _, _ in rows], streams)
+    assert (score.score, str(score), score.segments) == (corpus.score, str(corpus), 4)
+    assert str(score.signature) == str(oracle.get_signature())
+    by_group = tbs.corpus_bleu(df, "hyp", "refs", by=["g"], **chosen)
+    x = oracle.corpus_score(
+        ["the cat sat", "hello there"], [["the cat sat on", "hi there"], ["a cat", "x"]]
+    )
+    assert by_group[("x",)].score == x.score
+
+
 def test_reference_columns_and_statistics_struct(spark) -> None:
     df = spark.createDataFrame(
         [("the cat sat", "the cat sat on", "a cat"), ("a dog", "a dog ran", "a dog")],

@@ -21,7 +21,7 @@ ValueError naming the column and the row; with ``on_invalid="skip"`` they are co
 
 from __future__ import annotations
 
-from typing import Any, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -38,6 +38,9 @@ __all__ = [
     "Totals",
     "stat_columns",
 ]
+
+# The metric whose options Scorer takes itself (the others come from the registry).
+_BLEU = "bleu"
 
 # NLTK's corpus recipe from sums alone: methods 5 to 7 also read the last sentence of the corpus,
 # which a partitioned corpus does not have.
@@ -103,7 +106,13 @@ class Totals:
 
     @classmethod
     def zero(cls, max_order: int) -> "Totals":
-        return cls([0] * (2 + 2 * max_order), 0, None, None, 0)
+        """No segment, for BLEU's ``max_order`` (``Scorer.zero_totals`` for any metric)."""
+        return cls.of_width(2 + 2 * max_order)
+
+    @classmethod
+    def of_width(cls, width: int) -> "Totals":
+        """No segment, ``width`` statistics columns."""
+        return cls([0] * width, 0, None, None, 0)
 
     def __add__(self, other: "Totals") -> "Totals":
         if len(self.sums) != len(other.sums):
@@ -194,14 +203,19 @@ def _bad_text(value: Any) -> Optional[str]:
 
 
 class Scorer:
-    """One BLEU configuration, from text to rows to scores (picklable, set up once per worker).
+    """One metric configuration, from text to rows to scores (picklable, set up once per
+    worker).
 
-    ``recipe="sacrebleu"`` (default): sacrebleu's ``BLEU`` options ``tokenize`` (default 13a),
-    ``lowercase``, ``smooth_method``, ``smooth_value``, ``max_ngram_order`` and
-    ``effective_order`` (False, as in ``corpus_bleu``; ``sentence_bleu`` uses True).
-    ``recipe="nltk"``: NLTK's ``weights``, ``smoothing_function`` (None, 0..7, "methodN" or a
-    ``SmoothingFunction`` method) and ``auto_reweigh``, on tokens from ``tokenize`` (default
-    whitespace). ``on_invalid``: "raise" (default) or "skip" (rows counted as skipped).
+    BLEU (``metric="bleu"``, the default): ``recipe="sacrebleu"`` (default): sacrebleu's
+    ``BLEU`` options ``tokenize`` (default 13a), ``lowercase``, ``smooth_method``,
+    ``smooth_value``, ``max_ngram_order`` and ``effective_order`` (False, as in
+    ``corpus_bleu``; ``sentence_bleu`` uses True). ``recipe="nltk"``: NLTK's ``weights``,
+    ``smoothing_function`` (None, 0..7, "methodN" or a ``SmoothingFunction`` method) and
+    ``auto_reweigh``, on tokens from ``tokenize`` (default whitespace).
+    Another metric of the registry (``metric="chrf"`` or ``"ter"``): sacrebleu's ``CHRF`` /
+    ``TER`` with the keyword arguments ``metric_options``; its rows are integers that add up
+    in any order (TER: 1, 2, 4, ... 64 references per segment, see ``TER.additive_rows``).
+    ``on_invalid``: "raise" (default) or "skip" (rows counted as skipped).
     """
 
     def __init__(
@@ -218,6 +232,8 @@ class Scorer:
         smoothing_function: Any = None,
         auto_reweigh: bool = False,
         on_invalid: str = "raise",
+        metric: str = "bleu",
+        metric_options: Optional[Mapping[str, Any]] = None,
     ) -> None:
         from turbobleu.batch import NLTKRecipe, SacreBLEURecipe
         from turbobleu.bleu import BLEU
@@ -229,9 +245,39 @@ class Scorer:
         self.recipe = recipe
         self.on_invalid = on_invalid
         self.lowercase = bool(lowercase)
+        self.metric_name = metric
         self._metric: Optional[BLEU] = None
         self._nltk: Optional[NLTKRecipe] = None
+        self._other: Any = None
         self._sentence: Any
+        if metric != _BLEU:
+            bleu_defaults = (
+                recipe == "sacrebleu"
+                and tokenize is None
+                and not lowercase
+                and smooth_method == "exp"
+                and smooth_value is None
+                and max_ngram_order == 4
+                and not effective_order
+                and tuple(weights) == (0.25, 0.25, 0.25, 0.25)
+                and smoothing_function is None
+                and not auto_reweigh
+            )
+            if not bleu_defaults:
+                raise ValueError(
+                    f"BLEU's options were given with metric={metric!r}: give that metric's "
+                    "constructor keywords in metric_options"
+                )
+            from turbobleu.metric_registry import make_metric
+
+            self._other = make_metric(metric, metric_options)
+            self.metric_options = dict(metric_options or {})
+            self.tokenize = None
+            self.max_order = 0
+            self.columns = list(self._other.additive_columns())
+            return
+        if metric_options is not None:
+            raise ValueError("metric_options is for metric='chrf' or 'ter'; BLEU takes its own")
         if recipe == "sacrebleu":
             self.tokenize = "13a" if tokenize is None else tokenize
             self._metric = BLEU(
@@ -252,12 +298,28 @@ class Scorer:
         self.max_order: int = self._sentence.orders
         self.columns = stat_columns(self.max_order)
 
+    @staticmethod
+    def sentence_defaults(options: Dict[str, Any]) -> Dict[str, Any]:
+        """``options`` with sacrebleu's ``sentence_bleu`` default (``effective_order=True``)
+        where they configure sacrebleu's BLEU and do not say otherwise."""
+        options = dict(options)
+        bleu = options.get("metric", _BLEU) == _BLEU
+        if bleu and options.get("recipe", "sacrebleu") == "sacrebleu":
+            options.setdefault("effective_order", True)
+        return options
+
     @property
     def metric(self) -> Any:
-        """The sacrebleu-compatible ``BLEU`` object (what the significance tests take)."""
+        """The sacrebleu-compatible metric object (what the significance tests take)."""
+        if self._other is not None:
+            return self._other
         if self._metric is None:
             raise ValueError("the NLTK recipe has no sacrebleu metric object")
         return self._metric
+
+    def zero_totals(self) -> "Totals":
+        """The totals of no segment, as wide as this scorer's rows."""
+        return Totals.of_width(len(self.columns))
 
     # -- text -> rows -----------------------------------------------------------------------
     def rows(
@@ -368,7 +430,9 @@ class Scorer:
         """Statistics rows of checked inputs (``None``: no reference in that stream)."""
         n = len(hyps)
         if n == 0:
-            return np.zeros((0, 2 + 2 * self.max_order), dtype=np.int64)
+            return np.zeros((0, len(self.columns)), dtype=np.int64)
+        if self._other is not None:
+            return np.asarray(self._other.additive_rows(hyps, streams), dtype=np.int64)
         if self._metric is not None:
             stats = np.empty((n, 2 + 2 * self.max_order), dtype=np.int64)
             if self._metric._plain_corpus_row(hyps, streams, stats) is None:
@@ -391,7 +455,9 @@ class Scorer:
     def sentence_scores(self, rows: Rows) -> np.ndarray:
         """Each row's sentence score (float64; NaN for skipped rows)."""
         scores = np.empty(len(rows), dtype=np.float64)
-        if len(rows):
+        if self._other is not None:
+            scores = self._other.sentence_scores_additive(rows.stats).astype(np.float64)
+        elif len(rows):
             states = [self._sentence.score_chunk(rows.stats, scores, 0, len(rows))]
             self._sentence.finish(rows.stats, scores, states, "hypotheses")
         scores[rows.skipped] = np.nan
@@ -399,19 +465,28 @@ class Scorer:
 
     def score(self, totals: Totals) -> Any:
         """The corpus score of summed statistics: a ``CorpusBLEUScore`` (sacrebleu) or an
-        ``NLTKCorpusScore``."""
+        ``NLTKCorpusScore``; for another metric its score object (``CHRFScore``,
+        ``TERScore``) with the same ``segments``, ``skipped`` and ``signature``."""
         if len(totals.sums) != len(self.columns):
             raise ValueError(
                 f"totals have {len(totals.sums)} statistics, this scorer needs {len(self.columns)}"
             )
         if totals.segments == 0:
             raise ValueError(f"no segment to score ({totals.skipped} skipped)")
+        # sacrebleu's "nrefs:var" (-1) when segments have different numbers of references
+        same = totals.min_refs == totals.max_refs
+        num_refs = int(totals.max_refs or 0) if same else -1
+        if self._other is not None:
+            other = self._other
+            result = other.score_additive([int(x) for x in totals.sums])
+            other.num_refs = num_refs
+            result.segments, result.skipped = totals.segments, totals.skipped
+            result.signature = other.get_signature()
+            return result
         if self._metric is not None:
             metric = self._metric
             score = metric.score_row([int(x) for x in totals.sums])
-            # sacrebleu's "nrefs:var" (-1) when segments have different numbers of references
-            same = totals.min_refs == totals.max_refs
-            metric.num_refs = int(totals.max_refs or 0) if same else -1
+            metric.num_refs = num_refs
             return CorpusBLEUScore(score, totals.segments, totals.skipped, metric.get_signature())
         return NLTKCorpusScore(self._nltk_score(totals), totals, self.max_order)
 
@@ -451,6 +526,9 @@ class Scorer:
         return self.score(self.rows(hypotheses, references).totals())
 
     def __repr__(self) -> str:
+        if self._other is not None:
+            name, options, invalid = self.metric_name, self.metric_options, self.on_invalid
+            return f"Scorer(metric={name!r}, metric_options={options!r}, on_invalid={invalid!r})"
         return (
             f"Scorer({self.recipe!r}, tokenize={self.tokenize!r}, lowercase={self.lowercase}, "
             f"{self._sentence!r}, on_invalid={self.on_invalid!r})"

@@ -230,12 +230,7 @@ class CHRF:
     ) -> np.ndarray:
         """One sentence score per segment, in one call (float64 array): entry i equals
         ``sentence_score(hypotheses[i], [refs[i] for refs in references])``."""
-        import numpy as np
-
-        rows = self.corpus_stats(hypotheses, references)
-        scores = np.empty(len(rows), dtype=np.float64)
-        _impl.chrf_counts().sentence_scores(rows, self.order, self.beta, self.eps_smoothing, scores)
-        return scores
+        return self.sentence_scores_additive(self.corpus_stats(hypotheses, references))
 
     def pairwise_scores(
         self, hypotheses: Sequence[str], references: Sequence[str], threads: int = 1
@@ -265,6 +260,32 @@ class CHRF:
             threads,
         )
         return out
+
+    # -- rows that add up in any order (turbobleu.aggregate: Spark, Ray, torch.distributed) --
+    def additive_columns(self) -> List[str]:
+        """Names of ``corpus_stats``' columns: per character, then word, n-gram order
+        ``hyp``, ``ref`` and ``match`` counts (e.g. ``char1_hyp``)."""
+        orders = [f"char{n}" for n in range(1, self.char_order + 1)]
+        orders += [f"word{n}" for n in range(1, self.word_order + 1)]
+        return [f"{order}_{part}" for order in orders for part in ("hyp", "ref", "match")]
+
+    def additive_rows(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]]
+    ) -> np.ndarray:
+        """chrF's rows are integers already: ``corpus_stats``."""
+        return self.corpus_stats(hypotheses, references)
+
+    def score_additive(self, sums: Sequence[int]) -> CHRFScore:
+        """The corpus score of summed rows."""
+        return self.score_row([int(x) for x in sums])
+
+    def sentence_scores_additive(self, rows: np.ndarray) -> np.ndarray:
+        """Each row's sentence score (float64)."""
+        import numpy as np
+
+        scores = np.empty(len(rows), dtype=np.float64)
+        _impl.chrf_counts().sentence_scores(rows, self.order, self.beta, self.eps_smoothing, scores)
+        return scores
 
     def significance_recipe(self) -> Any:
         """chrF's scoring for ``turbobleu.significance``."""

@@ -108,7 +108,7 @@ class DistributedBLEU:
 
     def reset(self) -> None:
         """Forget this rank's segments."""
-        self.totals = Totals.zero(self.scorer.max_order)
+        self.totals = self.scorer.zero_totals()
 
     def update(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], per_row: bool = False

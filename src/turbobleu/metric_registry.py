@@ -22,7 +22,7 @@ from __future__ import annotations
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Dict, List, Optional, Sequence, Tuple
+    from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 
 class CliOption:
@@ -194,3 +194,20 @@ def get_metric(name: str) -> MetricEntry:
     if entry is None:
         raise ValueError(f"unknown metric {name!r}: turbobleu computes {', '.join(METRICS)}")
     return entry
+
+
+def make_metric(name: str, options: Optional[Mapping[str, Any]] = None) -> Any:
+    """The metric ``name`` made with ``options``, its constructor keywords (what the reward
+    adapters and ``turbobleu.aggregate`` take as ``metric_options``); errors name them."""
+    from collections.abc import Mapping as AnyMapping
+
+    entry = get_metric(name)
+    if options is not None and not isinstance(options, AnyMapping):
+        raise TypeError(
+            f"metric_options must be a mapping of {entry.class_name}'s keyword arguments, got "
+            f"{type(options).__name__}"
+        )
+    try:
+        return entry.metric_class()(**dict(options or {}))
+    except TypeError as error:
+        raise TypeError(f"metric_options for metric={name!r}: {error}") from None

@@ -57,9 +57,7 @@ class SentenceBLEU:
         if scorer is not None and options:
             raise TypeError("give either a scorer or its options, not both")
         if scorer is None:
-            if options.get("recipe", "sacrebleu") == "sacrebleu":
-                options.setdefault("effective_order", True)
-            scorer = Scorer(**options)
+            scorer = Scorer(**Scorer.sentence_defaults(options))
         self.scorer = scorer
         self.hypothesis = hypothesis
         self.per_row = isinstance(references, str)

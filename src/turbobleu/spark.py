@@ -143,8 +143,8 @@ def sentence_bleu(
 ) -> Column:
     """Each row's sentence BLEU (sacrebleu's ``sentence_bleu`` defaults: ``effective_order`` is
     True unless given; or NLTK's ``sentence_bleu`` with ``recipe="nltk"``); null where skipped."""
-    if scorer is None and options.get("recipe", "sacrebleu") == "sacrebleu":
-        options.setdefault("effective_order", True)
+    if scorer is None:
+        options = Scorer.sentence_defaults(options)
     scorer = _scorer(scorer, options)
 
     def scores(rows: Any) -> pd.Series:

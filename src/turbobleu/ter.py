@@ -20,7 +20,7 @@ from turbobleu._engine.count.references import (
     text_reference_streams,
 )
 from turbobleu._engine.ter import edits
-from turbobleu._engine.ter.recipe import summed, ter_score
+from turbobleu._engine.ter.recipe import additive_rows, additive_sums, summed, ter_score
 from turbobleu._engine.ter.tercom import TercomWords
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.result import _ABBREVIATIONS, SACREBLEU_VERSION, BLEUSignature, Score
@@ -222,6 +222,32 @@ class TER:
 
         num_edits, lengths = self.segment_edits(hypotheses, references, threads)
         return np.array([ter_score(e, n) for e, n in zip(num_edits, lengths)], dtype=np.float64)
+
+    # -- rows that add up in any order (turbobleu.aggregate: Spark, Ray, torch.distributed) --
+    @staticmethod
+    def additive_columns() -> List[str]:
+        """Names of ``additive_rows``' columns."""
+        return ["edits", "ref_length_64ths"]
+
+    def additive_rows(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]]
+    ) -> np.ndarray:
+        """int64 rows ``[edits, average reference length in 64ths]`` that sum exactly in any
+        order (1, 2, 4, ... 64 references per segment; see ``_engine/ter/recipe.py``)."""
+        num_edits, lengths = self.segment_edits(hypotheses, references)
+        refs = [sum(stream[i] is not None for stream in references) for i in range(len(lengths))]
+        return additive_rows(num_edits, lengths, refs)
+
+    def score_additive(self, sums: Sequence[int]) -> TERScore:
+        """The corpus score of summed ``additive_rows``."""
+        return self.score_row(additive_sums(sums))
+
+    @staticmethod
+    def sentence_scores_additive(rows: np.ndarray) -> np.ndarray:
+        """Each ``additive_rows`` row's sentence score (float64)."""
+        import numpy as np
+
+        return np.array([ter_score(*additive_sums(row)) for row in rows.tolist()], dtype=np.float64)
 
     def significance_recipe(self) -> Any:
         """TER's scoring for ``turbobleu.significance`` (the references per segment of the last

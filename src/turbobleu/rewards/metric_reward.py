@@ -25,20 +25,11 @@ class MetricReward:
     as rewards on ``scale`` (1 or 100). Text only: token-id references need BLEU."""
 
     def __init__(self, name: str, scale: int, options: Optional[Mapping[str, Any]] = None) -> None:
-        from turbobleu.metric_registry import get_metric
+        from turbobleu.metric_registry import get_metric, make_metric
 
-        entry = get_metric(name)
-        if options is not None and not isinstance(options, Mapping):
-            raise TypeError(
-                f"metric_options must be a mapping of {entry.class_name}'s keyword arguments, "
-                f"got {type(options).__name__}"
-            )
-        try:
-            self.metric = entry.metric_class()(**dict(options or {}))
-        except TypeError as error:
-            raise TypeError(f"metric_options for metric={name!r}: {error}") from None
+        self.metric = make_metric(name, options)
         self.name = name
-        self.sign = 1 if entry.higher_is_better else -1
+        self.sign = 1 if get_metric(name).higher_is_better else -1
         self.divide = _NATIVE_SCALE // scale
 
     def score(self, hypotheses: Sequence[Any], groups: List[Any], group: np.ndarray) -> np.ndarray:

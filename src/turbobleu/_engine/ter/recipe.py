@@ -7,6 +7,10 @@ bootstrap, float64 matrix products for approximate randomization. With k referen
 the row ``[edits, k * average]`` is integral, and while k is a power of two (1, 2, 4, ...) every
 average and every partial sum of them is exact, so ``sum / k`` is sacrebleu's sum. Other
 reference counts are refused (their averages round, and the sums would depend on the order).
+
+The same holds for rows summed over partitions (``turbobleu.aggregate``): there a segment may
+have any power of two up to ``ADDITIVE_DENOMINATOR`` references, and its row is
+``[edits, average * ADDITIVE_DENOMINATOR]``, an integer.
 """
 
 from __future__ import annotations
@@ -18,6 +22,10 @@ if TYPE_CHECKING:
     from typing import Any, List, Sequence
 
     import numpy as np
+
+
+# Average reference lengths carried as integers in 64ths: exact for 1, 2, 4, ... 64 references.
+ADDITIVE_DENOMINATOR = 64
 
 
 def ter_score(edits: Any, length: Any) -> Any:
@@ -90,3 +98,29 @@ class TERRecipe:
             totals = np.asarray(sums, dtype=np.float32)
         k = totals.dtype.type(self.k)
         return np.array([ter_score(row[0], row[1] / k) for row in totals])
+
+
+def additive_rows(
+    edits: Sequence[int], lengths: Sequence[float], refs_per_segment: Sequence[int]
+) -> np.ndarray:
+    """Rows ``[edits, average length * ADDITIVE_DENOMINATOR]`` (int64) that add up in any order
+    to sacrebleu's sums; ValueError for a segment whose reference count is not a power of two
+    up to ``ADDITIVE_DENOMINATOR``."""
+    import numpy as np
+
+    for i, k in enumerate(refs_per_segment):
+        if k < 1 or k > ADDITIVE_DENOMINATOR or k & (k - 1):
+            raise ValueError(
+                f"segment {i} has {k} references: TER summed over partitions needs 1, 2, 4, ... "
+                f"or {ADDITIVE_DENOMINATOR} references per segment (sacrebleu sums rounded "
+                "average lengths in segment order; other counts depend on that order)"
+            )
+    rows = np.empty((len(edits), 2), dtype=np.int64)
+    rows[:, 0] = edits
+    rows[:, 1] = np.asarray(lengths, dtype=np.float64) * ADDITIVE_DENOMINATOR  # exact: k | 64
+    return rows
+
+
+def additive_sums(sums: Sequence[int]) -> List[Any]:
+    """sacrebleu's summed row ``[edits, reference length]`` of summed additive rows."""
+    return [int(sums[0]), int(sums[1]) / ADDITIVE_DENOMINATOR]
