@@ -250,6 +250,8 @@ class Scorer:
         self._nltk: Optional[NLTKRecipe] = None
         self._other: Any = None
         self._sentence: Any
+        self.max_order: int = 0  # BLEU's n-gram order (0 for another metric)
+        self.tokenize: Optional[str] = None  # BLEU's tokenizer
         if metric != _BLEU:
             bleu_defaults = (
                 recipe == "sacrebleu"
@@ -272,8 +274,6 @@ class Scorer:
 
             self._other = make_metric(metric, metric_options)
             self.metric_options = dict(metric_options or {})
-            self.tokenize = None
-            self.max_order = 0
             self.columns = list(self._other.additive_columns())
             return
         if metric_options is not None:
@@ -295,7 +295,7 @@ class Scorer:
         else:
             self.tokenize = "none" if tokenize is None else tokenize
             self._nltk = self._sentence = NLTKRecipe(weights, smoothing_function, auto_reweigh)
-        self.max_order: int = self._sentence.orders
+        self.max_order = self._sentence.orders
         self.columns = stat_columns(self.max_order)
 
     @staticmethod

@@ -129,7 +129,7 @@ class TotalsAggregate(AggregateFnV2):
         most = max(current[width + 1], new[width + 1])
         return summed + [min(fewest) if fewest else -1, most]
 
-    def finalize(self, accumulator: List[int]) -> List[int]:
+    def finalize(self, accumulator: List[int]) -> List[int]:  # type: ignore[override]
         return accumulator
 
 
@@ -165,14 +165,15 @@ def corpus_bleu(
     )
     stats = ds.map_batches(counter, batch_format="numpy")
     stats = stats.select_columns(by + scorer.columns + ["refs", "skipped"])
-    aggregate = TotalsAggregate(scorer.columns)
+    name = "bleu_totals"  # (the aggregate's output column)
+    aggregate = TotalsAggregate(scorer.columns, name)
     width = len(scorer.columns)
     if not by:
-        totals = _totals(stats.aggregate(aggregate)[aggregate.name], width)
+        totals = _totals(stats.aggregate(aggregate)[name], width)
         return scorer.score(totals)
     scores: Dict[Any, Any] = {}
     for row in stats.groupby(by).aggregate(aggregate).take_all():
-        totals = _totals(row[aggregate.name], width)
-        group = tuple(row[name] for name in by)
+        totals = _totals(row[name], width)
+        group = tuple(row[column] for column in by)
         scores[group] = scorer.score(totals) if totals.segments else None
     return scores

@@ -102,7 +102,8 @@ def _udf(
         "batches": Iterator[Tuple[pd.Series, ...]],
         "return": Iterator[pd.DataFrame] if frame else Iterator[pd.Series],
     }
-    return F.pandas_udf(batches, return_type)(*columns)
+    # (pyspark's overloads want the hints in the source; they are set just above)
+    return F.pandas_udf(batches, return_type)(*columns)  # type: ignore[call-overload]
 
 
 def _struct_type(scorer: Scorer) -> T.StructType:
