@@ -3,7 +3,7 @@
 # auditwheel) and the pure-Python wheel (py3-none-any); install each into a fresh virtualenv that
 # has no Cython and no C compiler on PATH and run the whole test suite against it, from a copy of
 # the repository without src/. Last, install the sdist itself with no compiler on PATH: it must
-# fall back to pure Python and say so.
+# fall back to pure Python and say so, at install and (a RuntimeWarning) at `import turbobleu`.
 #
 #   bash scripts/build_and_test_wheels.sh
 #
@@ -161,6 +161,29 @@ check_no_compiler() {
     echo "ok no compiler (${FORBIDDEN[*]}) on PATH, no Cython in $(basename "$venv")"
 }
 
+# check_missing_core_warning VENV DIR: turbobleu is installed without its compiled core, so
+# `import turbobleu` (run in DIR) warns exactly once, naming the fix, and an error filter makes
+# it fail; TURBOBLEU_IMPL=python (the twin, chosen) is silent.
+check_missing_core_warning() {
+    local venv=$1 dir=$2 stderr count
+    stderr=$(cd "$dir" && run_clean "$venv" env -u TURBOBLEU_IMPL python -c 'import turbobleu' 2>&1 \
+        >/dev/null) || die "import turbobleu failed in $(basename "$venv"): $stderr"
+    count=$(printf '%s\n' "$stderr" | grep -c "RuntimeWarning: turbobleu's compiled core is missing" \
+        || true)
+    [ "$count" = 1 ] || die "import turbobleu without the compiled core: $count warnings: $stderr"
+    printf '%s\n' "$stderr" | grep -q "TURBOBLEU_IMPL=python" \
+        || die "the missing-core warning does not name TURBOBLEU_IMPL=python: $stderr"
+    if (cd "$dir" && run_clean "$venv" env -u TURBOBLEU_IMPL python -W error::RuntimeWarning \
+            -c 'import turbobleu' 2>/dev/null); then
+        die "import turbobleu without the compiled core passed under -W error::RuntimeWarning"
+    fi
+    stderr=$(cd "$dir" && run_clean "$venv" env TURBOBLEU_IMPL=python python \
+        -W error::RuntimeWarning -c 'import turbobleu' 2>&1 >/dev/null) \
+        || die "import turbobleu with TURBOBLEU_IMPL=python failed or warned: $stderr"
+    [ -z "$stderr" ] || die "import turbobleu with TURBOBLEU_IMPL=python wrote: $stderr"
+    echo "ok without the compiled core: one RuntimeWarning; silent with TURBOBLEU_IMPL=python"
+}
+
 # test_wheel NAME WHEEL EXPECTED_IMPLEMENTATION TURBOBLEU_IMPL_FOR_THE_SUITE
 test_wheel() {
     local name=$1 wheel=$2 expected=$3 impl=$4
@@ -186,6 +209,13 @@ test_wheel() {
     [ "${got% *}" = "$expected" ] || die "$name: implementation is ${got% *}, expected $expected"
     case "${got#* }" in "$venv"/*) ;; *) die "$name: turbobleu imported from outside $venv";; esac
 
+    if [ "$expected" = cython ]; then
+        (cd "$run/repo" && run_clean "$venv" env -u TURBOBLEU_IMPL python -W error::RuntimeWarning \
+            -c 'import turbobleu') || die "$name: import turbobleu warned with the compiled core"
+    else
+        check_missing_core_warning "$venv" "$run/repo"
+    fi
+
     log "$name: test suite (TURBOBLEU_IMPL=$impl) against the installed wheel"
     (cd "$run/repo" && run_clean "$venv" env TURBOBLEU_IMPL="$impl" \
         python -m pytest -p no:cacheprovider -q -rs tests) || die "$name: test suite"
@@ -203,7 +233,8 @@ run_clean "$VENV" python -m pip install -v --prefer-binary "$SDIST" > "$WORK/ins
     || { tail -50 "$WORK/install-sdist.log"; die "sdist install without a compiler"; }
 grep -o "turbobleu build: the C extension could not be built.*" "$WORK/install-sdist.log" | head -1 \
     | cut -c1-160 || die "the sdist build did not say it fell back to pure Python"
-got=$(cd "$WORK" && run_clean "$VENV" python -c '
+check_missing_core_warning "$VENV" "$WORK"
+got=$(cd "$WORK" && run_clean "$VENV" env -u TURBOBLEU_IMPL python -c '
 import turbobleu
 score = turbobleu.corpus_bleu(["the cat sat on the mat"], [["the cat sat on a mat"]])
 print(turbobleu.implementation, round(score.score, 2))')

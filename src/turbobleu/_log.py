@@ -22,7 +22,8 @@ TOKENIZED_PERIODS = (
     "suppress this message with the `force` parameter.",
 )
 
-# While the command line runs, its writer gets the warnings instead of the logger (see redirect).
+# While the command line runs, its writer gets the notes and warnings instead of the logger (see
+# redirect).
 _writer: Optional[Callable[[str], None]] = None
 
 
@@ -36,16 +37,19 @@ def warning(message: str) -> None:
 
 
 def info(message: str) -> None:
-    """A note for the logger; the command line's writer shows warnings only (as its logging
-    level did)."""
-    if _writer is None:
-        import logging
+    """A note: for the logger at INFO level, or for the command line's writer, which shows
+    notes and warnings alike (as sacrebleu's command line shows its logger's INFO lines)."""
+    if _writer is not None:
+        _writer(message)
+        return
+    import logging
 
-        logging.getLogger(LOGGER_NAME).info(message)
+    logging.getLogger(LOGGER_NAME).info(message)
 
 
 def redirect(writer: Optional[Callable[[str], None]]) -> Optional[Callable[[str], None]]:
-    """Send warnings to ``writer`` (None: back to the logger); returns the writer it replaces."""
+    """Send notes and warnings to ``writer`` (None: back to the logger); returns the writer it
+    replaces."""
     global _writer
     previous, _writer = _writer, writer
     return previous

@@ -39,6 +39,7 @@ from turbobleu._engine.validate import (
     check_pad_id,
     describe,
     integer_array,
+    integer_scalar,
 )
 
 __all__ = [
@@ -71,10 +72,11 @@ def default_threads() -> int:
 def _resolve_threads(threads: Optional[int]) -> int:
     if threads is None:
         return default_threads()
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+    count = integer_scalar(threads)
+    if count is None or count < 1:
         shown = repr(threads) if isinstance(threads, (int, float, str)) else describe(threads)
         raise ValueError(f"threads must be a positive integer or None, got {shown}")
-    return threads
+    return count
 
 
 _pools: Dict[int, ThreadPoolExecutor] = {}
@@ -578,7 +580,7 @@ class ReferenceSets:
         threads: Optional[int] = None,
         _hash_mask: int = 0xFFFFFFFFFFFFFFFF,
     ) -> None:
-        check_order(max_order, "max_order")
+        max_order = check_order(max_order, "max_order")
         pad_id = check_pad_id(pad_id)
         lowercase = check_flag(lowercase, "lowercase")
         n_threads = _resolve_threads(threads)
@@ -637,15 +639,17 @@ class ReferenceSets:
         if group is not None and group_size is not None:
             raise ValueError("give group or group_size, not both")
         if group_size is not None:
-            if isinstance(group_size, bool) or not isinstance(group_size, int) or group_size < 1:
+            size = integer_scalar(group_size)
+            if size is None or size < 1:
                 raise ValueError(f"group_size must be a positive integer, got {group_size!r}")
-            if n > group_size * self.num_groups:
+            if n > size * self.num_groups:
                 raise ValueError(
-                    f"{n} hypotheses with group_size={group_size} need "
-                    f"{-(-n // group_size)} groups; these references have "
+                    f"{n} hypotheses with group_size={size} need "
+                    f"{-(-n // size)} groups; these references have "
                     f"{self.num_groups}"
                 )
-            return np.arange(n, dtype=np.int64) // group_size
+            # (a group_size of n or more puts every hypothesis in group 0, however large it is)
+            return np.arange(n, dtype=np.int64) // min(size, max(n, 1))
         if group is None:
             if n != self.num_groups:
                 raise ValueError(

@@ -77,7 +77,7 @@ class BLEU:
         references: Optional[Sequence[Sequence[Optional[str]]]] = None,
     ) -> None:
         check_smoothing(smooth_method, smooth_value)  # (in the order sacrebleu checks them)
-        check_max_order(max_ngram_order, "max_ngram_order")
+        max_ngram_order = check_max_order(max_ngram_order, "max_ngram_order")
         # Flags are read by their truth value, as sacrebleu does; an array's is NumPy's error.
         effective_order = check_truth(effective_order, "effective_order")
         lowercase = check_truth(lowercase, "lowercase")

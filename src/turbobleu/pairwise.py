@@ -20,7 +20,7 @@ import numpy as np
 
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count import ids as _ids
-from turbobleu._engine.validate import check_flag, describe
+from turbobleu._engine.validate import check_flag, describe, integer_scalar
 from turbobleu.batch import (
     Recipe,
     _default_tokenize,
@@ -186,9 +186,13 @@ class PairwiseBLEU:
     ) -> Iterator[Tuple[slice, slice, np.ndarray]]:
         """``(rows, cols, scores)`` for every block of at most block_rows x block_cols cells,
         column band by column band (each band's postings are built once)."""
+        sizes = []
         for name, size in (("block_rows", block_rows), ("block_cols", block_cols)):
-            if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            count = integer_scalar(size)
+            if count is None or count < 1:
                 raise ValueError(f"{name} must be a positive integer, got {size!r}")
+            sizes.append(count)
+        block_rows, block_cols = sizes
         for c0 in range(0, self.num_references, block_cols):
             cols = slice(c0, min(c0 + block_cols, self.num_references))
             for r0 in range(0, self.num_hypotheses, block_rows):

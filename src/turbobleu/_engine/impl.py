@@ -1,7 +1,8 @@
 """Chooses the compiled modules or their pure-Python twins.
 
-``TURBOBLEU_IMPL`` selects: ``auto`` (default: compiled when importable, else the twins),
-``cython`` (compiled, or ImportError) or ``python`` (the twins, always).
+``TURBOBLEU_IMPL`` selects: ``auto`` (default: compiled when importable, else the twins, with a
+RuntimeWarning on CPython: see ``missing_core``), ``cython`` (compiled, or ImportError) or
+``python`` (the twins, always, silently).
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ def _load() -> Tuple[str, ModuleType, ModuleType]:
     if choice not in _CHOICES:
         raise ImportError(f"TURBOBLEU_IMPL must be one of {_CHOICES}, got {choice!r}")
     if choice != "python":
+        module = "turbobleu._engine.count._kernel"
         try:
             from turbobleu._engine.count import _kernel
+
+            module = "turbobleu._engine.text._tokenize"
             from turbobleu._engine.text import _tokenize
 
             return "cython", _kernel, _tokenize
@@ -34,10 +38,20 @@ def _load() -> Tuple[str, ModuleType, ModuleType]:
                     "TURBOBLEU_IMPL=cython but the compiled extension is missing "
                     f"({exc}); reinstall turbobleu with a C compiler or from a wheel"
                 ) from exc
+            _warn_missing_core(module, exc)
     from turbobleu._engine.count import _kernel_py
     from turbobleu._engine.text import _tokenize_py
 
     return "python", _kernel_py, _tokenize_py
+
+
+def _warn_missing_core(module: str, error: ImportError) -> None:
+    """Under ``auto``, on CPython: one RuntimeWarning that the compiled ``module`` failed to
+    import (its module, imported on this path only, says why and how to fix it)."""
+    from turbobleu._engine import missing_core
+
+    if missing_core.applies():
+        missing_core.warn(module, error)
 
 
 # All compiled modules or none: they share the kernel's tables through cimports. These are the

@@ -28,11 +28,26 @@ MAX_ID = 2**31 - 1
 MAX_ORDER = 256
 
 
+def integer_scalar(value: Any) -> Optional[int]:
+    """``value`` as a Python int where it is one integer: an int, a NumPy integer scalar (what
+    indexing an integer array gives) or a 0-d integer array; None for anything else, bools
+    (Python's and NumPy's) included."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return int(value)
+    try:
+        return operator.index(value)  # (NumPy's bool refuses, as a 1-D array does)
+    except TypeError:
+        return None
+
+
 def check_order(value: Any, name: str) -> int:
-    """``value`` as an n-gram order in 1..MAX_ORDER (an int, not a bool)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ORDER:
+    """``value`` as an n-gram order in 1..MAX_ORDER (an integer, not a bool)."""
+    order = integer_scalar(value)
+    if order is None or not 1 <= order <= MAX_ORDER:
         raise ValueError(f"{name} must be an integer in 1..{MAX_ORDER}, got {value!r}")
-    return value
+    return order
 
 
 def describe(value: Any) -> str:

@@ -30,6 +30,7 @@ from turbobleu._engine.resample.settings import (
 )
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.bleu import BLEU, MAX_NGRAM_ORDER
+from turbobleu.cli import notes
 from turbobleu.cli.io import (
     InputError,
     check_encoding,
@@ -212,17 +213,28 @@ def _check_modes(args: argparse.Namespace, n_systems: int, paired: bool) -> None
 
 
 def _metric(args: argparse.Namespace, refs: Optional[List[List[str]]], force: bool) -> BLEU:
+    """The command's BLEU. Its warnings when made (the tokenizer that does not suit the target
+    language, 'spm' renamed) are given once per run, as sacrebleu makes its metric once: the
+    paths below make one per block, or again when a fast path gives up."""
     trg_lang = args.langpair.split("-")[1] if args.langpair else ""
-    return BLEU(
-        lowercase=args.lowercase,
-        force=force,
-        tokenize=args.tokenize,
-        smooth_method=args.smooth_method,
-        smooth_value=args.smooth_value,
-        effective_order=args.sentence_level,
-        trg_lang=trg_lang,
-        references=refs,
-    )
+    mute = getattr(args, "bleu_made", False)
+    previous = _log.redirect(_drop) if mute else None
+    try:
+        metric = BLEU(
+            lowercase=args.lowercase,
+            force=force,
+            tokenize=args.tokenize,
+            smooth_method=args.smooth_method,
+            smooth_value=args.smooth_value,
+            effective_order=args.sentence_level,
+            trg_lang=trg_lang,
+            references=refs,
+        )
+    finally:
+        if mute:
+            _log.redirect(previous)
+    args.bleu_made = True
+    return metric
 
 
 # Corpora longer than this are processed in blocks of segments, so that the progress bar moves.
@@ -237,8 +249,9 @@ def _statistics(
     A segment's statistics depend on its own hypothesis and references only, so a long corpus is
     done block by block (each block with its own references) and the rows are concatenated.
     """
-    # sacrebleu never warns about tokenized input in sentence-level mode.
-    warn = not (args.force or args.sentence_level)
+    # sacrebleu never warns about tokenized input in sentence-level mode; the paired tests'
+    # account gives their warnings (notes.paired_account).
+    warn = not (args.force or args.sentence_level or args.paired_bs or args.paired_ar)
     n_segments = len(refs[0])
     enabled = False if args.quiet else None
     with Progress("statistics", total=n_segments * len(systems), enabled=enabled) as bar:
@@ -415,11 +428,8 @@ def _plain_paired_bootstrap(
         results = plain.paired_bootstrap(
             segment_rows, scores, metric.options, n_samples, seed_value, bar
         )
-    if results is None:  # sums that float32 rounds: the general path (which warns itself)
+    if results is None:  # sums that float32 rounds: the general path
         return None
-    if not args.force:
-        for hyps in systems:
-            BLEU._warn_if_tokenized(hyps)  # as _statistics would, once per system
     return results, _paired_signature(args, metric, n_samples, seed)
 
 
@@ -583,6 +593,9 @@ def _run_metrics(
         else:
             cells = [score.format(args.width, True) for score in s.scores]
             columns.append((s.scores[0].name, cells, s.metric.get_signature().format(args.short)))
+    if paired:
+        done = [(name, s.scores[0].name) for name, s in zip(order, scored)]
+        notes.paired_account(args, names, systems, done, _paired_samples(args))
     _print_table(args, names, columns, out)
 
 
@@ -593,11 +606,16 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
     paired = bool(args.paired_bs or args.paired_ar)
     plain: Optional[Tuple[BLEU, List[List[List[int]]]]] = None
     if args.metrics == ["bleu"] and streams(args):  # corpus BLEU only: files read in chunks
-        plain = streamed_rows(args, _metric(args, None, force=True), STATS_BLOCK)
+        metric = _metric(args, None, force=True)
+        plain = streamed_rows(args, metric, STATS_BLOCK, notes.found_systems)
         names = list(args.input)
     else:
         systems, names, refs = _read_inputs(args, paired)
         _check_modes(args, len(systems), paired)
+        if len(systems) > 1:
+            if "bleu" in args.metrics:  # its warnings when made, where sacrebleu makes it
+                _metric(args, None, force=True)
+            notes.found_systems(len(systems))
         if args.metrics != ["bleu"]:
             _run_metrics(args, systems, names, refs, out)
             return 0
@@ -606,6 +624,9 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
         elif args.paired_bs:
             done = _plain_paired_bootstrap(args, systems, refs)
             if done is not None:
+                notes.paired_account(
+                    args, names, systems, [("bleu", "BLEU")], _paired_samples(args)
+                )
                 _print_table(args, names, [("BLEU", *done)], out)
                 return 0
     if plain is not None:  # no significance test: rows as lists, no NumPy
@@ -627,6 +648,7 @@ def run(argv: Optional[Sequence[str]] = None, stdout: Any = None) -> int:
         _single_system(args, metric, stats[0], out)
     elif paired:
         results, signature = _paired(args, metric, stats)
+        notes.paired_account(args, names, systems, [("bleu", "BLEU")], _paired_samples(args))
         _print_table(args, names, [("BLEU", results, signature)], out)
     else:
         cells = [metric.score_stats(s).format(args.width, True) for s in stats]

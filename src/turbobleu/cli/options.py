@@ -237,7 +237,7 @@ OPTIONS = (
         "quiet",
         "flag",
         group=OUTPUT_GROUP,
-        help="No warnings and no progress bar.",
+        help="No informational lines, no warnings and no progress bar.",
     ),
     Option(("--short", "-sh"), "short", "flag", group=OUTPUT_GROUP, help="Short signature."),
     Option(

@@ -17,7 +17,7 @@ from turbobleu.cli.progress import Progress
 
 if TYPE_CHECKING:
     import argparse
-    from typing import List, Optional, Tuple
+    from typing import Callable, List, Optional, Tuple
 
     from turbobleu.bleu import BLEU
 
@@ -37,11 +37,15 @@ def streams(args: argparse.Namespace) -> bool:
 
 
 def streamed_rows(
-    args: argparse.Namespace, metric: BLEU, chunk: int
+    args: argparse.Namespace,
+    metric: BLEU,
+    chunk: int,
+    announce: Callable[[int], None],
 ) -> Tuple[BLEU, List[List[List[int]]]]:
     """The metric and each system's corpus row (as ``_plain_rows`` gives them), files read
     ``chunk`` segments at a time. ``metric`` must not warn itself (force=True): the
-    tokenized-period warning is given here once per system, over its whole file."""
+    tokenized-period warning is given here once per system, over its whole file, after
+    ``announce(number of systems)`` (once the files are read whole, so not on bad input)."""
     encoding = check_encoding(args.encoding)
     refs = stream_references(args.refs, encoding, args.num_refs)
     ref_names = (
@@ -62,6 +66,7 @@ def streamed_rows(
                 periods[s] += found
                 bar.update(len(system))
     metric.num_refs = len(refs)
+    announce(len(systems))
     if not args.force:
         for found in periods:
             if found >= 100:

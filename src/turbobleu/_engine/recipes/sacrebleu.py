@@ -42,9 +42,10 @@ def check_smoothing(smooth_method: Any, smooth_value: Any) -> None:
         raise TypeError(f"smooth_value must be a number or None, got {type(smooth_value).__name__}")
 
 
-def check_max_order(max_order: Any, name: str = "max_order") -> None:
-    """ValueError (naming the caller's argument) unless ``max_order`` is an int in 1..256."""
-    check_order(max_order, name)
+def check_max_order(max_order: Any, name: str = "max_order") -> int:
+    """``max_order`` as an int in 1..256 (a NumPy integer too); else ValueError naming the
+    caller's argument."""
+    return check_order(max_order, name)
 
 
 class SacreBLEUOptions:
@@ -69,7 +70,7 @@ class SacreBLEUOptions:
         effective_order: bool = False,
     ) -> None:
         check_smoothing(smooth_method, smooth_value)
-        check_max_order(max_order)
+        max_order = check_max_order(max_order)
         for name, value in zip(
             SacreBLEUOptions.__slots__,
             (max_order, smooth_method, smooth_value, bool(effective_order)),

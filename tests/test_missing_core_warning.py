@@ -1,0 +1,171 @@
+"""``import turbobleu`` on CPython with its compiled core missing: one RuntimeWarning that names
+the module that failed, the ImportError's text and the fixes; silence when ``TURBOBLEU_IMPL=python``
+asks for the pure-Python twin, or on an interpreter where the twin is the design; the scores stay
+sacrebleu's.
+
+Each case runs in a fresh interpreter that blocks the compiled modules (a ``None`` entry in
+``sys.modules`` for each name of ``compiled_modules.COMPILED``, set before turbobleu is imported),
+as an install from the sdist without a C compiler would leave them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+import pytest
+import sacrebleu
+
+import turbobleu
+from conftest import FIXTURE_DATA, read_lines
+from turbobleu._engine.compiled_modules import COMPILED
+
+SRC = Path(turbobleu.__file__).resolve().parent.parent
+HE_EN = FIXTURE_DATA / "he-en"
+HYPS = HE_EN / "hyp.GPT4-5shot.en"
+REFS = [HE_EN / "ref.refA.en", HE_EN / "ref.refB.en"]
+KERNEL, TOKENIZE = "turbobleu._engine.count._kernel", "turbobleu._engine.text._tokenize"
+
+# The child: blocks the modules named on its stdin, imports turbobleu (the line that the warning
+# must point at is IMPORT_LINE), scores the fixture and prints the results as JSON.
+CHILD = """\
+import json, sys
+job = json.load(sys.stdin)
+for name in job["block"]:
+    sys.modules[name] = None
+if job["interpreter"]:
+    import types
+    sys.implementation = types.SimpleNamespace(**dict(vars(sys.implementation),
+                                                      name=job["interpreter"]))
+import turbobleu
+from turbobleu import batch, cli, significance  # later imports warn no more
+hyps, refs = job["hyps"], job["refs"]
+print(json.dumps({
+    "implementation": turbobleu.implementation,
+    "corpus": turbobleu.corpus_bleu(hyps, refs).score,
+    "sentences": [turbobleu.sentence_bleu(h, [r[i] for r in refs]).score
+                  for i, h in enumerate(hyps)],
+    "chrf": turbobleu.corpus_chrf(hyps, refs).score,
+}))
+"""
+IMPORT_LINE = CHILD.splitlines().index("import turbobleu") + 1
+
+
+def run_child(
+    block: Sequence[str],
+    impl: Optional[str] = None,
+    warning_filter: str = "always::RuntimeWarning",
+    interpreter: Optional[str] = None,
+) -> subprocess.CompletedProcess:
+    """The child, with ``block`` missing, ``TURBOBLEU_IMPL=impl`` (None: unset) and
+    ``-W warning_filter`` (``always``: every warning is shown, so that a second one would be)."""
+    env: Dict[str, str] = {k: v for k, v in os.environ.items() if k != "TURBOBLEU_IMPL"}
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])
+    if impl is not None:
+        env["TURBOBLEU_IMPL"] = impl
+    job = {
+        "block": list(block),
+        "interpreter": interpreter,
+        "hyps": list(read_lines(HYPS)),
+        "refs": [list(read_lines(path)) for path in REFS],
+    }
+    return subprocess.run(
+        [sys.executable, "-W", warning_filter, "-c", CHILD],
+        env=env,
+        input=json.dumps(job),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def assert_sacrebleu_scores(proc: subprocess.CompletedProcess) -> None:
+    """The child ran on the twin and printed sacrebleu's scores."""
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    hyps, refs = list(read_lines(HYPS)), [list(read_lines(path)) for path in REFS]
+    assert got["implementation"] == "python"
+    assert got["corpus"] == sacrebleu.corpus_bleu(hyps, refs).score
+    assert got["sentences"] == [
+        sacrebleu.sentence_bleu(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)
+    ]
+    assert got["chrf"] == sacrebleu.corpus_chrf(hyps, refs).score
+
+
+def runtime_warnings(stderr: str) -> List[str]:
+    """The first line of each RuntimeWarning the child printed."""
+    return [line for line in stderr.splitlines() if ": RuntimeWarning: " in line]
+
+
+@pytest.mark.parametrize(
+    "block, failed",
+    [(COMPILED, KERNEL), ([TOKENIZE], TOKENIZE)],
+    ids=["all-compiled-modules", "the-tokenizer-only"],
+)
+def test_one_warning_names_the_module_the_error_and_the_fixes(
+    block: Sequence[str], failed: str
+) -> None:
+    proc = run_child(block)
+    assert_sacrebleu_scores(proc)
+    warnings = runtime_warnings(proc.stderr)
+    assert len(warnings) == 1, proc.stderr
+    where, _, text = warnings[0].partition(": RuntimeWarning: ")
+    assert where == f"<string>:{IMPORT_LINE}"  # the importer's line, not turbobleu's
+    assert text.startswith(
+        f"turbobleu's compiled core is missing: importing {failed} failed "
+        f"(import of {failed} halted; None in sys.modules). "
+    )
+    assert "pure-Python twin" in text
+    assert "install a C compiler and reinstall turbobleu" in text
+    assert "compiled wheel" in text
+    assert text.endswith("set TURBOBLEU_IMPL=python.")
+
+
+def test_the_default_filters_show_it_too() -> None:
+    """Without ``-W``: Python's default filters show a RuntimeWarning (once)."""
+    proc = run_child(COMPILED, warning_filter="default")
+    assert_sacrebleu_scores(proc)
+    assert len(runtime_warnings(proc.stderr)) == 1, proc.stderr
+
+
+def test_an_error_filter_makes_the_import_fail() -> None:
+    """What the wheel check relies on: ``-W error::RuntimeWarning`` turns it into a failure."""
+    proc = run_child(COMPILED, warning_filter="error::RuntimeWarning")
+    assert proc.returncode != 0
+    assert "RuntimeWarning: turbobleu's compiled core is missing" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "impl, interpreter",
+    [("python", None), ("PYTHON ", None), (None, "pypy")],
+    ids=["TURBOBLEU_IMPL=python", "TURBOBLEU_IMPL=PYTHON-spaced", "not-CPython"],
+)
+def test_silent_when_the_twin_is_chosen_or_by_design(
+    impl: Optional[str], interpreter: Optional[str]
+) -> None:
+    proc = run_child(COMPILED, impl=impl, interpreter=interpreter)
+    assert_sacrebleu_scores(proc)
+    assert proc.stderr == ""
+
+
+def test_a_cython_request_still_fails_with_its_own_error() -> None:
+    proc = run_child(COMPILED, impl="cython")
+    assert proc.returncode != 0
+    assert "TURBOBLEU_IMPL=cython but the compiled extension is missing" in proc.stderr
+    assert runtime_warnings(proc.stderr) == []
+
+
+@pytest.mark.skipif(
+    find_spec(KERNEL) is None or find_spec(TOKENIZE) is None,
+    reason="this installation has no compiled modules",
+)
+def test_silent_with_the_compiled_core_present() -> None:
+    proc = run_child([], warning_filter="error")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["implementation"] == "cython"
+    assert proc.stderr == ""
