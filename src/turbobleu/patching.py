@@ -16,8 +16,9 @@ Code that looks functions up through the module at call time
 (``import nltk.translate.bleu_score as bs; bs.sentence_bleu(...)``) gets the fast versions; names
 bound before the patch by ``from ... import ...`` keep the originals, so patch first.
 
-Registered here: ``"nltk"``; ``"sacrebleu"`` is registered by ``turbobleu.sacrebleu._patch``
-(imported the first time that name is used).
+Registered here: ``"nltk"`` and ``"torchmetrics"`` (its BLEU classes and functions, which
+live in several modules: a group of attribute patches); ``"sacrebleu"`` is registered by
+``turbobleu.sacrebleu._patch`` (imported the first time that name is used).
 """
 
 from __future__ import annotations
@@ -217,3 +218,82 @@ def _nltk_replacements() -> Dict[str, Any]:
 register_attribute_patch(
     "nltk", "nltk.translate.bleu_score", _nltk_replacements, also_in=("nltk.translate", "nltk")
 )
+
+
+@dataclass
+class _PatchGroup:
+    """Several attribute patches applied and reverted as one (a library whose functions live in
+    several modules); a failure while applying reverts the parts already applied."""
+
+    parts: Tuple[_AttributePatch, ...]
+
+    def apply(self) -> None:
+        done: List[_AttributePatch] = []
+        try:
+            for part in self.parts:
+                part.apply()
+                done.append(part)
+        except BaseException:
+            for part in reversed(done):
+                part.revert()
+            raise
+
+    def revert(self) -> None:
+        for part in reversed(self.parts):
+            part.revert()
+
+    def is_active(self) -> bool:
+        return any(part.is_active() for part in self.parts)
+
+
+def _torchmetrics_replacements(**names: str) -> Callable[[], Dict[str, Any]]:
+    """The factory of ``{torchmetrics name: turbobleu.torchmetrics._metrics.<name>}``."""
+
+    def replacements() -> Dict[str, Any]:
+        fast = importlib.import_module("turbobleu.torchmetrics._metrics")
+        return {theirs: getattr(fast, ours) for theirs, ours in names.items()}
+
+    return replacements
+
+
+# torchmetrics' BLEU classes and functions, where they are defined, and the modules that
+# re-export them: torchmetrics.text / .functional.text, and the root names (torchmetrics.BLEUScore
+# is a subclass that warns about the import path: replaced by one of turbobleu's; the root
+# functional.bleu_score wrapper calls bleu_score through its module, which is rebound).
+_TORCHMETRICS_FUNCTIONAL = (
+    "torchmetrics.functional.text",
+    "torchmetrics.functional.text._deprecated",
+)
+_TORCHMETRICS = _PatchGroup(
+    (
+        _AttributePatch(
+            "torchmetrics.text.bleu",
+            _torchmetrics_replacements(BLEUScore="BLEUScore"),
+            ("torchmetrics.text",),
+        ),
+        _AttributePatch(
+            "torchmetrics.text.sacre_bleu",
+            _torchmetrics_replacements(SacreBLEUScore="SacreBLEUScore"),
+            ("torchmetrics.text",),
+        ),
+        _AttributePatch(
+            "torchmetrics.text._deprecated",
+            _torchmetrics_replacements(
+                _BLEUScore="_RootImportBLEUScore",
+                _SacreBLEUScore="_RootImportSacreBLEUScore",
+            ),
+            ("torchmetrics",),
+        ),
+        _AttributePatch(
+            "torchmetrics.functional.text.bleu",
+            _torchmetrics_replacements(bleu_score="bleu_score"),
+            _TORCHMETRICS_FUNCTIONAL,
+        ),
+        _AttributePatch(
+            "torchmetrics.functional.text.sacre_bleu",
+            _torchmetrics_replacements(sacre_bleu_score="sacre_bleu_score"),
+            _TORCHMETRICS_FUNCTIONAL,
+        ),
+    )
+)
+register_patch("torchmetrics", _TORCHMETRICS.apply, _TORCHMETRICS.revert, _TORCHMETRICS.is_active)
