@@ -574,7 +574,7 @@ def _google_bleu_13a(
     hyp_lens = np.diff(hyp_off)
     longest = int(hyp_lens.max())
     top = min(max_len, longest)
-    cap = min(max_len, max(longest, *(int(np.diff(off).max()) for _, off in stream_ids)))
+    cap = min(max_len, max([longest] + [int(np.diff(off).max()) for _, off in stream_ids]))
     hyp_totals = _ngram_totals(hyp_lens, min_len, cap)
     n_seg = len(predictions)
     best_tp = np.zeros(n_seg, dtype=np.int64)
