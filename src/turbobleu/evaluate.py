@@ -100,11 +100,14 @@ def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.n
     done = []
     odd_lines: List[Tuple[int, int]] = []
     for g, lines in enumerate(groups):
-        prepared = [language_independent(line) for line in lines]
-        for i, line in enumerate(prepared):
-            if not _compiled_agrees(line):
-                odd_lines.append((g, i))
-                prepared[i] = ""
+        prepared = list(lines)
+        for i, line in enumerate(lines):
+            # (a line without these characters is its own language-independent form)
+            if "&" in line or "<" in line or "\n" in line:
+                line = prepared[i] = language_independent(line)
+                if not _compiled_agrees(line):
+                    odd_lines.append((g, i))
+                    prepared[i] = ""
         done.append(_impl.tokenize.tokenize(prepared, _impl.tokenize.TOK_13A, False, vocab))
     if not odd_lines:
         return done
