@@ -245,7 +245,7 @@ orders = st.one_of(
 )
 
 
-@settings(max_examples=120)
+@settings(max_examples=90)
 @given(
     data=st.lists(
         st.tuples(lines, st.lists(lines, min_size=0, max_size=3)), min_size=1, max_size=5
@@ -278,7 +278,7 @@ def test_google_bleu_matches_the_script(
     assert_same_outcome(got, want)
 
 
-@settings(max_examples=80)
+@settings(max_examples=60)
 @given(
     data=st.lists(
         st.tuples(lines, st.lists(lines, min_size=2, max_size=2)), min_size=1, max_size=5

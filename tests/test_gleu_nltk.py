@@ -91,7 +91,7 @@ usual_orders = st.tuples(st.integers(1, 5), st.integers(1, 7))
 edge_orders = st.tuples(st.integers(-2, 3), st.sampled_from([-2, -1, 0, 1, 2, 5, 40]))
 
 
-@settings(max_examples=250)
+@settings(max_examples=150)
 @given(
     corpus=st.lists(st.tuples(st.lists(segments, max_size=4), segments), max_size=5),
     orders=st.one_of(st.just((1, 4)), usual_orders, edge_orders),
