@@ -1,6 +1,8 @@
-"""The computation behind Hugging Face ``evaluate.load("bleu")`` (and ``"chrf"`` and ``"ter"``,
-which are sacrebleu's corpus chrF and TER: :func:`compute_chrf`, :func:`compute_ter`), without the
-``evaluate`` package.
+"""The computation behind Hugging Face ``evaluate.load("bleu")`` (and ``"chrf"``, ``"ter"`` and
+``"sacrebleu"``, which are sacrebleu's corpus chrF, TER and BLEU: :func:`compute_chrf`,
+:func:`compute_ter`, :func:`compute_sacrebleu`; and ``"google_bleu"``, NLTK's corpus GLEU on 13a
+tokens: :func:`compute_google_bleu`), without the ``evaluate`` package.
+``turbobleu.patch("evaluate")`` makes the real ``evaluate.load`` return these for their names.
 
 ``evaluate``'s BLEU metric tokenizes with its copy of sacrebleu's 13a tokenizer (followed by
 ``str.split()``, and without sacrebleu's ``rstrip``) and scores with tensorflow/nmt's
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
 import numpy as np
 
 from turbobleu._engine import impl as _impl
+from turbobleu._engine.recipes.gleu import gleu_score
 from turbobleu._engine.recipes.nmt import nmt_score
 from turbobleu._engine.text.rules_13a import ENTITIES, language_independent, rules_13a
 
@@ -32,13 +35,19 @@ corpus_rows = _impl.interning().corpus_rows
 __all__ = [
     "BleuMetric",
     "ChrfMetric",
+    "GoogleBleuMetric",
+    "METRIC_NAMES",
+    "SacrebleuMetric",
     "TerMetric",
     "Tokenizer13a",
     "compute",
     "compute_bleu",
     "compute_chrf",
+    "compute_google_bleu",
+    "compute_sacrebleu",
     "compute_ter",
     "load",
+    "metric_name",
 ]
 
 # -- the 13a tokenizer, as evaluate runs it ------------------------------------------------------
@@ -91,11 +100,14 @@ def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.n
     done = []
     odd_lines: List[Tuple[int, int]] = []
     for g, lines in enumerate(groups):
-        prepared = [language_independent(line) for line in lines]
-        for i, line in enumerate(prepared):
-            if not _compiled_agrees(line):
-                odd_lines.append((g, i))
-                prepared[i] = ""
+        prepared = list(lines)
+        for i, line in enumerate(lines):
+            # (a line without these characters is its own language-independent form)
+            if "&" in line or "<" in line or "\n" in line:
+                line = prepared[i] = language_independent(line)
+                if not _compiled_agrees(line):
+                    odd_lines.append((g, i))
+                    prepared[i] = ""
         done.append(_impl.tokenize.tokenize(prepared, _impl.tokenize.TOK_13A, False, vocab))
     if not odd_lines:
         return done
@@ -286,11 +298,21 @@ def _compute_13a(
     return _score_rows(rows, shortest, max_order, smooth)
 
 
+# The input shapes evaluate's metric scripts declare (their ``features``), as plain names: each
+# dict is one accepted form, tried in order; "sequence of string" is a list of strings per
+# prediction (any number of them unless the metric says otherwise).
+_REFERENCE_LISTS = {"predictions": "string", "references": "sequence of string"}
+_REFERENCE_STRINGS = {"predictions": "string", "references": "string"}
+
+
 class _Metric:
     """What the objects ``evaluate.load`` returns share: ``compute``, ``add`` and ``add_batch``
-    with evaluate's keyword arguments (inputs added are scored, and cleared, by ``compute()``)."""
+    with evaluate's keyword arguments (inputs added are scored, and cleared, by ``compute()``),
+    the module's ``name``, a one-line ``description`` and its input ``features``."""
 
     name = ""
+    description = ""
+    features: Tuple[Dict[str, str], ...] = (_REFERENCE_LISTS, _REFERENCE_STRINGS)
 
     def __init__(self) -> None:
         self._predictions: List[str] = []
@@ -335,6 +357,7 @@ class BleuMetric(_Metric):
     """A stand-in for the object ``evaluate.load("bleu")`` returns."""
 
     name = "bleu"
+    description = "BLEU as tensorflow/nmt's compute_bleu, on 13a tokens by default"
 
     def _score(self, predictions: Any, references: Any, **kwargs: Any) -> Dict[str, Any]:
         return compute(predictions, references, **kwargs)
@@ -381,6 +404,7 @@ class ChrfMetric(_Metric):
     """A stand-in for the object ``evaluate.load("chrf")`` returns."""
 
     name = "chrf"
+    description = "sacrebleu's corpus chrF / chrF++"
 
     def _score(self, predictions: Any, references: Any, **kwargs: Any) -> Dict[str, Any]:
         return compute_chrf(predictions, references, **kwargs)
@@ -418,18 +442,208 @@ class TerMetric(_Metric):
     """A stand-in for the object ``evaluate.load("ter")`` returns."""
 
     name = "ter"
+    description = "sacrebleu's corpus TER"
 
     def _score(self, predictions: Any, references: Any, **kwargs: Any) -> Dict[str, Any]:
         return compute_ter(predictions, references, **kwargs)
 
 
-_METRICS = {"bleu": BleuMetric, "chrf": ChrfMetric, "ter": TerMetric}
+# -- sacrebleu's BLEU -----------------------------------------------------------------------------
+
+
+def _reference_lists(predictions: Any, references: Any) -> Tuple[List[str], List[Any]]:
+    """Both inputs as lists, one list of references per prediction (a string per prediction is
+    wrapped, as the scripts do when ``references[0]`` is a string); clear errors otherwise."""
+    predictions = _check_strings(predictions, "predictions")
+    if isinstance(references, str) or not hasattr(references, "__iter__"):
+        raise TypeError(
+            "references must be a list (of strings, or of lists of strings), "
+            f"got {type(references).__name__}"
+        )
+    references = list(references)
+    if len(references) != len(predictions):
+        raise ValueError(
+            f"predictions has {len(predictions)} items but references has "
+            f"{len(references)}; evaluate requires one entry per prediction"
+        )
+    if not predictions:
+        raise ValueError("predictions and references are empty; there is nothing to score")
+    if isinstance(references[0], str):
+        references = [[ref] for ref in references]
+    for i, refs in enumerate(references):
+        if isinstance(refs, str) or not hasattr(refs, "__iter__"):
+            raise TypeError(f"references[{i}] must be a list of strings, got {type(refs).__name__}")
+        references[i] = _check_strings(refs, f"references[{i}]")
+    return predictions, references
+
+
+def compute_sacrebleu(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    smooth_method: str = "exp",
+    smooth_value: Optional[float] = None,
+    force: bool = False,
+    lowercase: bool = False,
+    tokenize: Optional[str] = None,
+    use_effective_order: bool = False,
+) -> Dict[str, Any]:
+    """``evaluate.load("sacrebleu").compute(...)``: sacrebleu's ``corpus_bleu`` with the
+    references given per prediction (a string, or a list of the same length for every
+    prediction), its options under their names (``tokenize`` only when given). Returns the
+    script's dict: ``score``, ``counts``, ``totals``, ``precisions``, ``bp``, ``sys_len``,
+    ``ref_len``."""
+    from turbobleu.bleu import corpus_bleu
+
+    predictions, references = _reference_lists(predictions, references)
+    per_prediction = len(references[0])
+    if any(len(refs) != per_prediction for refs in references):
+        # the script's text, word for word
+        raise ValueError("Sacrebleu requires the same number of references for each prediction")
+    streams = [[refs[i] for refs in references] for i in range(per_prediction)]
+    options: Dict[str, Any] = {"tokenize": tokenize} if tokenize else {}
+    output = corpus_bleu(
+        predictions,
+        streams,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        force=force,
+        lowercase=lowercase,
+        use_effective_order=use_effective_order,
+        **options,
+    )
+    return {
+        "score": output.score,
+        "counts": output.counts,
+        "totals": output.totals,
+        "precisions": output.precisions,
+        "bp": output.bp,
+        "sys_len": output.sys_len,
+        "ref_len": output.ref_len,
+    }
+
+
+class SacrebleuMetric(_Metric):
+    """A stand-in for the object ``evaluate.load("sacrebleu")`` returns."""
+
+    name = "sacrebleu"
+    description = "sacrebleu's corpus BLEU, with its options"
+
+    def _score(self, predictions: Any, references: Any, **kwargs: Any) -> Dict[str, Any]:
+        return compute_sacrebleu(predictions, references, **kwargs)
+
+
+# -- Google BLEU (NLTK's corpus GLEU) ------------------------------------------------------------
+
+
+def compute_google_bleu(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    tokenizer: Callable[[str], Sequence[Any]] = _DEFAULT_TOKENIZER,
+    min_len: int = 1,
+    max_len: int = 4,
+) -> Dict[str, float]:
+    """``evaluate.load("google_bleu").compute(...)``: NLTK's ``corpus_gleu`` of the tokenized
+    predictions and references (any number of references per prediction, or a string each).
+    ``tokenizer`` is any callable from a string to a token list (default: evaluate's 13a, run
+    here in compiled code). Returns ``{"google_bleu": score}``."""
+    from turbobleu.gleu import corpus_gleu
+
+    if not callable(tokenizer):
+        raise TypeError(f"tokenizer must be callable, got {type(tokenizer).__name__}")
+    predictions, references = _reference_lists(predictions, references)
+    if type(tokenizer) is Tokenizer13a:
+        stats = _google_bleu_13a(predictions, references, min_len, max_len)
+        if stats is not None:
+            return {"google_bleu": gleu_score(*stats)}
+    tokenized_refs = [[tokenizer(r) for r in refs] for refs in references]
+    tokenized_preds = [tokenizer(p) for p in predictions]
+    score = corpus_gleu(tokenized_refs, tokenized_preds, min_len=min_len, max_len=max_len)
+    return {"google_bleu": score}
+
+
+def _google_bleu_13a(
+    predictions: List[str], references: List[List[str]], min_len: Any, max_len: Any
+) -> Optional[Tuple[int, int]]:
+    """GLEU's summed ``(tp, n_all)`` with the default tokenizer, from token ids: reference
+    stream j (every prediction's j-th reference, "" where it has fewer) is counted against the
+    predictions by the kernel, one row per pair; NLTK's choice of reference is made over the
+    streams in order. None for orders the fast path leaves to NLTK's order (not plain ints >= 1).
+    """
+    if not (type(min_len) is int and type(max_len) is int and min_len >= 1 and max_len >= 1):
+        return None
+    width = max(len(refs) for refs in references)
+    streams = [[refs[j] if j < len(refs) else "" for refs in references] for j in range(width)]
+    *stream_ids, (hyp_ids, hyp_off) = _tokenize_13a_groups([*streams, predictions])
+    hyp_lens = np.diff(hyp_off)
+    longest = int(hyp_lens.max())
+    top = min(max_len, longest)
+    cap = min(max_len, max([longest] + [int(np.diff(off).max()) for _, off in stream_ids]))
+    hyp_totals = _ngram_totals(hyp_lens, min_len, cap)
+    n_seg = len(predictions)
+    best_tp = np.zeros(n_seg, dtype=np.int64)
+    best_all = np.zeros(n_seg, dtype=np.int64)
+    best_ratio = np.full(n_seg, -1.0)
+    counts = np.array([len(refs) for refs in references])
+    segments = np.arange(n_seg + 1, dtype=np.int64)
+    rows = np.zeros((n_seg, 2 + 2 * max(top, 1)), dtype=np.int64)
+    for j, (ref_ids, ref_off) in enumerate(stream_ids):
+        n_all = np.maximum(hyp_totals, _ngram_totals(np.diff(ref_off), min_len, cap))
+        if top >= min_len:
+            rows[:] = 0
+            _impl.kernel.count_stats(hyp_ids, hyp_off, ref_ids, ref_off, segments, top, rows)
+            tp = rows[:, 1 + min_len : 2 + top].sum(axis=1)
+        else:
+            tp = np.zeros(n_seg, dtype=np.int64)
+        candidate = (counts > j) & (n_all > 0)
+        ratio = np.where(candidate, tp / np.maximum(n_all, 1), -1.0)
+        better = ratio > best_ratio  # strictly: the first of equal ratios stays, as in NLTK
+        best_tp = np.where(better, tp, best_tp)
+        best_all = np.where(better, n_all, best_all)
+        best_ratio = np.where(better, ratio, best_ratio)
+    return int(best_tp.sum()), int(best_all.sum())
+
+
+def _ngram_totals(lengths: np.ndarray, min_len: int, max_len: int) -> np.ndarray:
+    """``ngram_total`` of each length (int64; ``max_len`` at most the longest length)."""
+    top = np.minimum(lengths, max_len)
+    orders = np.maximum(top - min_len + 1, 0)
+    return orders * (lengths + 1) - (min_len + top) * orders // 2
+
+
+class GoogleBleuMetric(_Metric):
+    """A stand-in for the object ``evaluate.load("google_bleu")`` returns."""
+
+    name = "google_bleu"
+    description = "Google BLEU (GLEU) as NLTK's corpus_gleu, on 13a tokens by default"
+
+    def _score(self, predictions: Any, references: Any, **kwargs: Any) -> Dict[str, Any]:
+        return compute_google_bleu(predictions, references, **kwargs)
+
+
+_METRICS = {
+    "bleu": BleuMetric,
+    "chrf": ChrfMetric,
+    "ter": TerMetric,
+    "sacrebleu": SacrebleuMetric,
+    "google_bleu": GoogleBleuMetric,
+}
+METRIC_NAMES = tuple(sorted(_METRICS))
+"""The names :func:`load` serves (also with the ``evaluate-metric/`` prefix)."""
+
+
+def metric_name(path: Any) -> Optional[str]:
+    """The turbobleu metric that ``evaluate.load(path)`` names, or None."""
+    if not isinstance(path, str):
+        return None
+    name = path[len("evaluate-metric/") :] if path.startswith("evaluate-metric/") else path
+    return name if name in _METRICS else None
 
 
 def load(path: str = "bleu", **kwargs: Any) -> Any:
-    """``evaluate.load(name)`` without the Hub, for ``bleu``, ``chrf`` and ``ter``."""
-    name = path[len("evaluate-metric/") :] if path.startswith("evaluate-metric/") else path
-    if name not in _METRICS:
+    """``evaluate.load(name)`` without the Hub, for ``bleu``, ``chrf``, ``ter``, ``sacrebleu``
+    and ``google_bleu`` (other keyword arguments are accepted and ignored)."""
+    name = metric_name(path)
+    if name is None:
         raise ValueError(
             f"turbobleu.evaluate provides the {sorted(_METRICS)} metrics, not {path!r}"
         )

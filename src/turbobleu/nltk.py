@@ -6,7 +6,8 @@ defaults, warnings, exceptions and return types, and return bit-identical floats
 ``==``) for the inputs NLTK accepts: weights as a tuple, a list of tuples or a NumPy array,
 ``auto_reweigh``, hypotheses and references as sequences of any hashable tokens (a ``str`` is a
 sequence of characters, as in NLTK) and user-written smoothing callables, which receive what NLTK
-would pass them.
+would pass them. ``sentence_gleu`` and ``corpus_gleu`` mirror ``nltk.translate.gleu_score``
+(``turbobleu.gleu``).
 
 How it is fast: the tokens of one call are interned into int32 ids with a dict, packed as CSR
 arrays and counted by turbobleu's compiled n-gram kernel; NLTK's float recipe then runs on the
@@ -47,6 +48,7 @@ from turbobleu._engine.recipes.nltk import (
     fraction_method6,
     smoothed_precisions,
 )
+from turbobleu.gleu import corpus_gleu, sentence_gleu
 
 _interning = _impl.interning()
 corpus_totals = _interning.corpus_totals
@@ -59,8 +61,10 @@ __all__ = [
     "brevity_penalty",
     "closest_ref_length",
     "corpus_bleu",
+    "corpus_gleu",
     "modified_precision",
     "sentence_bleu",
+    "sentence_gleu",
 ]
 
 _LENGTH_MESSAGE = "The number of hypotheses and their reference(s) should be the same "

@@ -16,8 +16,12 @@ Code that looks functions up through the module at call time
 (``import nltk.translate.bleu_score as bs; bs.sentence_bleu(...)``) gets the fast versions; names
 bound before the patch by ``from ... import ...`` keep the originals, so patch first.
 
-Registered here: ``"nltk"`` and ``"torchmetrics"`` (its BLEU classes and functions, which
-live in several modules: a group of attribute patches); ``"sacrebleu"`` is registered by
+Registered here: ``"nltk"`` (``bleu_score``'s and ``gleu_score``'s functions),
+``"torchmetrics"`` (its BLEU classes and functions, which live in several modules: a group of
+attribute patches) and ``"evaluate"`` (``evaluate.load`` returns ``turbobleu.evaluate``'s
+modules for ``bleu``, ``chrf``, ``ter``, ``sacrebleu`` and ``google_bleu``, also as
+``evaluate-metric/<name>``, without the Hub, and passes any other name, a ``module_type`` other
+than ``"metric"`` and ``num_process > 1`` to the original); ``"sacrebleu"`` is registered by
 ``turbobleu.sacrebleu._patch`` (imported the first time that name is used).
 """
 
@@ -215,8 +219,68 @@ def _nltk_replacements() -> Dict[str, Any]:
     }
 
 
+def _nltk_gleu_replacements() -> Dict[str, Any]:
+    from turbobleu import gleu as fast
+
+    return {"sentence_gleu": fast.sentence_gleu, "corpus_gleu": fast.corpus_gleu}
+
+
+_NLTK_BLEU = _AttributePatch(
+    "nltk.translate.bleu_score", _nltk_replacements, also_in=("nltk.translate", "nltk")
+)
+# (nltk.translate re-exports sentence_gleu as ``gleu``)
+_NLTK_GLEU = _AttributePatch(
+    "nltk.translate.gleu_score", _nltk_gleu_replacements, also_in=("nltk.translate", "nltk")
+)
+
+
+def _patch_nltk() -> None:
+    _NLTK_BLEU.apply()
+    try:
+        _NLTK_GLEU.apply()
+    except BaseException:
+        _NLTK_BLEU.revert()
+        raise
+
+
+def _unpatch_nltk() -> None:
+    _NLTK_GLEU.revert()
+    _NLTK_BLEU.revert()
+
+
+register_patch("nltk", _patch_nltk, _unpatch_nltk, lambda: _NLTK_BLEU.active)
+
+
+def _evaluate_replacements() -> Dict[str, Any]:
+    """``evaluate.load`` that returns turbobleu's metric modules for the names they cover."""
+    import functools
+
+    import evaluate.loading
+
+    from turbobleu import evaluate as fast
+
+    original = evaluate.loading.load
+
+    @functools.wraps(original)
+    def load(
+        path: Any, config_name: Any = None, module_type: Any = None, *args: Any, **kwargs: Any
+    ) -> Any:
+        # (evaluate's positional order after module_type: process_id, num_process, ...)
+        num_process = args[1] if len(args) > 1 else kwargs.get("num_process", 1)
+        name = fast.metric_name(path)
+        if name is None or module_type not in (None, "metric") or num_process != 1:
+            # another module, or evaluate's distributed gathering: evaluate's own loading
+            return original(path, config_name, module_type, *args, **kwargs)
+        return fast.load(name)
+
+    return {"load": load}
+
+
 register_attribute_patch(
-    "nltk", "nltk.translate.bleu_score", _nltk_replacements, also_in=("nltk.translate", "nltk")
+    "evaluate",
+    "evaluate.loading",
+    _evaluate_replacements,
+    also_in=("evaluate", "evaluate.evaluator.base", "evaluate.commands.evaluate_cli"),
 )
 
 
