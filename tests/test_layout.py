@@ -131,6 +131,27 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+# Private top-level helpers the engine may use (no public API in them).
+ENGINE_MAY_IMPORT = {"turbobleu", "turbobleu._typing", "turbobleu._log"}
+
+
+def test_the_engine_imports_no_public_module() -> None:
+    """Arrows go from the public modules down into ``_engine``, never up (the public
+    ``result``, ``stats`` and ``tokenizers`` re-export what the engine defines)."""
+    graph = _graph()
+    engine = [name for name in graph if name.startswith("turbobleu._engine")]
+    assert "turbobleu._engine.text.registry" in engine
+    upward = {
+        name: sorted(
+            m
+            for m in graph[name]
+            if not m.startswith("turbobleu._engine") and m not in ENGINE_MAY_IMPORT
+        )
+        for name in engine
+    }
+    assert {name: up for name, up in upward.items() if up} == {}
+
+
 def test_no_compiled_module_imports_a_twin() -> None:
     graph = _graph()
     pyx = [name for name, path in _sources() if path.suffix == ".pyx"]

@@ -12,13 +12,13 @@ import os
 
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count.references import PreparedReferences, check_hypotheses
+from turbobleu._engine.text.registry import Tokenizer
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.tokenizers import Tokenizer
 
 if TYPE_CHECKING:
     from typing import Any, Iterator, List, Optional, Tuple
 
-    from turbobleu.result import BLEUScore
+    from turbobleu._engine.results import BLEUScore
 
 # Segments per chunk: large enough that the per-call overhead vanishes, small enough that a
 # chunk of long lines stays a few MB.

@@ -16,6 +16,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 import numpy as np
 
 from turbobleu._engine import impl as _impl
+from turbobleu._engine.text.registry import get_tokenizer
 from turbobleu._engine.validate import (
     MAX_ID,
     check_pad_id,
@@ -25,7 +26,6 @@ from turbobleu._engine.validate import (
     is_tensor,
     tensor_to_numpy,
 )
-from turbobleu.tokenizers import get_tokenizer
 
 # A tokenizer for text input: a registered name ("13a", "none", ...) or a callable str -> tokens.
 TokenizerArg = Union[str, Callable[[str], Sequence[str]], None]

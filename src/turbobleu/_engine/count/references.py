@@ -11,9 +11,9 @@ if TYPE_CHECKING:
     from typing import Any, List, Optional
 
 from turbobleu._engine import impl as _impl
+from turbobleu._engine.stats import BLEUStats
+from turbobleu._engine.text.registry import Tokenizer
 from turbobleu._engine.validate import check_sequence, check_text_streams
-from turbobleu.stats import BLEUStats
-from turbobleu.tokenizers import Tokenizer
 
 
 def segment_rows_buffer(segments: int, width: int) -> Any:

@@ -11,8 +11,8 @@ from turbobleu._typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, Dict, List, Optional, Tuple
 
+from turbobleu._engine.results import BLEUScore
 from turbobleu._engine.validate import check_order
-from turbobleu.result import BLEUScore
 
 # sacrebleu sums log precisions with the built-in sum(): compensated from Python 3.12 on, so the
 # C recipes are told which summation to reproduce.

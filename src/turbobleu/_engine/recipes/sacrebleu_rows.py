@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM, sacrebleu_score_of_row
-from turbobleu.result import BLEUScore
+from turbobleu._engine.results import BLEUScore
 
 _COMPILED = _impl.implementation == "cython"
 

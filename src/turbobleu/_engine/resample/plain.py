@@ -20,8 +20,8 @@ from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM
 from turbobleu._engine.resample.pcg64 import seeded_pcg64
 from turbobleu._engine.resample.settings import F32_EXACT, Result, multeval_p_value
+from turbobleu._engine.results import ci_half_width
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.result import ci_half_width
 
 if TYPE_CHECKING:
     from typing import Any, Callable, List, Optional, Sequence, Tuple
