@@ -33,7 +33,6 @@ addition): the reference-length rule of pycocoevalcap's ``BleuScorer`` (``"close
 from __future__ import annotations
 
 import operator
-from itertools import chain
 
 from turbobleu._typing import TYPE_CHECKING
 
@@ -80,7 +79,7 @@ def _statistics(gts: Any, res: Any) -> Tuple[Captions, Any]:
         stats = counting.text_statistics(captions, recipe.COOKED_ORDERS)
         if stats is not None:
             return captions, stats
-        captions = captions_one_by_one(gts, res)  # a caption is not a str after all
+        captions = _captions_one_by_one(gts, res)  # a caption is not a str after all
     return captions, counting.token_statistics(captions, recipe.COOKED_ORDERS)
 
 
@@ -125,19 +124,19 @@ def _captions(gts: Any, res: Any) -> Captions:
         )
     ids = gts.keys()
     hyp_lists = [res[image] for image in ids]
-    ref_lists = [gts[image] for image in ids]
-    if (
-        set(map(type, hyp_lists)) <= {list}
-        and set(map(len, hyp_lists)) <= {1}
-        and set(map(type, ref_lists)) <= {list}
-    ):
+    ref_lists = list(gts.values()) if type(gts) is dict else [gts[image] for image in ids]
+    if set(map(type, hyp_lists)) <= {list} and set(map(type, ref_lists)) <= {list}:
         counts = list(map(len, ref_lists))
-        if 0 not in counts:
-            # (whether every caption is a str: the tokenizer checks, caption_statistics says)
-            hypotheses = list(chain.from_iterable(hyp_lists))
-            references = list(chain.from_iterable(ref_lists))
+        try:
+            hypotheses = [caption for (caption,) in hyp_lists]  # (exactly one each)
+        except ValueError:
+            hypotheses = None
+        if hypotheses is not None and 0 not in counts:
+            references: List[Any] = []
+            list(map(references.extend, ref_lists))
+            # (whether every caption is a str: the tokenizer checks, text_statistics says)
             return Captions(hypotheses, references, counts, True)
-    return captions_one_by_one(gts, res)
+    return _captions_one_by_one(gts, res)
 
 
 def _key_difference(gts: Any, res: Any) -> str:
@@ -157,7 +156,7 @@ def _some(keys: List[Any]) -> str:
     return "{" + ", ".join(map(repr, keys[:3])) + more + "}"
 
 
-def captions_one_by_one(gts: Any, res: Any) -> Captions:
+def _captions_one_by_one(gts: Any, res: Any) -> Captions:
     """pycocoevalcap's loop: per image, its assertions, then ``.split()`` of each reference
     and of the hypothesis."""
     hypotheses: List[Any] = []

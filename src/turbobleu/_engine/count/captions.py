@@ -79,7 +79,10 @@ def _text_rows(captions: Any, group_offsets: np.ndarray, max_order: int) -> Any:
     hyp_ids, hyp_off = tok.tokenize(captions.hypotheses, tok.TOK_NONE, False, vocab, True, "res")
     rows = np.zeros((len(hyp_off) - 1, 2 + 2 * max_order), dtype=np.int64)
     if len(rows):
-        _impl.kernel.count_stats(hyp_ids, hyp_off, ref_ids, ref_off, group_offsets, max_order, rows)
+        # (dense ids: each -1 or below len(vocab), which the kernel counts faster)
+        _impl.kernel.count_stats(
+            hyp_ids, hyp_off, ref_ids, ref_off, group_offsets, max_order, rows, n_ids=len(vocab)
+        )
     return rows, np.diff(ref_off)
 
 
