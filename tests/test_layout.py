@@ -32,6 +32,7 @@ COMPILED_ONLY = {
     "turbobleu._engine.count._chrf": set(),
     "turbobleu._engine.recipes._sacrebleu_scores": set(),
     "turbobleu._engine.recipes._nltk_scores": set(),
+    "turbobleu._engine.recipes._pycocoevalcap_scores": set(),
     "turbobleu._engine.resample._resample": set(),
     "turbobleu._engine.resample._draws": set(),
     "turbobleu._engine.ter._ter": set(),

@@ -91,7 +91,8 @@ def test_sacrebleu_patch_is_found_without_importing_its_module_first() -> None:
     code = (
         "from turbobleu import patching; import sys; "
         "assert 'turbobleu.sacrebleu._patch' not in sys.modules; "
-        "assert patching.available_patches() == ['evaluate', 'nltk', 'sacrebleu', 'torchmetrics']; "
+        "assert patching.available_patches() == "
+        "['evaluate', 'nltk', 'pycocoevalcap', 'sacrebleu', 'torchmetrics']; "
         "assert patching.is_patched('sacrebleu') is False; print('ok')"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

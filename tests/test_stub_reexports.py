@@ -25,6 +25,7 @@ REEXPORTING = {
     "turbobleu._engine.count._self_table": set(),
     "turbobleu._engine.count._chrf": set(),
     "turbobleu._engine.recipes._nltk_scores": {"NLTK_METHODS"},
+    "turbobleu._engine.recipes._pycocoevalcap_scores": set(),
     "turbobleu._engine.resample._resample": set(),
     "turbobleu._engine.resample._draws": set(),
     "turbobleu._engine.ter._ter": set(),

@@ -21,8 +21,10 @@ Registered here: ``"nltk"`` (``bleu_score``'s and ``gleu_score``'s functions),
 attribute patches) and ``"evaluate"`` (``evaluate.load`` returns ``turbobleu.evaluate``'s
 modules for ``bleu``, ``chrf``, ``ter``, ``sacrebleu`` and ``google_bleu``, also as
 ``evaluate-metric/<name>``, without the Hub, and passes any other name, a ``module_type`` other
-than ``"metric"`` and ``num_process > 1`` to the original); ``"sacrebleu"`` is registered by
-``turbobleu.sacrebleu._patch`` (imported the first time that name is used).
+than ``"metric"`` and ``num_process > 1`` to the original) and ``"pycocoevalcap"``
+(``pycocoevalcap.bleu.bleu.Bleu`` and the name ``pycocoevalcap.eval`` imported);
+``"sacrebleu"`` is registered by ``turbobleu.sacrebleu._patch`` (imported the first time that
+name is used).
 """
 
 from __future__ import annotations
@@ -361,3 +363,34 @@ _TORCHMETRICS = _PatchGroup(
     )
 )
 register_patch("torchmetrics", _TORCHMETRICS.apply, _TORCHMETRICS.revert, _TORCHMETRICS.is_active)
+
+
+def _pycocoevalcap_replacements() -> Dict[str, Any]:
+    from turbobleu.pycocoevalcap import Bleu
+
+    return {"Bleu": Bleu}
+
+
+# pycocoevalcap.bleu.bleu.Bleu, and the name COCOEvalCap's module bound with
+# ``from .bleu.bleu import Bleu``.
+_PYCOCOEVALCAP = _AttributePatch(
+    "pycocoevalcap.bleu.bleu", _pycocoevalcap_replacements, ("pycocoevalcap.eval",)
+)
+
+
+def _unpatch_pycocoevalcap() -> None:
+    """Unpatch, and restore ``pycocoevalcap.eval.Bleu`` also when that module was first imported
+    while the patch was on (its import then bound turbobleu's class, which no change recorded)."""
+    _PYCOCOEVALCAP.revert()
+    fast: Any = sys.modules.get("turbobleu.pycocoevalcap")
+    source: Any = sys.modules.get("pycocoevalcap.bleu.bleu")
+    evaluation: Any = sys.modules.get("pycocoevalcap.eval")
+    if fast is None or source is None or evaluation is None:
+        return
+    if getattr(evaluation, "Bleu", None) is fast.Bleu:
+        evaluation.Bleu = source.Bleu
+
+
+register_patch(
+    "pycocoevalcap", _PYCOCOEVALCAP.apply, _unpatch_pycocoevalcap, _PYCOCOEVALCAP.is_active
+)

@@ -15,6 +15,7 @@ COMPILED = (
     "turbobleu._engine.intern._intern",
     "turbobleu._engine.recipes._sacrebleu_scores",
     "turbobleu._engine.recipes._nltk_scores",
+    "turbobleu._engine.recipes._pycocoevalcap_scores",
     "turbobleu._engine.resample._resample",
     "turbobleu._engine.resample._draws",
     "turbobleu._engine.ter._ter",

@@ -100,6 +100,9 @@ packer = _stage("count._pack", "Token-id inputs -> CSR buffers")
 ref_tables = _stage("count._ref_tables", "Prepared reference groups")
 self_table = _stage("count._self_table", "Self-BLEU tables")
 nltk_scores = _stage("recipes._nltk_scores", "NLTK's sentence recipe over statistics rows")
+pycocoevalcap_scores = _stage(
+    "recipes._pycocoevalcap_scores", "pycocoevalcap's per-image BLEU over statistics rows"
+)
 resample = _stage("resample._resample", "Bootstrap resample counts and libm over arrays")
 chrf_counts = _stage("count._chrf", "chrF / chrF++ n-gram counting and scores")
 ter_edits = _stage("ter._ter", "TER's edit counting (beam edit distance and shifts)")
