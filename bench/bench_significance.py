@@ -353,13 +353,7 @@ def run(args: argparse.Namespace) -> int:
         )
     )
     info["loadavg_end"] = benchlib.load_average()
-    payload = {
-        "benchmark": "significance",
-        "args": benchlib.args_record(args, all_strings=True),
-        "machine": info,
-        "records": records,
-        "mismatches": failures,
-    }
+    payload = benchlib.records_payload("significance", args, info, records, failures)
     paths = benchlib.save_results(args, payload, markdown(records, info, args))
     if paths:  # also as <name>-latest.json
         latest = args.out_dir / f"{args.name}-latest.json"

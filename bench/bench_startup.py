@@ -369,13 +369,7 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     info["loadavg_end"] = benchlib.load_average()
-    payload = {
-        "benchmark": "startup",
-        "args": benchlib.args_record(args, all_strings=True),
-        "machine": info,
-        "records": records,
-        "mismatches": failures,
-    }
+    payload = benchlib.records_payload("startup", args, info, records, failures)
     benchlib.save_results(args, payload, markdown(records, info, args, tb_path))
     if failures:
         print(f"\n!!! {failures} output(s) differ from sacrebleu's", flush=True)

@@ -386,6 +386,24 @@ def write_results(
     return [json_path, md_path]
 
 
+def records_payload(
+    benchmark: str,
+    args: argparse.Namespace,
+    machine: Dict[str, Any],
+    records: List[Dict[str, Any]],
+    mismatches: int,
+) -> Dict[str, Any]:
+    """The results file of a benchmark that keeps one list of records (significance, startup):
+    its name, its options as strings, the machine, the records and the count of mismatches."""
+    return {
+        "benchmark": benchmark,
+        "args": args_record(args, all_strings=True),
+        "machine": machine,
+        "records": records,
+        "mismatches": mismatches,
+    }
+
+
 def save_results(args: argparse.Namespace, payload: Dict[str, Any], markdown: str) -> List[Path]:
     """Writes ``write_results(args.name, ..., args.out_dir)`` and prints each path, unless
     ``--no-write``; returns the paths written."""
