@@ -25,10 +25,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
-from bench_sacrebleu import Comparison, _ms, _x, ratio  # one ratio and cell format for both
+from bench_sacrebleu import Comparison, ratio  # one ratio for both
 
 import benchlib
 from benchlib import Contender, System
@@ -83,24 +82,17 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
         choices=("corpus", "sentence", "pairwise"),
         default=["corpus", "sentence", "pairwise"],
     )
-    p.add_argument("--repeats", type=int, default=5, help="timed runs per contender")
-    p.add_argument("--slow-seconds", type=float, default=2.0)
-    p.add_argument("--slow-repeats", type=int, default=3)
+    benchlib.add_timing_options(p, repeats=5, slow_repeats=3)
     p.add_argument("--matrix", type=int, default=256, help="hypotheses and references per matrix")
     p.add_argument(
         "--peer-threads", default="1", help="RAYON_NUM_THREADS for fastchrf (a number or 'auto')"
     )
     p.add_argument("--quick", action="store_true", help=f"{QUICK_PAIR} only, 2 repeats")
-    p.add_argument("--name", help="results file stem (default: chrf, or chrf-quick)")
-    p.add_argument("--out-dir", type=Path, default=benchlib.RESULTS_DIR)
-    p.add_argument("--no-write", action="store_true", help="print only, write no result files")
+    benchlib.add_results_options(p, "results file stem (default: chrf, or chrf-quick)")
     args = p.parse_args(argv)
-    if args.quick:
-        args.pairs = args.pairs or [QUICK_PAIR]
-        args.repeats = min(args.repeats, 2)
-    if args.repeats < 1 or args.slow_repeats < 1 or args.matrix < 1:
-        p.error("--repeats, --slow-repeats and --matrix must be >= 1")
-    args.name = args.name or ("chrf-quick" if args.quick else "chrf")
+    benchlib.apply_quick(args, [QUICK_PAIR])
+    benchlib.require_positive(p, args, "repeats", "slow_repeats", "matrix")
+    args.name = benchlib.results_name(args, "chrf")
     return args
 
 
@@ -251,9 +243,9 @@ def detail_rows(records: List[Dict[str, Any]]):
                         str(r["segments"]),
                         str(r["refs"]),
                         label,
-                        _ms(t, c.turbo),
-                        _ms(t, c.peer),
-                        _x(ratio(r, c)),
+                        benchlib.ms_cell(t, c.turbo),
+                        benchlib.ms_cell(t, c.peer),
+                        benchlib.ratio_cell(ratio(r, c)),
                     ]
                 )
     return headers, rows
@@ -278,8 +270,7 @@ def summary_rows(summary: List[Dict[str, Any]]):
 
 def markdown(meta: Dict[str, Any], summary, records) -> str:
     m = meta["machine"]
-    git = m["git"]
-    commit = (git["commit"] or "unknown")[:12] + (" (uncommitted changes)" if git["dirty"] else "")
+    commit = benchlib.commit_label(m["git"])
     sh, sr = summary_rows(summary)
     dh, dr = detail_rows(records)
     return "\n".join(
@@ -347,7 +338,9 @@ def run(args: argparse.Namespace) -> int:
                 "checks": checks,
             }
         records.append(rec)
-        parts = [f"{c.key} {_x(ratio(rec, c))}" for c in COMPARISONS if ratio(rec, c)]
+        parts = [
+            f"{c.key} {benchlib.ratio_cell(ratio(rec, c))}" for c in COMPARISONS if ratio(rec, c)
+        ]
         print(f"[{n}/{len(systems)}] {s.pair} {s.name}: {', '.join(parts)}", flush=True)
 
     summary = summarize(records)
@@ -360,7 +353,7 @@ def run(args: argparse.Namespace) -> int:
         "benchmark": "bench_chrf",
         "date": benchlib.utc_now().isoformat(timespec="seconds"),
         "command": " ".join(["python", "bench/bench_chrf.py"] + sys.argv[1:]),
-        "args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
+        "args": benchlib.args_record(args),
         "env": env,
         "machine": machine,
         "checks_ok": sum(c["ok"] for c in all_checks),

@@ -120,9 +120,9 @@ def main() -> None:
     p.add_argument("--slice", type=int, default=200_000, help="lines of the in-memory check")
     p.add_argument("--seed", type=int, default=22)
     p.add_argument("--tmp", type=Path, default=Path(tempfile.gettempdir()))
-    p.add_argument("--name", default="memory")
-    p.add_argument("--no-write", action="store_true", help="print only, write no result files")
+    benchlib.add_results_options(p, "results file stem (default: memory)")
     args = p.parse_args()
+    args.name = benchlib.results_name(args, "memory")
 
     src = str(benchlib.REPO_ROOT / "src")
     sys.path.insert(0, src)  # this checkout, for the slice check in this process
@@ -166,19 +166,17 @@ def main() -> None:
     )
     if not (same and sliced["equal"]):
         raise SystemExit("scores differ")
-    if not args.no_write:
-        info = benchlib.machine_info(["sacrebleu"])
-        payload = {
-            "machine": info,
-            "lines": lines,
-            "gigabytes": sizes,
-            "cli": cli,
-            "stream": stream,
-            "slice": sliced,
-        }
-        markdown = benchlib.md_table(headers, rows) + "\n\n" + benchlib.machine_line(info) + "\n"
-        for path in benchlib.write_results(args.name, payload, markdown):
-            print(f"wrote {path}")
+    info = benchlib.machine_info(["sacrebleu"])
+    payload = {
+        "machine": info,
+        "lines": lines,
+        "gigabytes": sizes,
+        "cli": cli,
+        "stream": stream,
+        "slice": sliced,
+    }
+    markdown = benchlib.md_table(headers, rows) + "\n\n" + benchlib.machine_line(info) + "\n"
+    benchlib.save_results(args, payload, markdown)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,6 @@ import os
 import sys
 import warnings
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 import benchlib
@@ -61,31 +60,20 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
         choices=["none"] + [f"method{i}" for i in range(8)],
         help="smoothing function for both libraries (default: NLTK's default)",
     )
-    p.add_argument("--repeats", type=int, default=5, help="timed runs per contender")
-    p.add_argument(
-        "--slow-seconds",
-        type=float,
-        default=2.0,
-        help="a contender whose warm-up run takes longer gets --slow-repeats runs",
-    )
-    p.add_argument("--slow-repeats", type=int, default=3)
+    benchlib.add_timing_options(p, repeats=5, slow_repeats=3)
     p.add_argument(
         "--quick",
         action="store_true",
         help=f"smoke run: pair {QUICK_PAIR} only, 2 repeats, results named *-quick",
     )
-    p.add_argument("--name", help="results file stem (default: nltk, nltk-<smoothing>, or *-quick)")
-    p.add_argument("--out-dir", type=Path, default=benchlib.RESULTS_DIR)
-    p.add_argument("--no-write", action="store_true", help="print only, write no result files")
+    benchlib.add_results_options(
+        p, "results file stem (default: nltk, nltk-<smoothing>, or *-quick)"
+    )
     args = p.parse_args(argv)
-    if args.quick:
-        args.pairs = args.pairs or [QUICK_PAIR]
-        args.repeats = min(args.repeats, 2)
-    if args.repeats < 1 or args.slow_repeats < 1:
-        p.error("--repeats and --slow-repeats must be >= 1")
-    if not args.name:
-        args.name = "nltk" + ("" if args.smoothing == "none" else f"-{args.smoothing}")
-        args.name += "-quick" if args.quick else ""
+    benchlib.apply_quick(args, [QUICK_PAIR])
+    benchlib.require_positive(p, args, "repeats", "slow_repeats")
+    smoothing = "" if args.smoothing == "none" else f"-{args.smoothing}"
+    args.name = benchlib.results_name(args, "nltk" + smoothing)
     return args
 
 
@@ -192,14 +180,6 @@ def summarize(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     return summary
 
 
-def _ms(t: Dict[str, Any], key: str) -> str:
-    return f"{t[key]['median_ms']:.1f}" if key in t else "-"
-
-
-def _x(value: Optional[float]) -> str:
-    return f"{value:.1f}x" if value is not None else "-"
-
-
 def detail_rows(records: List[Dict[str, Any]]):
     headers = [
         "pair",
@@ -225,12 +205,12 @@ def detail_rows(records: List[Dict[str, Any]]):
                 str(r["segments"]),
                 str(r["refs"]),
                 f"{r['hyp_tokens_per_segment']:.1f}",
-                _ms(ts, "turbobleu"),
-                _ms(ts, "nltk"),
-                _x(ratio(r, "sentence")),
-                _ms(tc, "turbobleu"),
-                _ms(tc, "nltk"),
-                _x(ratio(r, "corpus")),
+                benchlib.ms_cell(ts, "turbobleu"),
+                benchlib.ms_cell(ts, "nltk"),
+                benchlib.ratio_cell(ratio(r, "sentence")),
+                benchlib.ms_cell(tc, "turbobleu"),
+                benchlib.ms_cell(tc, "nltk"),
+                benchlib.ratio_cell(ratio(r, "corpus")),
             ]
         )
     return headers, rows
@@ -271,8 +251,7 @@ def markdown(meta: Dict[str, Any], summary, records) -> str:
     m = meta["machine"]
     sh, sr = summary_rows(summary)
     dh, dr = detail_rows(records)
-    git = m["git"]
-    commit = (git["commit"] or "unknown")[:12] + (" (uncommitted changes)" if git["dirty"] else "")
+    commit = benchlib.commit_label(m["git"])
     checks = meta["checks"]
     load = lambda key: f"{m[key][0]:.1f}" if m.get(key) else "unknown"  # noqa: E731
     return "\n".join(
@@ -369,7 +348,7 @@ def run(args: argparse.Namespace) -> int:
                 "checks": [result],
             }
         records.append(rec)
-        parts = [f"{w} {_x(ratio(rec, w))}" for w in args.workloads]
+        parts = [f"{w} {benchlib.ratio_cell(ratio(rec, w))}" for w in args.workloads]
         print(
             f"[{n}/{len(systems)}] {s.pair} {s.name} ({s.segments} segs, "
             f"{rec['hyp_tokens_per_segment']:.1f} tokens/seg): {', '.join(parts)}",
@@ -393,7 +372,7 @@ def run(args: argparse.Namespace) -> int:
         "benchmark": "bench_nltk",
         "date": benchlib.utc_now().isoformat(timespec="seconds"),
         "command": " ".join(["python", "bench/bench_nltk.py"] + sys.argv[1:]),
-        "args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
+        "args": benchlib.args_record(args),
         "env": env,
         "machine": machine,
         "nltk_version": benchlib.package_version("nltk"),
@@ -406,12 +385,8 @@ def run(args: argparse.Namespace) -> int:
     }
     meta["machine"]["loadavg_end"] = list(os.getloadavg())
     print(f"Checks: turbobleu.nltk == nltk on {meta['checks']['ok']}/{meta['checks']['total']}")
-    if not args.no_write:
-        payload = {"meta": meta, "summary": summary, "systems": records}
-        paths = benchlib.write_results(
-            args.name, payload, markdown(meta, summary, records), args.out_dir
-        )
-        print("\nWrote " + ", ".join(str(p) for p in paths))
+    payload = {"meta": meta, "summary": summary, "systems": records}
+    benchlib.save_results(args, payload, markdown(meta, summary, records))
     if failures:
         print(f"\n{failures} SCORE MISMATCH(ES) vs nltk - see above", file=sys.stderr)
         return 1

@@ -39,19 +39,15 @@ def parse_args(argv: Optional[List[str]] = None) -> Any:
     p = benchlib.wmt23_parser(__doc__)
     p.set_defaults(pairs=["zh-en", "en-ru", "he-en"])
     p.add_argument("--size", type=int, default=256, help="hypotheses and references per matrix")
-    p.add_argument("--repeats", type=int, default=7, help="timed runs per contender")
-    p.add_argument("--slow-seconds", type=float, default=2.0)
-    p.add_argument("--slow-repeats", type=int, default=3, help="timed runs of a slow contender")
+    benchlib.add_timing_options(p, repeats=7, slow_repeats=3)
     p.add_argument("--threads", type=int, default=None, help="turbobleu's 'all threads' count")
     p.add_argument("--quick", action="store_true", help="smoke run: zh-en, 64 x 64, 2 repeats")
-    p.add_argument("--name", default=None, help="results file stem (default: pairwise)")
-    p.add_argument("--out-dir", default=benchlib.RESULTS_DIR, type=benchlib.Path)
-    p.add_argument("--no-write", action="store_true")
+    benchlib.add_results_options(p, "results file stem (default: pairwise)")
     args = p.parse_args(argv)
     if args.quick:
         args.pairs, args.size, args.repeats = ["zh-en"], min(args.size, 64), 2
         args.slow_repeats = min(args.slow_repeats, 2)
-    args.name = args.name or ("pairwise-quick" if args.quick else "pairwise")
+    args.name = benchlib.results_name(args, "pairwise")
     return args
 
 
@@ -176,16 +172,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(benchlib.text_table(headers, rows))
     if problems:
         print("=" * 70 + "\nMISMATCH: " + "\n".join(problems) + "\n" + "=" * 70)
-    if not args.no_write:
-        markdown = (
-            f"Pairwise BLEU matrix, {benchlib.utc_now():%Y-%m-%d}: "
-            f"{benchlib.machine_line(info)}\n\n{benchlib.md_table(headers, rows)}\n"
-        )
-        options = {k: str(v) if isinstance(v, benchlib.Path) else v for k, v in vars(args).items()}
-        payload = {"machine": info, "args": options}
-        payload |= {"threads_env": pinned, "results": results, "mismatches": problems}
-        for path in benchlib.write_results(args.name, payload, markdown, args.out_dir):
-            print(f"wrote {path}")
+    markdown = (
+        f"Pairwise BLEU matrix, {benchlib.utc_now():%Y-%m-%d}: "
+        f"{benchlib.machine_line(info)}\n\n{benchlib.md_table(headers, rows)}\n"
+    )
+    payload = {"machine": info, "args": benchlib.args_record(args)}
+    payload |= {"threads_env": pinned, "results": results, "mismatches": problems}
+    benchlib.save_results(args, payload, markdown)
     return 1 if problems else 0
 
 

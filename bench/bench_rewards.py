@@ -58,9 +58,7 @@ def parse_args(argv: Optional[List[str]] = None) -> Any:
     p.add_argument("--repeats", type=int, default=5, help="timed runs per contender")
     p.add_argument("--peer-rows", type=int, default=512, help="rows the per-sample peers score")
     p.add_argument("--quick", action="store_true", help="smoke run: 2 repeats, 64 peer rows")
-    p.add_argument("--name", default=None, help="results file stem (default: rewards)")
-    p.add_argument("--out-dir", type=Path, default=benchlib.RESULTS_DIR)
-    p.add_argument("--no-write", action="store_true")
+    benchlib.add_results_options(p, "results file stem (default: rewards)")
     p.add_argument(
         "--once",
         choices=["setup", "adapter", "hand"],
@@ -69,7 +67,7 @@ def parse_args(argv: Optional[List[str]] = None) -> Any:
     args = p.parse_args(argv)
     if args.quick:
         args.repeats, args.peer_rows = min(args.repeats, 2), min(args.peer_rows, 64)
-    args.name = args.name or ("rewards-quick" if args.quick else "rewards")
+    args.name = benchlib.results_name(args, "rewards")
     return args
 
 

@@ -29,7 +29,6 @@ import sys
 import threading
 import time
 import warnings
-from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import benchlib
@@ -67,15 +66,13 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     )
     p.add_argument("--memory-iterations", type=int, default=1000)
     p.add_argument("--quick", action="store_true", help="smoke run: 2 repeats, 64 peer rows")
-    p.add_argument("--name", default=None, help="results file stem (default: rl or rl-quick)")
-    p.add_argument("--out-dir", type=Path, default=benchlib.RESULTS_DIR)
-    p.add_argument("--no-write", action="store_true")
+    benchlib.add_results_options(p, "results file stem (default: rl or rl-quick)")
     args = p.parse_args(argv)
     if args.quick:
         args.repeats = min(args.repeats, 2)
         args.peer_rows = min(args.peer_rows, 64)
         args.memory_iterations = min(args.memory_iterations, 50)
-    args.name = args.name or ("rl-quick" if args.quick else "rl")
+    args.name = benchlib.results_name(args, "rl")
     return args
 
 

@@ -27,7 +27,6 @@ import os
 import pstats
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
 import benchlib
@@ -89,14 +88,7 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument(
         "--workloads", nargs="+", choices=("corpus", "sentence"), default=["corpus", "sentence"]
     )
-    p.add_argument("--repeats", type=int, default=5, help="timed runs per contender")
-    p.add_argument(
-        "--slow-seconds",
-        type=float,
-        default=2.0,
-        help="a contender whose warm-up run takes longer gets --slow-repeats runs",
-    )
-    p.add_argument("--slow-repeats", type=int, default=3)
+    benchlib.add_timing_options(p, repeats=5, slow_repeats=3)
     p.add_argument(
         "--peer-threads",
         default="1",
@@ -108,21 +100,16 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
         action="store_true",
         help=f"smoke run: pair {QUICK_PAIR} only, 2 repeats, results named *-quick",
     )
-    p.add_argument("--name", help="results file stem (default: sacrebleu, or sacrebleu-quick)")
-    p.add_argument("--out-dir", type=Path, default=benchlib.RESULTS_DIR)
-    p.add_argument("--no-write", action="store_true", help="print only, write no result files")
+    benchlib.add_results_options(p, "results file stem (default: sacrebleu, or sacrebleu-quick)")
     p.add_argument(
         "--profile",
         action="store_true",
         help="also cProfile each turbobleu contender once on the largest system",
     )
     args = p.parse_args(argv)
-    if args.quick:
-        args.pairs = args.pairs or [QUICK_PAIR]
-        args.repeats = min(args.repeats, 2)
-    if args.repeats < 1 or args.slow_repeats < 1:
-        p.error("--repeats and --slow-repeats must be >= 1")
-    args.name = args.name or ("sacrebleu-quick" if args.quick else "sacrebleu")
+    benchlib.apply_quick(args, [QUICK_PAIR])
+    benchlib.require_positive(p, args, "repeats", "slow_repeats")
+    args.name = benchlib.results_name(args, "sacrebleu")
     return args
 
 
@@ -376,14 +363,6 @@ def summarize(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     return summary
 
 
-def _ms(t: Dict[str, Any], key: str) -> str:
-    return f"{t[key]['median_ms']:.1f}" if key in t else "-"
-
-
-def _x(value: Optional[float]) -> str:
-    return f"{value:.1f}x" if value is not None else "-"
-
-
 def detail_rows(records: List[Dict[str, Any]]):
     headers = [
         "pair",
@@ -412,16 +391,16 @@ def detail_rows(records: List[Dict[str, Any]]):
                 r["system"],
                 str(r["segments"]),
                 str(r["refs"]),
-                _ms(tc, "turbobleu"),
-                _ms(tc, "sacrebleu"),
-                _x(ratio(r, by_key["corpus_sacrebleu"])),
-                _ms(tc, "bleuscore"),
-                _x(ratio(r, by_key["corpus_bleuscore"])),
-                _ms(ts, "turbobleu.loop"),
-                _ms(ts, "sacrebleu.loop"),
-                _x(ratio(r, by_key["sentence_loop"])),
-                _ms(ts, "turbobleu.batch"),
-                _x(ratio(r, by_key["sentence_batch"])),
+                benchlib.ms_cell(tc, "turbobleu"),
+                benchlib.ms_cell(tc, "sacrebleu"),
+                benchlib.ratio_cell(ratio(r, by_key["corpus_sacrebleu"])),
+                benchlib.ms_cell(tc, "bleuscore"),
+                benchlib.ratio_cell(ratio(r, by_key["corpus_bleuscore"])),
+                benchlib.ms_cell(ts, "turbobleu.loop"),
+                benchlib.ms_cell(ts, "sacrebleu.loop"),
+                benchlib.ratio_cell(ratio(r, by_key["sentence_loop"])),
+                benchlib.ms_cell(ts, "turbobleu.batch"),
+                benchlib.ratio_cell(ratio(r, by_key["sentence_batch"])),
             ]
         )
     return headers, rows
@@ -476,8 +455,7 @@ def markdown(meta: Dict[str, Any], summary, records) -> str:
     m = meta["machine"]
     sh, sr = summary_rows(summary)
     dh, dr = detail_rows(records)
-    git = m["git"]
-    commit = (git["commit"] or "unknown")[:12] + (" (uncommitted changes)" if git["dirty"] else "")
+    commit = benchlib.commit_label(m["git"])
     checks = meta["checks"]
     lines = [
         f"### turbobleu vs sacrebleu{' and bleuscore' if 'bleuscore' in meta['peers'] else ''}"
@@ -610,7 +588,9 @@ def run(args: argparse.Namespace) -> int:
                 "checks": checks,
             }
         records.append(rec)
-        parts = [f"{c.key} {_x(ratio(rec, c))}" for c in COMPARISONS if ratio(rec, c)]
+        parts = [
+            f"{c.key} {benchlib.ratio_cell(ratio(rec, c))}" for c in COMPARISONS if ratio(rec, c)
+        ]
         tb_ms = [
             f"{k} {t['median_ms']:.1f} ms"
             for w in rec["workloads"].values()
@@ -658,7 +638,7 @@ def run(args: argparse.Namespace) -> int:
         "benchmark": "bench_sacrebleu",
         "date": benchlib.utc_now().isoformat(timespec="seconds"),
         "command": " ".join(["python", "bench/bench_sacrebleu.py"] + sys.argv[1:]),
-        "args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
+        "args": benchlib.args_record(args),
         "env": env,
         "machine": machine,
         "peers": peers,
@@ -686,12 +666,8 @@ def run(args: argparse.Namespace) -> int:
     if args.profile:
         print("\n" + profile_turbobleu(libs, systems, args.workloads))
 
-    if not args.no_write:
-        payload = {"meta": meta, "summary": summary, "profile_hint": hint, "systems": records}
-        paths = benchlib.write_results(
-            args.name, payload, markdown(meta, summary, records), args.out_dir
-        )
-        print("\nWrote " + ", ".join(str(p) for p in paths))
+    payload = {"meta": meta, "summary": summary, "profile_hint": hint, "systems": records}
+    benchlib.save_results(args, payload, markdown(meta, summary, records))
     if failures:
         print(
             f"\n{failures} turbobleu SCORE MISMATCH(ES) vs sacrebleu - see above", file=sys.stderr

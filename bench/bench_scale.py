@@ -22,7 +22,15 @@ import sys
 import time
 from typing import Any, Callable, Dict, List
 
-from benchlib import load_wmt23, machine_info, md_table, utc_now, wmt23_parser, write_results
+from benchlib import (
+    add_results_options,
+    load_wmt23,
+    machine_info,
+    md_table,
+    save_results,
+    utc_now,
+    wmt23_parser,
+)
 
 # Paragraph-level pairs (long segments) are left out: this is the sentence-filtering workload.
 PAIRS = ["en-he", "en-ja", "en-ru", "en-zh", "he-en", "ja-en"]
@@ -235,7 +243,9 @@ def main() -> None:
     parser.add_argument("--engines", nargs="+", default=["spark", "ray"])
     parser.add_argument("--workers", nargs="+", type=int, default=[1, 2])
     parser.add_argument("--quick", action="store_true", help="20k / 2k rows, 1 repeat")
+    add_results_options(parser, "results file stem (default: scale, also with --quick)")
     args = parser.parse_args()
+    args.name = args.name or "scale"
     if args.quick:
         args.rows, args.baseline_rows, args.repeats = 20_000, 2_000, 1
     pairs = args.pairs or PAIRS
@@ -304,9 +314,8 @@ def main() -> None:
             "",
         ]
     )
-    paths = write_results("scale", {"machine": info, "results": results}, markdown)
     print(markdown)
-    print("written:", ", ".join(str(p) for p in paths))
+    save_results(args, {"machine": info, "results": results}, markdown)
 
 
 if __name__ == "__main__":

@@ -63,35 +63,17 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--workloads", nargs="+", choices=tuple(TARGETS), default=["bs", "ar", "ci"])
     p.add_argument("--bs-samples", type=int, default=1000)
     p.add_argument("--ar-trials", type=int, default=10000)
-    p.add_argument("--repeats", type=int, default=5, help="timed runs per contender")
-    p.add_argument(
-        "--slow-seconds",
-        type=float,
-        default=2.0,
-        help="a contender whose warm-up run takes longer gets --slow-repeats runs",
-    )
-    p.add_argument("--slow-repeats", type=int, default=1)
+    benchlib.add_timing_options(p, repeats=5, slow_repeats=1)
     p.add_argument(
         "--quick",
         action="store_true",
         help=f"smoke run: pair {QUICK_PAIR} only, 2 repeats, results named *-quick",
     )
-    p.add_argument("--name", help="results file stem (default: significance[-quick])")
-    p.add_argument("--out-dir", type=Path, default=benchlib.RESULTS_DIR)
-    p.add_argument("--no-write", action="store_true", help="print only, write no result files")
+    benchlib.add_results_options(p, "results file stem (default: significance[-quick])")
     args = p.parse_args(argv)
-    if args.quick:
-        args.pairs = args.pairs or [QUICK_PAIR]
-        args.repeats = min(args.repeats, 2)
-    args.name = args.name or ("significance-quick" if args.quick else "significance")
+    benchlib.apply_quick(args, [QUICK_PAIR])
+    args.name = benchlib.results_name(args, "significance")
     return args
-
-
-def group_pairs(systems: List[System]) -> Dict[str, List[System]]:
-    pairs: Dict[str, List[System]] = {}
-    for s in systems:
-        pairs.setdefault(s.pair, []).append(s)
-    return pairs
 
 
 # -- contenders ------------------------------------------------------------------------------------
@@ -316,7 +298,7 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
     records: List[Dict[str, Any]] = []
     failures = 0
-    for pair, members in group_pairs(systems).items():
+    for pair, members in benchlib.group_by_pair(systems).items():
         for workload in args.workloads:
             if workload.startswith("cli"):
                 contenders = cli_contenders(workload, args.data / pair, members)
@@ -370,20 +352,13 @@ def run(args: argparse.Namespace) -> int:
             summary_rows(records),
         )
     )
-    info["loadavg_end"] = os.getloadavg() if hasattr(os, "getloadavg") else None
-    if not args.no_write:
-        payload = {
-            "benchmark": "significance",
-            "args": {k: str(v) for k, v in vars(args).items()},
-            "machine": info,
-            "records": records,
-            "mismatches": failures,
-        }
-        md = markdown(records, info, args)
-        paths = benchlib.write_results(args.name, payload, md, args.out_dir)
+    info["loadavg_end"] = benchlib.load_average()
+    payload = benchlib.records_payload("significance", args, info, records, failures)
+    paths = benchlib.save_results(args, payload, markdown(records, info, args))
+    if paths:  # also as <name>-latest.json
         latest = args.out_dir / f"{args.name}-latest.json"
         latest.write_text(paths[0].read_text(encoding="utf-8"), encoding="utf-8")
-        print("\nwrote", ", ".join(str(p) for p in paths + [latest]))
+        print(f"wrote {latest}")
     if failures:
         print(f"\n!!! {failures} result(s) differ from sacrebleu's", flush=True)
     return 1 if failures else 0

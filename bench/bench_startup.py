@@ -61,15 +61,11 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
         action="store_true",
         help=f"smoke run: pairs {' '.join(QUICK_PAIRS)}, 3 repeats, results named *-quick",
     )
-    p.add_argument("--name", help="results file stem (default: startup[-quick])")
-    p.add_argument("--out-dir", type=Path, default=benchlib.RESULTS_DIR)
-    p.add_argument("--no-write", action="store_true", help="print only, write no result files")
+    benchlib.add_results_options(p, "results file stem (default: startup[-quick])")
     args = p.parse_args(argv)
-    if args.quick:
-        args.pairs = args.pairs or QUICK_PAIRS
-        args.repeats = min(args.repeats, 3)
+    if benchlib.apply_quick(args, QUICK_PAIRS, repeats=3):
         args.cli_repeats = min(args.cli_repeats, 3)
-    args.name = args.name or ("startup-quick" if args.quick else "startup")
+    args.name = benchlib.results_name(args, "startup")
     return args
 
 
@@ -358,9 +354,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.data.is_dir():
             print(f"skipping {', '.join(cli)}: no WMT23 data at {args.data} (--data)")
         else:
-            pairs = args.pairs or sorted(
-                p.name for p in args.data.iterdir() if p.is_dir() and "-" in p.name
-            )
+            pairs = args.pairs or benchlib.wmt23_pairs(args.data)
             for pair in pairs:
                 for workload in cli:
                     records.append(cli_record(workload, pair, args, env))
@@ -374,19 +368,9 @@ def run(args: argparse.Namespace) -> int:
                 rows,
             )
         )
-    info["loadavg_end"] = os.getloadavg() if hasattr(os, "getloadavg") else None
-    if not args.no_write:
-        payload = {
-            "benchmark": "startup",
-            "args": {k: str(v) for k, v in vars(args).items()},
-            "machine": info,
-            "records": records,
-            "mismatches": failures,
-        }
-        paths = benchlib.write_results(
-            args.name, payload, markdown(records, info, args, tb_path), args.out_dir
-        )
-        print("\nwrote", ", ".join(str(p) for p in paths))
+    info["loadavg_end"] = benchlib.load_average()
+    payload = benchlib.records_payload("startup", args, info, records, failures)
+    benchlib.save_results(args, payload, markdown(records, info, args, tb_path))
     if failures:
         print(f"\n!!! {failures} output(s) differ from sacrebleu's", flush=True)
     return 1 if failures else 0

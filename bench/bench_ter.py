@@ -23,7 +23,8 @@ from typing import Any, Callable, Dict, List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchlib import (  # noqa: E402
-    RESULTS_DIR,
+    add_results_options,
+    args_record,
     finish,
     geomean,
     load_wmt23,
@@ -31,6 +32,7 @@ from benchlib import (  # noqa: E402
     machine_line,
     md_table,
     pin_threads,
+    results_name,
     text_table,
     utc_now,
     wmt23_parser,
@@ -113,13 +115,12 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--slow", type=float, default=1.0)
     parser.add_argument("--workloads", nargs="+", default=["corpus", "sentence", "threads"])
-    parser.add_argument("--name", default="ter")
-    parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
-    parser.add_argument("--no-write", action="store_true")
+    add_results_options(parser, "results file stem (default: ter)")
     parser.add_argument(
         "--from-json", type=Path, help="print (and write) the summary of an earlier run's rows"
     )
     args = parser.parse_args()
+    args.name = results_name(args, "ter")
     if args.from_json:
         import json
 
@@ -203,7 +204,7 @@ def main() -> int:
         "benchmark": "ter",
         "date": utc_now().isoformat(),
         "machine": info,
-        "args": {k: str(v) for k, v in vars(args).items()},
+        "args": args_record(args, all_strings=True),
         "systems": rows,
     }
     return finish(args, payload, markdown, failed)

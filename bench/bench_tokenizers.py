@@ -30,7 +30,6 @@ import logging
 import statistics
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 import benchlib
@@ -86,38 +85,25 @@ COMPARISONS = [
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    p = benchlib.wmt23_parser(
+        __doc__, pairs_help="restrict every tokenizer to these pairs (default: the plan above)"
     )
-    p.add_argument("--data", type=Path, default=benchlib.DEFAULT_DATA)
     p.add_argument("--tokenizers", nargs="+", choices=sorted(PLAN), default=list(PLAN))
-    p.add_argument(
-        "--pairs",
-        nargs="+",
-        metavar="PAIR",
-        help="restrict every tokenizer to these pairs (default: the plan above)",
-    )
     p.add_argument("--systems", type=int, default=0, help="systems per pair (0: all)")
     p.add_argument(
         "--workloads", nargs="+", choices=("corpus", "sentence"), default=["corpus", "sentence"]
     )
-    p.add_argument("--repeats", type=int, default=5, help="timed runs per contender")
-    p.add_argument(
-        "--slow-seconds",
-        type=float,
-        default=2.0,
-        help="a contender whose warm-up run takes longer gets --slow-repeats runs",
-    )
-    p.add_argument("--slow-repeats", type=int, default=3)
+    benchlib.add_timing_options(p, repeats=5, slow_repeats=3)
     p.add_argument(
         "--quick",
         action="store_true",
         help="smoke run: one pair per fast tokenizer and ja-mecab, one system, "
         "2 repeats; results named tokenizers-quick",
     )
+    benchlib.add_results_options(p, "results file stem (default: tokenizers[-quick])")
     args = p.parse_args(argv)
-    if args.repeats < 1 or args.slow_repeats < 1:
-        p.error("--repeats and --slow-repeats must be >= 1")
+    benchlib.require_positive(p, args, "repeats", "slow_repeats")
+    args.name = benchlib.results_name(args, "tokenizers")
     return args
 
 
@@ -402,9 +388,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)  # sacrebleu's spm deprecation notice
     logging.getLogger("turbobleu").setLevel(logging.ERROR)
     wanted = sorted({p for t in args.tokenizers for p in (args.pairs or PLAN.get(t, ()))})
-    systems: Dict[str, List[System]] = {}
-    for s in benchlib.load_wmt23(args.data, wanted):
-        systems.setdefault(s.pair, []).append(s)
+    systems = benchlib.group_by_pair(benchlib.load_wmt23(args.data, wanted))
     import turbobleu
 
     meta = {
@@ -436,11 +420,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(benchlib.text_table(HEADERS, summary_table(summary)))
     for tok, why in result["skipped"].items():
         print(f"skipped {tok}: {why}")
-    name = "tokenizers-quick" if args.quick else "tokenizers"
-    paths = benchlib.write_results(
-        name, {"meta": meta, "summary": summary, **result}, markdown(meta, summary, result)
-    )
-    print("\nwrote " + ", ".join(str(p.relative_to(benchlib.REPO_ROOT)) for p in paths))
+    payload = {"meta": meta, "summary": summary, **result}
+    benchlib.save_results(args, payload, markdown(meta, summary, result))
     if result["failures"]:
         print(f"{result['failures']} MISMATCHES", file=sys.stderr)
         return 1

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
@@ -94,7 +94,9 @@ PAIR_SUMMARY_HEADER = [
 ]
 
 
-def wmt23_parser(doc: str) -> argparse.ArgumentParser:
+def wmt23_parser(
+    doc: str, pairs_help: str = "language pairs (default: all)"
+) -> argparse.ArgumentParser:
     """A benchmark's argument parser (described by the first paragraph of ``doc``) with the
     options every WMT23 benchmark takes: ``--data`` and ``--pairs``."""
     p = argparse.ArgumentParser(
@@ -106,8 +108,59 @@ def wmt23_parser(doc: str) -> argparse.ArgumentParser:
         default=DEFAULT_DATA,
         help="WMT23 directory: <pair>/hyp.<system>.<lang> and <pair>/ref.<name>.<lang>",
     )
-    p.add_argument("--pairs", nargs="+", metavar="PAIR", help="language pairs (default: all)")
+    p.add_argument("--pairs", nargs="+", metavar="PAIR", help=pairs_help)
     return p
+
+
+def add_timing_options(p: argparse.ArgumentParser, repeats: int, slow_repeats: int) -> None:
+    """``--repeats``, ``--slow-seconds`` and ``--slow-repeats``: what ``time_interleaved``
+    takes (``args.slow_seconds * 1000`` is its ``slow_ms``)."""
+    p.add_argument("--repeats", type=int, default=repeats, help="timed runs per contender")
+    p.add_argument(
+        "--slow-seconds",
+        type=float,
+        default=2.0,
+        help="a contender whose warm-up run takes longer gets --slow-repeats runs",
+    )
+    p.add_argument(
+        "--slow-repeats", type=int, default=slow_repeats, help="timed runs of a slow contender"
+    )
+
+
+def add_results_options(p: argparse.ArgumentParser, name_help: str) -> None:
+    """``--name`` (the results file stem; None until the script sets its default, e.g. with
+    ``results_name``), ``--out-dir`` and ``--no-write``: where ``save_results`` writes."""
+    p.add_argument("--name", help=name_help)
+    p.add_argument("--out-dir", type=Path, default=RESULTS_DIR, help="folder of the result files")
+    p.add_argument("--no-write", action="store_true", help="print only, write no result files")
+
+
+def results_name(args: argparse.Namespace, stem: str) -> str:
+    """``--name`` if given, else ``stem``, or ``<stem>-quick`` after ``--quick``."""
+    return args.name or (f"{stem}-quick" if getattr(args, "quick", False) else stem)
+
+
+def apply_quick(args: argparse.Namespace, pairs: Sequence[str], repeats: int = 2) -> bool:
+    """After ``--quick``: ``pairs`` unless ``--pairs`` names others, and at most ``repeats``
+    timed runs. Returns whether ``--quick`` was given."""
+    if args.quick:
+        args.pairs = args.pairs or list(pairs)
+        args.repeats = min(args.repeats, repeats)
+    return bool(args.quick)
+
+
+def require_positive(p: argparse.ArgumentParser, args: argparse.Namespace, *names: str) -> None:
+    """Exit with a usage error unless each named option (``"slow_repeats"``) is at least 1."""
+    if any(getattr(args, name) < 1 for name in names):
+        flags = ["--" + name.replace("_", "-") for name in names]
+        listed = flags[0] if len(flags) == 1 else ", ".join(flags[:-1]) + " and " + flags[-1]
+        p.error(f"{listed} must be >= 1")
+
+
+def args_record(args: argparse.Namespace, all_strings: bool = False) -> Dict[str, Any]:
+    """The options of a run for its results file: paths as strings (every value with
+    ``all_strings``)."""
+    return {k: str(v) if all_strings or isinstance(v, Path) else v for k, v in vars(args).items()}
 
 
 def read_lines(path: Path) -> List[str]:
@@ -119,12 +172,17 @@ def read_lines(path: Path) -> List[str]:
     return text.split("\n")
 
 
+def wmt23_pairs(data_dir: Path) -> List[str]:
+    """The language pairs under ``data_dir`` (its folders named like ``de-en``), sorted."""
+    return sorted(p.name for p in data_dir.iterdir() if p.is_dir() and "-" in p.name)
+
+
 def load_wmt23(data_dir: Path, pairs: Optional[Sequence[str]] = None) -> List[System]:
     """Every system of every language pair under ``data_dir`` (``<pair>/hyp.<sys>.<lang>`` and
     ``<pair>/ref.<name>.<lang>`` files)."""
     if not data_dir.is_dir():
         raise FileNotFoundError(f"--data {data_dir} is not a directory")
-    available = sorted(p.name for p in data_dir.iterdir() if p.is_dir() and "-" in p.name)
+    available = wmt23_pairs(data_dir)
     chosen = list(pairs) if pairs else available
     unknown = [p for p in chosen if p not in available]
     if unknown:
@@ -146,6 +204,14 @@ def load_wmt23(data_dir: Path, pairs: Optional[Sequence[str]] = None) -> List[Sy
                     )
             systems.append(System(pair, hyp_file.name.split(".")[1], hyps, refs, ref_names))
     return systems
+
+
+def group_by_pair(systems: Iterable[System]) -> Dict[str, List[System]]:
+    """The systems of each language pair, in their order."""
+    pairs: Dict[str, List[System]] = {}
+    for s in systems:
+        pairs.setdefault(s.pair, []).append(s)
+    return pairs
 
 
 # -- timing ----------------------------------------------------------------------------------
@@ -268,6 +334,16 @@ def git_state() -> Dict[str, Any]:
         return {"commit": None, "dirty": None}
 
 
+def commit_label(git: Dict[str, Any]) -> str:
+    """``git_state()`` in a sentence: the short commit, and whether the tree was changed."""
+    return (git["commit"] or "unknown")[:12] + (" (uncommitted changes)" if git["dirty"] else "")
+
+
+def load_average() -> Optional[Tuple[float, float, float]]:
+    """The 1, 5 and 15-minute load averages, or None where the system has none."""
+    return os.getloadavg() if hasattr(os, "getloadavg") else None
+
+
 def machine_info(packages: Sequence[str]) -> Dict[str, Any]:
     affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
     return {
@@ -278,7 +354,7 @@ def machine_info(packages: Sequence[str]) -> Dict[str, Any]:
         "python": sys.version.split()[0],
         "python_impl": platform.python_implementation(),
         "packages": {name: package_version(name) for name in packages},
-        "loadavg_start": os.getloadavg() if hasattr(os, "getloadavg") else None,
+        "loadavg_start": load_average(),
         "git": git_state(),
     }
 
@@ -310,12 +386,39 @@ def write_results(
     return [json_path, md_path]
 
 
+def records_payload(
+    benchmark: str,
+    args: argparse.Namespace,
+    machine: Dict[str, Any],
+    records: List[Dict[str, Any]],
+    mismatches: int,
+) -> Dict[str, Any]:
+    """The results file of a benchmark that keeps one list of records (significance, startup):
+    its name, its options as strings, the machine, the records and the count of mismatches."""
+    return {
+        "benchmark": benchmark,
+        "args": args_record(args, all_strings=True),
+        "machine": machine,
+        "records": records,
+        "mismatches": mismatches,
+    }
+
+
+def save_results(args: argparse.Namespace, payload: Dict[str, Any], markdown: str) -> List[Path]:
+    """Writes ``write_results(args.name, ..., args.out_dir)`` and prints each path, unless
+    ``--no-write``; returns the paths written."""
+    if args.no_write:
+        return []
+    paths = write_results(args.name, payload, markdown, args.out_dir)
+    for path in paths:
+        print(f"wrote {path}")
+    return paths
+
+
 def finish(args: argparse.Namespace, payload: Dict[str, Any], markdown: str, failed: bool) -> int:
     """Writes the results (unless ``--no-write``) and returns the exit status: 1, with a banner,
     when an exactness check failed."""
-    if not args.no_write:
-        for path in write_results(args.name, payload, markdown, args.out_dir):
-            print(f"wrote {path}")
+    save_results(args, payload, markdown)
     if failed:
         print("\n" + "!" * 72 + "\nEXACTNESS FAILURE: see the FAIL lines above\n" + "!" * 72)
     return 1 if failed else 0
@@ -332,6 +435,16 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         )
 
     return "\n".join([fmt(headers), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows])
+
+
+def ms_cell(timings: Dict[str, Any], key: str) -> str:
+    """A contender's median time in a table cell ("-" when it did not run)."""
+    return f"{timings[key]['median_ms']:.1f}" if key in timings else "-"
+
+
+def ratio_cell(value: Optional[float]) -> str:
+    """A speed ratio in a table cell ("-" when there is none)."""
+    return f"{value:.1f}x" if value is not None else "-"
 
 
 def md_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -11,7 +11,8 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import List, Optional, Tuple
+from types import ModuleType
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -180,6 +181,49 @@ def compiled_module(stage: str) -> Optional[object]:
         return None
 
 
+def compiled_twin_of(twin: ModuleType) -> Optional[ModuleType]:
+    """The compiled module built beside the pure-Python twin ``twin`` (``count._kernel`` for
+    ``count._kernel_py``), or None when the extension was not built."""
+    name = twin.__name__
+    if not name.endswith("_py"):
+        raise ValueError(f"twin: {name} is not a pure-Python twin (its name ends in _py)")
+    return compiled_module(name[: -len("_py")].replace("turbobleu._engine.", "", 1))
+
+
+def requires_compiled(module: Optional[object]) -> pytest.MarkDecorator:
+    """Skip when ``module`` (a compiled module or one of its functions) is None: not built."""
+    return pytest.mark.skipif(module is None, reason="compiled extension not built")
+
+
+def _identity(module: ModuleType) -> Any:
+    return module
+
+
+def twin_and_compiled(twin: ModuleType, pick: Callable[[ModuleType], Any] = _identity) -> List[Any]:
+    """Test parameters that run a test on both implementations of one module: ``pick(twin)``
+    with id "twin" and ``pick(compiled)`` with id "compiled", the latter skipped (None) when the
+    extension was not built. ``pick`` chooses what the test gets: the module by default, or
+    some of its functions (``lambda m: m.corpus_totals``)."""
+    compiled = compiled_twin_of(twin)
+    return [
+        pytest.param(pick(twin), id="twin"),
+        pytest.param(
+            None if compiled is None else pick(compiled),
+            id="compiled",
+            marks=requires_compiled(compiled),
+        ),
+    ]
+
+
+def built_implementations(
+    twin: ModuleType, pick: Callable[[ModuleType], Any] = _identity
+) -> List[Any]:
+    """``pick(twin)`` and, when the extension was built, ``pick(compiled)``: for a test that
+    checks both in one go."""
+    compiled = compiled_twin_of(twin)
+    return [pick(twin)] + ([] if compiled is None else [pick(compiled)])
+
+
 def compiled_kernel() -> Optional[object]:
     """``turbobleu._engine.count._kernel``, or None when the extension was not built."""
     return compiled_module("count._kernel")
@@ -204,6 +248,15 @@ def pytest_report_header(config: pytest.Config) -> List[str]:
 
 # -- comparing scores ------------------------------------------------------------------------
 SCORE_FIELDS = ("score", "counts", "totals", "precisions", "bp", "sys_len", "ref_len")
+TER_FIELDS = ("score", "num_edits", "ref_length")
+CHRF_FIELDS = ("score",)  # its text names the rest (chrF2++)
+
+
+def fields_of(score: object) -> Tuple[str, ...]:
+    """The compared fields of a BLEU, TER or chrF score (sacrebleu's or turbobleu's)."""
+    if hasattr(score, "counts"):
+        return SCORE_FIELDS
+    return TER_FIELDS if hasattr(score, "num_edits") else CHRF_FIELDS
 
 
 def score_key(score: object) -> tuple:
@@ -214,13 +267,19 @@ def score_key(score: object) -> tuple:
     )
 
 
-def score_differences(got: object, want: object) -> List[str]:
-    """The fields (and the rendering) where a turbobleu score differs from a sacrebleu score.
+def score_differences(
+    got: object, want: object, fields: Optional[Sequence[str]] = None
+) -> List[str]:
+    """The ``fields`` (and the rendering) where a turbobleu score differs from a sacrebleu score.
 
-    Every comparison is exact: floats with ``==``, lists element by element.
+    ``fields`` defaults to those of ``want``'s metric (``fields_of``: BLEU, chrF or TER).
+    Every comparison is exact: floats with ``==``, lists element by element. The renderings
+    (``str``) are compared when every field is the same.
     """
+    if fields is None:
+        fields = fields_of(want)
     diffs = []
-    for name in SCORE_FIELDS:
+    for name in fields:
         g, w = getattr(got, name), getattr(want, name)
         if isinstance(w, list):
             same = isinstance(g, list) and len(g) == len(w) and all(a == b for a, b in zip(g, w))
@@ -233,6 +292,10 @@ def score_differences(got: object, want: object) -> List[str]:
     return diffs
 
 
-def assert_same_score(got: object, want: object, context: str = "") -> None:
-    diffs = score_differences(got, want)
-    assert not diffs, f"{context}: " + "; ".join(diffs)
+def assert_same_score(
+    got: object, want: object, context: str = "", fields: Optional[Sequence[str]] = None
+) -> None:
+    """Fail, naming each difference, unless ``got`` and ``want`` agree exactly on ``fields``
+    (by default those of ``want``'s metric) and in their text (see ``score_differences``)."""
+    diffs = score_differences(got, want, fields)
+    assert not diffs, (f"{context}: " if context else "") + "; ".join(diffs)

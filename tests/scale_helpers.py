@@ -12,7 +12,13 @@ import pytest
 
 import turbobleu
 import turbobleu.nltk
-from conftest import FULL_MATRIX, IMPLEMENTATION, SCORE_FIELDS, SHARED_DATA, discover_corpora
+from conftest import (
+    FULL_MATRIX,
+    IMPLEMENTATION,
+    SHARED_DATA,
+    assert_same_score,
+    discover_corpora,
+)
 
 # The matrix of the issue: 13a, zh, char and intl with and without lowercase, and NLTK's recipe.
 CONFIGS: Dict[str, Dict[str, Any]] = {
@@ -95,8 +101,7 @@ def assert_same(got: Any, want: Any, segments: int, what: str) -> None:
     if not hasattr(want, "counts"):  # NLTK's value
         assert got.score == want, f"{what}: {got.score!r} != {want!r}"
         return
-    for field in SCORE_FIELDS:
-        assert getattr(got, field) == getattr(want, field), f"{what}: {field}"
+    assert_same_score(got, want, what)
 
 
 @lru_cache(maxsize=None)

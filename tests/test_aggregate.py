@@ -12,9 +12,9 @@ import sacrebleu
 from nltk.translate import bleu_score as nltk_bleu
 
 import turbobleu
-from conftest import FIXTURE_DATA, SCORE_FIELDS, read_lines
+from conftest import FIXTURE_DATA, assert_same_score, read_lines
 from turbobleu import significance
-from turbobleu.aggregate import CorpusBLEUScore, Scorer, Totals, stat_columns
+from turbobleu.aggregate import Scorer, Totals, stat_columns
 
 HE_EN = FIXTURE_DATA / "he-en"
 
@@ -36,11 +36,6 @@ def partitioned_totals(scorer: Scorer, hyps: Sequence[str], refs: List[List[str]
         scorer.rows(hyps[a:b], [r[a:b] for r in refs]).totals() for a, b in uneven_bounds(len(hyps))
     ]
     return Totals.sum(reversed(parts), scorer.max_order)  # any order of partitions
-
-
-def assert_same_score(got: CorpusBLEUScore, want) -> None:
-    for field in SCORE_FIELDS:
-        assert getattr(got, field) == getattr(want, field), field
 
 
 @pytest.mark.parametrize("tokenize", ["13a", "zh", "char", "intl"])

@@ -17,18 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import turbobleu
-from conftest import assert_same_score, compiled_tokenize
+from conftest import assert_same_score, compiled_tokenize, requires_compiled, twin_and_compiled
 from turbobleu._engine.text import _tokenize_py
 
 COMPILED = compiled_tokenize()
-MODULES = [
-    pytest.param(_tokenize_py, id="twin"),
-    pytest.param(
-        COMPILED,
-        id="compiled",
-        marks=pytest.mark.skipif(COMPILED is None, reason="compiled extension not built"),
-    ),
-]
+MODULES = twin_and_compiled(_tokenize_py)
 FAST_TOKENIZERS = ("none", "13a", "intl", "zh", "char")
 
 WORDS = [
@@ -139,7 +132,7 @@ def test_plain_corpus_scores_equal_sacrebleu(
     assert sentence.sentence_scores(hyps, streams).tolist() == want
 
 
-@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+@requires_compiled(COMPILED)
 @given(corpus=plain_corpora(), lowercase=st.booleans())
 def test_corpus_row_with_forced_hash_collisions(corpus, lowercase: bool) -> None:
     hyps, streams = corpus
@@ -301,7 +294,7 @@ def test_sentence_bleu_called_from_inside_sentence_bleu() -> None:
     )
 
 
-@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+@requires_compiled(COMPILED)
 @settings(max_examples=300)
 @given(
     hyp=line,
@@ -335,7 +328,7 @@ def test_sentence_score_parts_are_the_row_and_its_score(
     assert got == (score, row[2 : 2 + order], row[2 + order :], precisions, bp, row[0], row[1])
 
 
-@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+@requires_compiled(COMPILED)
 def test_sentence_score_parts_refuses_what_it_does_not_score() -> None:
     code = turbobleu.get_tokenizer("13a").code
     with pytest.raises(ValueError, match="add-k"):

@@ -18,21 +18,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import compiled_kernel, compiled_module
+from conftest import (
+    compiled_kernel,
+    compiled_module,
+    compiled_twin_of,
+    requires_compiled,
+    twin_and_compiled,
+)
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.count import _kernel_py
 from turbobleu._engine.recipes import _sacrebleu_scores_py
 
 COMPILED = compiled_kernel()
-KERNELS = [
-    pytest.param(_kernel_py, id="twin"),
-    pytest.param(
-        COMPILED,
-        id="compiled",
-        marks=pytest.mark.skipif(COMPILED is None, reason="compiled extension not built"),
-    ),
-]
-needs_compiled = pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+KERNELS = twin_and_compiled(_kernel_py)
+needs_compiled = requires_compiled(COMPILED)
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 Segment = Tuple[List[int], List[List[int]]]  # (hypothesis ids, reference id lists)
@@ -408,7 +407,7 @@ def test_selected_kernel_is_the_reported_implementation() -> None:
 
 
 # -- the one-row sacrebleu recipe (sentence_bleu's) ------------------------------------------------
-COMPILED_SCORES = compiled_module("recipes._sacrebleu_scores")
+COMPILED_SCORES = compiled_twin_of(_sacrebleu_scores_py)
 
 
 @st.composite
@@ -421,7 +420,7 @@ def statistics_rows(draw) -> Tuple[List[int], int]:
     return [hyp_len, ref_len] + matches + totals, order
 
 
-@pytest.mark.skipif(COMPILED_SCORES is None, reason="compiled extension not built")
+@requires_compiled(COMPILED_SCORES)
 @given(
     case=statistics_rows(),
     smoothing=st.sampled_from(
@@ -440,19 +439,7 @@ def test_compiled_score_parts_equal_the_python_recipe(case, smoothing, effective
     assert got == want
 
 
-@pytest.mark.parametrize(
-    "module",
-    [
-        pytest.param(_sacrebleu_scores_py, id="twin"),
-        pytest.param(
-            COMPILED_SCORES,
-            id="compiled",
-            marks=pytest.mark.skipif(
-                COMPILED_SCORES is None, reason="compiled extension not built"
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("module", twin_and_compiled(_sacrebleu_scores_py))
 def test_score_parts_refuse_add_k(module) -> None:
     with pytest.raises(ValueError, match="add-k"):
         module.sacrebleu_score_parts([3, 3, 1, 0, 3, 2], 2, "add-k", None, True, False)

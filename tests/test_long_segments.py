@@ -20,10 +20,15 @@ from nltk.translate import bleu_score as nltk_bleu
 
 import turbobleu
 import turbobleu.nltk as tb_nltk
-from conftest import compiled_kernel
+from conftest import (
+    assert_same_score,
+    built_implementations,
+    compiled_twin_of,
+    requires_compiled,
+)
 from turbobleu._engine.count import _kernel_py
 
-COMPILED = compiled_kernel()
+COMPILED = compiled_twin_of(_kernel_py)
 
 # Token counts on both sides of the old size switch for orders 1-4 and 8: the longest first and
 # last, so that the shorter ones are counted both before and after it.
@@ -47,7 +52,7 @@ def corpus():
     return hyps, refs
 
 
-@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+@requires_compiled(COMPILED)
 @pytest.mark.parametrize("order", [1, 2, 4, 8])
 def test_kernel_counts_every_segment_in_the_longest_ones_table(corpus, order: int) -> None:
     hyps, refs = corpus
@@ -68,12 +73,14 @@ def test_kernel_counts_every_segment_in_the_longest_ones_table(corpus, order: in
         np.array(ref_off, dtype=np.int64),
         np.array(seg_ref_off, dtype=np.int64),
     )
-    rows = {}
-    for name, kernel in (("compiled", COMPILED), ("twin", _kernel_py)):
-        rows[name] = np.zeros((len(hyps), 2 + 2 * order), dtype=np.int64)
-        kernel.count_stats(*buffers, order, rows[name])
-    assert rows["compiled"].tolist() == rows["twin"].tolist()
-    assert rows["twin"][:, 2].min() > 0  # matches on every segment: a check with teeth
+    twin_rows, compiled_rows = (
+        np.zeros((len(hyps), 2 + 2 * order), dtype=np.int64) for _ in range(2)
+    )
+    twin, compiled = built_implementations(_kernel_py)
+    twin.count_stats(*buffers, order, twin_rows)
+    compiled.count_stats(*buffers, order, compiled_rows)
+    assert compiled_rows.tolist() == twin_rows.tolist()
+    assert twin_rows[:, 2].min() > 0  # matches on every segment: a check with teeth
 
 
 @pytest.mark.parametrize("tokenize", ["char", "13a", "intl", "zh"])
@@ -84,13 +91,7 @@ def test_sacrebleu_corpus_and_batch_of_long_lines(corpus, tokenize: str) -> None
     ref_streams = [[glue.join(r[k]) for r in refs] for k in range(2)]
     want = sacrebleu.corpus_bleu(hyp_lines, ref_streams, tokenize=tokenize)
     got = turbobleu.corpus_bleu(hyp_lines, ref_streams, tokenize=tokenize)
-    assert (got.counts, got.totals, got.sys_len, got.ref_len) == (
-        want.counts,
-        want.totals,
-        want.sys_len,
-        want.ref_len,
-    )
-    assert got.score == want.score
+    assert_same_score(got, want, tokenize)
     metric = sacrebleu.BLEU(tokenize=tokenize, effective_order=True)
     want_each = [
         metric.sentence_score(h, [s[i] for s in ref_streams]).score for i, h in enumerate(hyp_lines)
@@ -109,7 +110,7 @@ def test_nltk_corpus_bleu_of_long_token_lists(corpus) -> None:
         )
 
 
-@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+@requires_compiled(COMPILED)
 @pytest.mark.parametrize("order", [1, 2, 3, 4, 5, 8, 16])
 def test_a_longer_hypothesis_never_gets_a_smaller_table(order: int) -> None:
     """What the corpus paths rely on; the checks above can miss a violation when an earlier

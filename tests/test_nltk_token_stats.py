@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import sys
 from collections import Counter, UserList
+from operator import attrgetter
 from typing import Any, List
 
 import numpy as np
@@ -16,21 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import turbobleu.nltk
+from conftest import compiled_twin_of, requires_compiled, twin_and_compiled
 from turbobleu._engine.intern import _intern_py as _token_stats
 
-try:
-    from turbobleu._engine.intern import _intern as _hashable
-except ImportError:
-    _hashable = None
-
-IMPLEMENTATIONS = [
-    pytest.param((_token_stats.sentence_row, _token_stats.corpus_rows), id="twin"),
-    pytest.param(
-        (getattr(_hashable, "sentence_row", None), getattr(_hashable, "corpus_rows", None)),
-        id="compiled",
-        marks=pytest.mark.skipif(_hashable is None, reason="_hashable not built"),
-    ),
-]
+_hashable = compiled_twin_of(_token_stats)
+IMPLEMENTATIONS = twin_and_compiled(_token_stats, attrgetter("sentence_row", "corpus_rows"))
 
 
 def by_definition(refs: List[Any], hyp: Any, orders: int) -> List[int]:
@@ -108,14 +99,7 @@ def test_any_number_and_kind_of_reference_sequences(impl, corpus, orders: int) -
     assert rows is not None and rows.tolist() == want
 
 
-TOTALS = [
-    pytest.param(_token_stats.corpus_totals, id="twin"),
-    pytest.param(
-        getattr(_hashable, "corpus_totals", None),
-        id="compiled",
-        marks=pytest.mark.skipif(_hashable is None, reason="_hashable not built"),
-    ),
-]
+TOTALS = twin_and_compiled(_token_stats, attrgetter("corpus_totals"))
 
 
 @pytest.mark.parametrize("corpus_totals", TOTALS)
@@ -203,7 +187,7 @@ def test_string_tokens_count_by_definition(impl, refs, hyp, subclass: int) -> No
     ]
 
 
-@pytest.mark.skipif(_hashable is None, reason="_hashable not built")
+@requires_compiled(_hashable)
 @pytest.mark.parametrize("mask", [0, 0xF, -1 << 32])
 @settings(max_examples=150)
 @given(
@@ -224,7 +208,7 @@ def test_str_tokens_sharing_a_hash_stay_apart(mask: int, refs, hyp) -> None:
     assert rows.tolist() == [by_definition(refs, hyp, 3), by_definition(refs, hyp[::-1], 3)]
 
 
-@pytest.mark.skipif(_hashable is None, reason="_hashable not built")
+@requires_compiled(_hashable)
 def test_same_shape_tokens_sharing_a_hash_stay_apart() -> None:
     """Every length up to 12 characters of each width (ASCII, other Latin-1, 2 and 4 bytes),
     against each token that differs from it in one position: a hypothesis of one matches a
@@ -272,7 +256,7 @@ def legacy_str(text: str) -> str:
     return made
 
 
-@pytest.mark.skipif(_hashable is None, reason="_hashable not built")
+@requires_compiled(_hashable)
 @pytest.mark.skipif(
     sys.version_info >= (3, 12) or sys.implementation.name != "cpython",
     reason="legacy (non-compact) exact strs exist only in CPython 3.11 and older",
@@ -298,7 +282,7 @@ def test_a_legacy_str_is_the_same_token_as_an_equal_compact_one(mask: int) -> No
     assert rows_back == [[1, 1, 1, 1]] * len(texts)
 
 
-@pytest.mark.skipif(_hashable is None, reason="_hashable not built")
+@requires_compiled(_hashable)
 def test_a_reused_table_grows_in_place_with_narrowed_hashes() -> None:
     """A large call leaves its table as the spare; later calls start small in it and grow in
     place, with every token on one of 16 start slots."""
@@ -386,14 +370,7 @@ def test_the_compiled_module_is_used_when_built() -> None:
     assert turbobleu.nltk.sentence_row is expected.sentence_row
 
 
-SCORERS = [
-    pytest.param(_token_stats.unsmoothed_sentence_score, id="twin"),
-    pytest.param(
-        getattr(_hashable, "unsmoothed_sentence_score", None),
-        id="compiled",
-        marks=pytest.mark.skipif(_hashable is None, reason="_hashable not built"),
-    ),
-]
+SCORERS = twin_and_compiled(_token_stats, attrgetter("unsmoothed_sentence_score"))
 float_weights = st.lists(
     st.one_of(
         st.sampled_from([0.25, 0.5, 1.0, 0.0, -0.0, -1.0]),
@@ -503,7 +480,7 @@ def test_a_token_that_empties_its_reference_list_midway_is_harmless(impl) -> Non
         assert rows is not None and rows.tolist() == want
 
 
-@pytest.mark.skipif(_hashable is None, reason="_hashable not built")
+@requires_compiled(_hashable)
 def test_no_reference_is_leaked_or_freed_on_any_path() -> None:
     """Every way out of the compiled functions (a result, a declined input, an exception from
     a token) leaves the reference counts of the input lists as they were."""

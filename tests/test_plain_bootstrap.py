@@ -11,6 +11,7 @@ import pickle
 import subprocess
 import sys
 from array import array
+from operator import attrgetter
 from pathlib import Path
 from typing import List
 
@@ -19,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import built_implementations, twin_and_compiled
 from turbobleu import significance
 from turbobleu._engine import impl
 from turbobleu._engine.recipes import _sacrebleu_scores_py
@@ -34,20 +36,7 @@ numpy2 = pytest.mark.skipif(int(np.__version__.split(".")[0]) < 2, reason="NumPy
 SEEDS = st.integers(min_value=0, max_value=2**130)
 
 
-def _draws_modules() -> list:
-    modules = [_draws_py]
-    if impl.implementation == "cython":
-        from turbobleu._engine.resample import _draws
-
-        modules.append(_draws)
-    return modules
-
-
-def _resample_score_functions() -> list:
-    functions = [_sacrebleu_scores_py.sacrebleu_sentence_scores]
-    if impl.implementation == "cython":
-        functions.append(impl.sacrebleu_scores().sacrebleu_sentence_scores)
-    return functions
+RESAMPLE_SCORES = attrgetter("sacrebleu_sentence_scores")
 
 
 # -- the generator ---------------------------------------------------------------------------
@@ -91,7 +80,7 @@ def test_seed_sequence_rejects_negative_seeds() -> None:
 
 
 # -- resample sums ---------------------------------------------------------------------------
-@pytest.mark.parametrize("module", _draws_modules(), ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+@pytest.mark.parametrize("module", twin_and_compiled(_draws_py))
 @settings(max_examples=40, deadline=None)
 @given(
     seed=SEEDS,
@@ -120,7 +109,7 @@ def test_resample_sums_are_sums_over_numpys_choice(
     assert out.tolist() == expected.tolist()
 
 
-@pytest.mark.parametrize("module", _draws_modules(), ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+@pytest.mark.parametrize("module", twin_and_compiled(_draws_py))
 def test_resample_sums_reject_bad_shapes(module) -> None:
     state = seeded_pcg64(1)
     a = np.zeros((3, 4), dtype=np.int64)
@@ -170,11 +159,7 @@ SMOOTHINGS = [
 ]
 
 
-@pytest.mark.parametrize(
-    "score",
-    _resample_score_functions(),
-    ids=["twin", "compiled"][: len(_resample_score_functions())],
-)
+@pytest.mark.parametrize("score", twin_and_compiled(_sacrebleu_scores_py, RESAMPLE_SCORES))
 @pytest.mark.parametrize("smooth_method,smooth_value", SMOOTHINGS)
 @pytest.mark.parametrize("effective_order", [False, True])
 @pytest.mark.parametrize("neumaier", [False, True])
@@ -211,13 +196,13 @@ def test_resample_scores_are_sacrebleus_float32_scores() -> None:
     for method, value in SMOOTHINGS:
         sb = SacreBLEU(smooth_method=method, smooth_value=value)
         expected = [sb._compute_score_from_stats(list(r)).score for r in rows.astype(np.float32)]
-        for score in _resample_score_functions():
+        for score in built_implementations(_sacrebleu_scores_py, RESAMPLE_SCORES):
             out = np.empty(len(rows))
             score(rows, 4, method, value, False, NEUMAIER_SUM, out, "float32")
             assert out.tolist() == expected
 
 
-@pytest.mark.parametrize("score", _resample_score_functions())
+@pytest.mark.parametrize("score", twin_and_compiled(_sacrebleu_scores_py, RESAMPLE_SCORES))
 def test_resample_scores_refuse_values_beyond_float32(score) -> None:
     rows = np.zeros((1, 10), dtype=np.int64)
     rows[0, 6] = 2**24

@@ -17,15 +17,19 @@ from sacrebleu.metrics.lib_ter import translation_edit_rate
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 
 import turbobleu
-from conftest import compiled_module
+from conftest import (
+    assert_same_score,
+    built_implementations,
+    compiled_twin_of,
+    requires_compiled,
+    twin_and_compiled,
+)
 from turbobleu._engine.ter import _ter_py
 from turbobleu._engine.ter.tercom import TercomWords
 from turbobleu.ter import TER, corpus_ter, sentence_ter
 
-COMPILED = compiled_module("ter._ter")
-KERNELS = [pytest.param(_ter_py, id="twin")] + (
-    [pytest.param(COMPILED, id="compiled")] if COMPILED is not None else []
-)
+COMPILED = compiled_twin_of(_ter_py)
+KERNELS = twin_and_compiled(_ter_py)
 
 
 def sacrebleu_edits(hyp: List[int], ref: List[int]) -> int:
@@ -122,13 +126,12 @@ def _shuffled_pair(draw: st.DrawFn) -> tuple:
 def test_generated_edits_equal_sacrebleu(pair: tuple) -> None:
     hyp, ref = pair
     want = sacrebleu_edits(hyp, ref)
-    for kernel in KERNELS:
-        assert kernel.values[0].pair_edits(hyp, ref) == want  # type: ignore[attr-defined]
+    for kernel in built_implementations(_ter_py):
+        assert kernel.pair_edits(hyp, ref) == want
 
 
+@requires_compiled(COMPILED)
 def test_compiled_equals_twin_on_many_pairs() -> None:
-    if COMPILED is None:
-        pytest.skip("the compiled module is not built")
     rng = random.Random(2024)
     for _ in range(80):
         vocab = rng.choice([2, 4, 30])
@@ -190,37 +193,28 @@ REFS = [
 ]
 
 
-def _same(got: object, want: object) -> None:
-    assert (got.score, got.num_edits, got.ref_length) == (  # type: ignore[attr-defined]
-        want.score,  # type: ignore[attr-defined]
-        want.num_edits,  # type: ignore[attr-defined]
-        want.ref_length,  # type: ignore[attr-defined]
-    )
-    assert str(got) == str(want)
-
-
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "".join("ft"[x] for x in o))
 def test_corpus_and_sentence_scores_equal_sacrebleu(options: tuple) -> None:
     ours, theirs = TER(*options), SacreTER(*options)
-    _same(ours.corpus_score(HYPS, REFS), theirs.corpus_score(HYPS, REFS))
+    assert_same_score(ours.corpus_score(HYPS, REFS), theirs.corpus_score(HYPS, REFS))
     assert ours.get_signature().format() == theirs.get_signature().format()
     assert ours.get_signature().format(short=True) == theirs.get_signature().format(short=True)
     sentence = ours.sentence_scores(HYPS, REFS)
     for i, hyp in enumerate(HYPS):
         refs = [r[i] for r in REFS if r[i] is not None]
         want = theirs.sentence_score(hyp, refs)
-        _same(ours.sentence_score(hyp, refs), want)
+        assert_same_score(ours.sentence_score(hyp, refs), want)
         assert sentence[i] == want.score
 
 
 def test_functions_cached_references_and_json() -> None:
-    _same(
+    assert_same_score(
         corpus_ter(HYPS, REFS, normalized=True), sacrebleu.corpus_ter(HYPS, REFS, normalized=True)
     )
-    _same(sentence_ter(HYPS[0], ["x y"]), sacrebleu.sentence_ter(HYPS[0], ["x y"]))
+    assert_same_score(sentence_ter(HYPS[0], ["x y"]), sacrebleu.sentence_ter(HYPS[0], ["x y"]))
     ours, theirs = TER(references=REFS), SacreTER(references=REFS)
     got, want = ours.corpus_score(HYPS, None), theirs.corpus_score(HYPS, None)
-    _same(got, want)
+    assert_same_score(got, want)
     sig = theirs.get_signature().format()
     assert got.format(signature=sig, is_json=True) == want.format(signature=sig, is_json=True)
     assert ours.get_signature().format() == sig
@@ -281,10 +275,10 @@ def test_patch_sacrebleu_covers_ter() -> None:
     try:
         assert sacre_ter.TER._extract_corpus_statistics is not original
         assert isinstance(sacrebleu.corpus_ter(HYPS, REFS), turbobleu.TERScore)
-        _same(sacrebleu.corpus_ter(HYPS, REFS, normalized=True), want)
-        _same(before.corpus_score(HYPS, REFS), want)
+        assert_same_score(sacrebleu.corpus_ter(HYPS, REFS, normalized=True), want)
+        assert_same_score(before.corpus_score(HYPS, REFS), want)
         cached = sacre_ter.TER(normalized=True, references=REFS)
-        _same(cached.corpus_score(HYPS, None), want)
+        assert_same_score(cached.corpus_score(HYPS, None), want)
         signed = SacreTER(normalized=True)
         signed.corpus_score(HYPS, REFS)
         assert cached.get_signature().format() == signed.get_signature().format()

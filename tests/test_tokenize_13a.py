@@ -29,21 +29,16 @@ from conftest import (
     data_files,
     first_token_difference,
     read_lines,
+    requires_compiled,
+    twin_and_compiled,
     unique_data_files,
 )
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.text import _tokenize_py
 
 COMPILED = compiled_tokenize()
-MODULES = [
-    pytest.param(_tokenize_py, id="twin"),
-    pytest.param(
-        COMPILED,
-        id="compiled",
-        marks=pytest.mark.skipif(COMPILED is None, reason="compiled extension not built"),
-    ),
-]
-needs_compiled = pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+MODULES = twin_and_compiled(_tokenize_py)
+needs_compiled = requires_compiled(COMPILED)
 
 SACRE = {"13a": Tokenizer13a(), "none": NoneTokenizer()}
 CODES = {"13a": _impl.tokenize.TOK_13A, "none": _impl.tokenize.TOK_NONE}

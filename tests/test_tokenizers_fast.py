@@ -30,24 +30,20 @@ from conftest import (
     FIXTURE_DATA,
     FULL_MATRIX,
     SHARED_DATA,
+    assert_same_score,
     compiled_tokenize,
     data_files,
     first_token_difference,
     read_lines,
+    requires_compiled,
+    twin_and_compiled,
     unique_data_files,
 )
 from turbobleu._engine import impl as _impl
 from turbobleu._engine.text import _tokenize_py
 
 COMPILED = compiled_tokenize()
-MODULES = [
-    pytest.param(_tokenize_py, id="twin"),
-    pytest.param(
-        COMPILED,
-        id="compiled",
-        marks=pytest.mark.skipif(COMPILED is None, reason="compiled extension not built"),
-    ),
-]
+MODULES = twin_and_compiled(_tokenize_py)
 NAMES = ("intl", "zh", "char")
 CODES = {
     "intl": _impl.tokenize.TOK_INTL,
@@ -309,7 +305,7 @@ def test_mark_dense_text(module, name: str, data) -> None:
     assert module.tokenize_strings(lines, code, False) == sacre_tokens(lines, name, False)
 
 
-@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+@requires_compiled(COMPILED)
 @given(
     lines=st.lists(lines_text, min_size=0, max_size=8),
     lowercase=st.booleans(),
@@ -325,7 +321,7 @@ def test_compiled_ids_equal_twin_ids(lines: List[str], lowercase: bool, name: st
         assert c.tolist() == t.tolist()
 
 
-@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+@requires_compiled(COMPILED)
 @given(
     refs=st.lists(lines_text, min_size=0, max_size=6),
     hyps=st.lists(lines_text, min_size=0, max_size=6),
@@ -349,7 +345,7 @@ def test_compiled_ids_equal_twin_ids_with_a_frozen_vocabulary(
     assert got == want
 
 
-@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+@requires_compiled(COMPILED)
 def test_a_vocabulary_after_a_large_one_starts_empty() -> None:
     """A finished vocabulary's memory is reused by the next one: it must hold nothing of it."""
     big = COMPILED.Vocab()
@@ -370,7 +366,7 @@ def test_a_vocabulary_after_a_large_one_starts_empty() -> None:
     ]
 
 
-@pytest.mark.skipif(COMPILED is None, reason="compiled extension not built")
+@requires_compiled(COMPILED)
 def test_a_vocabulary_after_one_of_many_characters_knows_none_of_them() -> None:
     """The one-character cache (char, zh) is kept with the spare memory and must come back
     empty: characters spread over many 1024-character blocks, then other text."""
@@ -401,13 +397,7 @@ def test_sentence_bleu_on_generated_text(
     """The fused one-sentence path (tokenize + count) with each tokenizer, score for score."""
     got = turbobleu.sentence_bleu(hyp, refs, tokenize=name, lowercase=lowercase)
     want = sacrebleu.sentence_bleu(hyp, refs, tokenize=name, lowercase=lowercase)
-    assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == (
-        want.score,
-        want.counts,
-        want.totals,
-        want.sys_len,
-        want.ref_len,
-    )
+    assert_same_score(got, want, name)
 
 
 # -- the tokenizer objects -------------------------------------------------------------------

@@ -27,6 +27,7 @@ from conftest import (
     FIXTURE_DATA,
     FULL_MATRIX,
     SHARED_DATA,
+    assert_same_score,
     first_token_difference,
     read_lines,
     unique_data_files,
@@ -149,20 +150,14 @@ def test_scores_equal_sacrebleu(name: str) -> None:
     for lowercase in (False, True):
         got = turbobleu.corpus_bleu(hyps, refs, tokenize=name, lowercase=lowercase)
         want = sacrebleu.corpus_bleu(hyps, refs, tokenize=name, lowercase=lowercase)
-        assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == (
-            want.score,
-            want.counts,
-            want.totals,
-            want.sys_len,
-            want.ref_len,
-        )
+        assert_same_score(got, want, f"{name} lowercase={lowercase}")
         for i, hyp in enumerate(hyps):
             seg_refs = [stream[i] for stream in refs]
             if all(r is None for r in seg_refs):
                 continue
             g = turbobleu.sentence_bleu(hyp, seg_refs, tokenize=name, lowercase=lowercase)
             w = sacrebleu.sentence_bleu(hyp, seg_refs, tokenize=name, lowercase=lowercase)
-            assert (g.score, g.counts, g.totals) == (w.score, w.counts, w.totals), (i, lowercase)
+            assert_same_score(g, w, f"{name} lowercase={lowercase} segment {i}")
 
 
 @pytest.mark.parametrize("name, lang", [("ja-mecab", "ja"), ("ko-mecab", "ko")])

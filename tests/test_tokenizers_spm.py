@@ -34,6 +34,7 @@ from conftest import (
     FIXTURE_DATA,
     FULL_MATRIX,
     SHARED_DATA,
+    assert_same_score,
     data_files,  # noqa: E402
     first_token_difference,
     read_lines,
@@ -164,19 +165,13 @@ def test_signatures_and_scores_equal_sacrebleu(name: str, cache: Path) -> None:
         theirs = SacreBLEU(tokenize=name, lowercase=lowercase)
         assert ours.tokenizer_signature == theirs.tokenizer_signature
         got, want = ours.corpus_score(hyps, refs), theirs.corpus_score(hyps, refs)
-        assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == (
-            want.score,
-            want.counts,
-            want.totals,
-            want.sys_len,
-            want.ref_len,
-        )
+        assert_same_score(got, want, f"{name} lowercase={lowercase}")
         assert str(ours.get_signature()) == str(theirs.get_signature())
         for i, hyp in enumerate(hyps):
             seg = [stream[i] for stream in refs]
             g = turbobleu.sentence_bleu(hyp, seg, tokenize=name, lowercase=lowercase)
             w = sacrebleu.sentence_bleu(hyp, seg, tokenize=name, lowercase=lowercase)
-            assert (g.score, g.counts, g.totals) == (w.score, w.counts, w.totals)
+            assert_same_score(g, w, f"{name} lowercase={lowercase} segment {i}")
 
 
 def test_spm_is_flores101_with_a_warning(cache: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -56,7 +56,7 @@ _CHUNK_ELEMENTS = 4_194_304
 _AR_CHUNK_ELEMENTS = 64_000_000
 
 # Progress reporting: a callable taking the number of resamples just done (a
-# ``turbobleu.progress.Progress`` works); if it has ``expect(n)``, it is told the total first.
+# ``turbobleu.cli.progress.Progress`` works); if it has ``expect(n)``, it is told the total first.
 ProgressFn = Optional[Callable[[int], None]]
 StatsLike = Union[BLEUStats, np.ndarray, Sequence[Sequence[int]]]
 

@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: freethreading_compatible=True
-"""Compiled twin of ``_token_stats.py``: kernel statistics for sequences of hashable tokens.
+"""Compiled twin of ``_intern_py.py``: kernel statistics for sequences of hashable tokens.
 
 The tokens are interned straight from the sequences into C buffers: plain ``str`` tokens (the
 common case) in a C hash table that compares them as a dict of strings would (same hash, then the

@@ -682,7 +682,7 @@ cdef void feed_13a(Pipe* p, const uint32_t* s, Py_ssize_t n) noexcept nogil:
 #   1. (\P{N})(\p{P}) -> '\1 \2 '    punctuation after a non-number
 #   2. (\p{P})(\P{N}) -> ' \1 \2'    punctuation before a non-number
 #   3. (\p{S})        -> ' \1 '      every symbol
-# N, P and S are the `regex` package's Unicode classes (see _unicode_classes.py), looked up in a
+# N, P and S are the `regex` package's Unicode classes (see unicode_classes.py), looked up in a
 # two-level table: block index per 128 code points, then the class of each code point. The
 # table also marks Python whitespace (I_WHITE, in no class), so the splitter needs one lookup per
 # character, whatever its script.
