@@ -6,7 +6,9 @@ benchmark; nothing is typed in by hand. Writes
 * ``docs/assets/speedups.svg``: one bar per workload, the geometric mean of the per-system ratios
   (peer time / turbobleu time), on a log scale; drawn by the code below (no plotting library);
 * ``docs/assets/speedups.md``: the same numbers as a table, with the slowest system, the results
-  file and the machine it ran on (the performance page and the README include or quote it).
+  file and the machine it ran on, and which runs started on a loaded machine (a 1-minute load
+  average above the CPU count, as the results file records it; the performance page and the
+  README include or quote it).
 
 Usage::
 
@@ -47,6 +49,8 @@ class Speedup:
     slowest: str
     source: str
     machine: str
+    load: Optional[float] = None  # the 1-minute load average at the start, where above the CPUs
+    cpus: int = 0
 
 
 def newest(name: str, results: Path = RESULTS) -> Path:
@@ -77,11 +81,21 @@ def _machine(meta: dict) -> str:
     )
 
 
+def _load(meta: dict) -> Tuple[Optional[float], int]:
+    """The 1-minute load average a run started under, where it exceeded the usable CPUs (other
+    jobs shared the cores: its ratios are noisier), else None; and the usable CPUs."""
+    cpus = int(meta.get("usable_cpus") or 0)
+    start = meta.get("loadavg_start")
+    if start and cpus and start[0] > cpus:
+        return float(start[0]), cpus
+    return None, cpus
+
+
 def _geomean(values: Sequence[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def _load(name: str, results: Path) -> Tuple[dict, str]:
+def _read(name: str, results: Path) -> Tuple[dict, str]:
     path = newest(name, results)
     return json.loads(path.read_text(encoding="utf-8")), path.name
 
@@ -90,9 +104,10 @@ def _summaries(
     name: str, rows: Sequence[Tuple[str, str, str, str]], results: Path
 ) -> List[Speedup]:
     """Bars from a benchmark whose JSON carries a ``summary`` (sacrebleu, nltk, chrf)."""
-    data, source = _load(name, results)
+    data, source = _read(name, results)
     summary = {entry["comparison"]: entry for entry in data["summary"]}
     machine = _machine(data["meta"]["machine"])
+    load, cpus = _load(data["meta"]["machine"])
     out = []
     for comparison, workload, peer, label in rows:
         entry = summary[comparison]
@@ -106,6 +121,8 @@ def _summaries(
                 entry.get("min_system") or entry["min_at"],
                 source,
                 machine,
+                load,
+                cpus,
             )
         )
     return out
@@ -167,7 +184,7 @@ def _ter(results: Path) -> List[Speedup]:
             "TER, sentence scores",
         ),
     ):
-        data, source = _load(name, results)
+        data, source = _read(name, results)
         slow = [s for s in data["systems"] if s.get(f"{key}_sacrebleu_s", 0.0) >= TER_SLOW_SECONDS]
         ratios = [s[f"{key}_ratio"] for s in slow]
         worst = min(slow, key=lambda s: s[f"{key}_ratio"])
@@ -181,13 +198,14 @@ def _ter(results: Path) -> List[Speedup]:
                 worst["system"].replace("/", " "),
                 source,
                 _machine(data["machine"]),
+                *_load(data["machine"]),
             )
         )
     return out
 
 
 def _significance(results: Path) -> List[Speedup]:
-    data, source = _load("significance", results)
+    data, source = _read("significance", results)
     out = []
     for workload, title, label in (
         ("bs", "paired bootstrap (1,000 resamples)", "paired bootstrap"),
@@ -205,13 +223,14 @@ def _significance(results: Path) -> List[Speedup]:
                 worst["pair"],
                 source,
                 _machine(data["machine"]),
+                *_load(data["machine"]),
             )
         )
     return out
 
 
 def _rl(results: Path) -> List[Speedup]:
-    data, source = _load("rl", results)
+    data, source = _read("rl", results)
     timings = data["workloads"]["flat"]["per_sentence_us"]
     ratio = (
         timings["nltk sentence_bleu loop (method1)"] / timings["turbobleu nltk-recipe (1 thread)"]
@@ -226,13 +245,110 @@ def _rl(results: Path) -> List[Speedup]:
             "",
             source,
             _machine(data["machine"]),
+            *_load(data["machine"]),
         )
     ]
+
+
+def _per_system(
+    name: str, rows: Sequence[Tuple[str, str, str, str]], results: Path
+) -> List[Speedup]:
+    """Bars from a benchmark whose JSON lists one record per (system, workload) with its
+    ``ratio`` (bench_gleu.py): the geometric mean over the systems and the slowest one."""
+    data, source = _read(name, results)
+    out = []
+    for key, workload, peer, label in rows:
+        records = [r for r in data["results"] if r["workload"] == key]
+        worst = min(records, key=lambda r: r["ratio"])
+        out.append(
+            Speedup(
+                workload,
+                peer,
+                label,
+                _geomean([r["ratio"] for r in records]),
+                worst["ratio"],
+                f"{worst['pair']} {worst['system']}",
+                source,
+                _machine(data["machine"]),
+                *_load(data["machine"]),
+            )
+        )
+    return out
+
+
+def _gleu(results: Path) -> List[Speedup]:
+    return _per_system(
+        "gleu",
+        [
+            ("corpus_gleu", "NLTK `corpus_gleu` (GLEU)", "NLTK", "NLTK corpus_gleu"),
+            ("sentence_gleu", "NLTK `sentence_gleu` loop", "NLTK", "NLTK sentence_gleu loop"),
+        ],
+        results,
+    )
+
+
+def _evaluate(results: Path) -> List[Speedup]:
+    return _per_system(
+        "gleu",
+        [
+            (
+                "sacrebleu",
+                'evaluate `load("sacrebleu")`',
+                "evaluate's script",
+                "evaluate sacrebleu",
+            ),
+            (
+                "google_bleu",
+                'evaluate `load("google_bleu")`',
+                "evaluate's script",
+                "evaluate google_bleu",
+            ),
+        ],
+        results,
+    )
+
+
+def _torchmetrics(results: Path) -> List[Speedup]:
+    """One WMT23 system (bench_torchmetrics.py): each bar is that system's ratio."""
+    data, source = _read("torchmetrics", results)
+    ratios = {r["workload"]: r["ratio"] for r in data["results"]}
+    system = f"{data['pair']} {data['system']}, one system"
+    out = []
+    for key, workload, label in (
+        ("BLEUScore", "torchmetrics `BLEUScore`, update + compute", "BLEUScore"),
+        (
+            "SacreBLEUScore",
+            "torchmetrics `SacreBLEUScore` (13a), update + compute",
+            "SacreBLEUScore",
+        ),
+        (
+            "update_epoch",
+            f"torchmetrics `BLEUScore.update`, an epoch in batches of {data['batch']}",
+            "BLEUScore.update, an epoch",
+        ),
+    ):
+        out.append(
+            Speedup(
+                workload,
+                "torchmetrics",
+                label,
+                ratios[key],
+                ratios[key],
+                system,
+                source,
+                _machine(data["machine"]),
+                *_load(data["machine"]),
+            )
+        )
+    return out
 
 
 SOURCES: Tuple[Callable[[Path], List[Speedup]], ...] = (
     _bleu,
     _nltk,
+    _gleu,
+    _evaluate,
+    _torchmetrics,
     _chrf,
     _ter,
     _significance,
@@ -272,6 +388,16 @@ def table(bars: Sequence[Speedup]) -> str:
         peers.update(dict.fromkeys(v for v in versions.split(", ") if v))
     lines.append("")
     lines.append(f"Machine: {' / '.join(hardware)}; one thread. Peers: {', '.join(sorted(peers))}.")
+    loaded = {
+        f"`{bar.source}` ({bar.load:.2f} on {bar.cpus} CPUs)": None for bar in bars if bar.load
+    }
+    if loaded:
+        lines.append("")
+        lines.append(
+            "Loaded machine: these runs started with a 1-minute load average above the CPU count "
+            "(other jobs shared the cores, so their ratios are noisier): "
+            f"{', '.join(loaded)}."
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -109,3 +109,38 @@ def test_the_reward_block_scores_like_sacrebleu_on_ids_as_words():
         refs = [" ".join(map(str, r)) for r in ns["references"][i // group]]
         want = sacrebleu.sentence_bleu(" ".join(map(str, ids)), refs, tokenize="none").score
         assert scores[i] == want
+
+
+def _one_line_migrations() -> list:
+    """The import statements of the README's list of one-line migrations (inline code that may
+    wrap over two lines)."""
+    text = README.read_text(encoding="utf-8")
+    found = re.findall(
+        r"`((?:from turbobleu\.[\w.]+ import|import turbobleu\.[\w.]+ as)[^`]+)`", text
+    )
+    return [" ".join(statement.split()) for statement in found]
+
+
+def test_the_one_line_migrations_import():
+    """Each one-liner runs as written (turbobleu.torchmetrics only where torch is installed)."""
+    import importlib.util
+
+    statements = _one_line_migrations()
+    assert len(statements) >= 5
+    for statement in statements:
+        module = statement.split()[1]
+        if module == "turbobleu.torchmetrics" and not all(
+            importlib.util.find_spec(name) for name in ("torch", "torchmetrics")
+        ):
+            continue
+        exec(compile(statement, "README.md", "exec"), {})
+
+
+def test_the_readme_and_the_site_link_every_migration_guide():
+    readme = README.read_text(encoding="utf-8")
+    site = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    guides = sorted((ROOT / "docs" / "migrating").glob("*.md"))
+    assert guides
+    for guide in guides:
+        assert f"(docs/migrating/{guide.name})" in readme, f"the README misses {guide.name}"
+        assert f"migrating/{guide.name}" in site, f"mkdocs.yml's nav misses {guide.name}"
