@@ -129,7 +129,7 @@ class TotalsAggregate(AggregateFnV2):
         most = max(current[width + 1], new[width + 1])
         return summed + [min(fewest) if fewest else -1, most]
 
-    def finalize(self, accumulator: List[int]) -> List[int]:  # type: ignore[override]
+    def finalize(self, accumulator: List[int]) -> List[int]:  # type: ignore[override, unused-ignore]
         return accumulator
 
 

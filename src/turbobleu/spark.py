@@ -103,7 +103,7 @@ def _udf(
         "return": Iterator[pd.DataFrame] if frame else Iterator[pd.Series],
     }
     # (pyspark's overloads want the hints in the source; they are set just above)
-    return F.pandas_udf(batches, return_type)(*columns)  # type: ignore[call-overload]
+    return F.pandas_udf(batches, return_type)(*columns)  # type: ignore[call-overload, unused-ignore]
 
 
 def _struct_type(scorer: Scorer) -> T.StructType:
