@@ -363,6 +363,21 @@ class BleuMetric(_Metric):
         return compute(predictions, references, **kwargs)
 
 
+def _same_count_streams(references: List[Any], error: str) -> List[List[Any]]:
+    """References given per prediction (a string, or a list) as sacrebleu's streams; the
+    script's ``error`` text when predictions have different numbers of references."""
+    if references and isinstance(references[0], str):
+        references = [[ref] for ref in references]
+    per_prediction = len(references[0]) if references else 0
+    if any(len(refs) != per_prediction for refs in references):
+        raise ValueError(error)
+    return [[refs[i] for refs in references] for i in range(per_prediction)]
+
+
+# The sacrebleu and ter scripts' error text, word for word.
+_SACREBLEU_REFS_ERROR = "Sacrebleu requires the same number of references for each prediction"
+
+
 # -- chrF ----------------------------------------------------------------------------------------
 
 
@@ -380,16 +395,11 @@ def compute_chrf(
     prediction (a string, or a list of the same length for every prediction)."""
     from turbobleu.chrf import CHRF
 
-    references = list(references)
-    if references and isinstance(references[0], str):
-        references = [[ref] for ref in references]
-    per_prediction = len(references[0]) if references else 0
-    if any(len(refs) != per_prediction for refs in references):
-        raise ValueError(
-            "ChrF, as implemented by sacrebleu, requires the same number of references for "
-            "each prediction"
-        )
-    streams = [[refs[i] for refs in references] for i in range(per_prediction)]
+    streams = _same_count_streams(
+        list(references),
+        "ChrF, as implemented by sacrebleu, requires the same number of references for "
+        "each prediction",
+    )
     metric = CHRF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
     output = metric.corpus_score(predictions, streams)
     return {
@@ -426,13 +436,7 @@ def compute_ter(
     every prediction)."""
     from turbobleu.ter import TER
 
-    references = list(references)
-    if references and isinstance(references[0], str):
-        references = [[ref] for ref in references]
-    per_prediction = len(references[0]) if references else 0
-    if any(len(refs) != per_prediction for refs in references):
-        raise ValueError("Sacrebleu requires the same number of references for each prediction")
-    streams = [[refs[i] for refs in references] for i in range(per_prediction)]
+    streams = _same_count_streams(list(references), _SACREBLEU_REFS_ERROR)
     metric = TER(normalized, ignore_punct, support_zh_ja_chars, case_sensitive)
     output = metric.corpus_score(predictions, streams)
     return {"score": output.score, "num_edits": output.num_edits, "ref_length": output.ref_length}
@@ -495,11 +499,7 @@ def compute_sacrebleu(
     from turbobleu.bleu import corpus_bleu
 
     predictions, references = _reference_lists(predictions, references)
-    per_prediction = len(references[0])
-    if any(len(refs) != per_prediction for refs in references):
-        # the script's text, word for word
-        raise ValueError("Sacrebleu requires the same number of references for each prediction")
-    streams = [[refs[i] for refs in references] for i in range(per_prediction)]
+    streams = _same_count_streams(references, _SACREBLEU_REFS_ERROR)
     options: Dict[str, Any] = {"tokenize": tokenize} if tokenize else {}
     output = corpus_bleu(
         predictions,
