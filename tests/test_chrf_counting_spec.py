@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from turbobleu._engine.count import _chrf_py
+from turbobleu._engine.chrf import _chrf_py
 
-_chrf = pytest.importorskip("turbobleu._engine.count._chrf", reason="compiled chrF not built")
+_chrf = pytest.importorskip("turbobleu._engine.chrf._chrf", reason="compiled chrF not built")
 
 # Few letters (repeats everywhere), one wide and one astral, spaces for chrF++'s words.
 ALPHABET = "ab" + "ab" + "c" + "\u00e9" + "\u4e2d" + "\U0001f600" + " " + "."

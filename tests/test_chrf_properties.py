@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF as SacreCHRF
 
 import turbobleu
-from turbobleu._engine.recipes.chrf import PUNCTUATION, chrf_words
+from turbobleu._engine.chrf.recipe import PUNCTUATION, chrf_words
 
 # Characters chosen for what chrF treats specially; words are made of them.
 LETTERS = "abcAB" + "éÉİıΣσς" + "\u0301\u0308" + "中文" + "\U0001f600"

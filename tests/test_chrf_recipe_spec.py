@@ -1,5 +1,5 @@
 """The compiled chrF F-score (``_chrf.sentence_scores``, C) against its specification,
-``recipes.chrf.f_score`` (readable Python, the same operations in the same order), on generated
+``recipe.f_score`` (readable Python, the same operations in the same order), on generated
 statistics rows: the floats must be equal bit for bit. The twin's ``sentence_scores`` calls the
 specification itself, so this pins the C copy."""
 
@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from turbobleu._engine.recipes.chrf import f_score
+from turbobleu._engine.chrf.recipe import f_score
 
-_chrf = pytest.importorskip("turbobleu._engine.count._chrf", reason="compiled chrF not built")
+_chrf = pytest.importorskip("turbobleu._engine.chrf._chrf", reason="compiled chrF not built")
 
 counts = st.integers(0, 12) | st.integers(0, 2**40)
 

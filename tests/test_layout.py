@@ -29,7 +29,7 @@ COMPILED_ONLY = {
     "turbobleu._engine.text._tokenize": {"sentence_table_bytes", "intl_char_of"},
     "turbobleu._engine.intern._intern": {"Interner", "sentence_table_bytes", "set_str_hash_mask"},
     "turbobleu._engine.count._pairwise": set(),
-    "turbobleu._engine.count._chrf": set(),
+    "turbobleu._engine.chrf._chrf": set(),
     "turbobleu._engine.recipes._sacrebleu_scores": set(),
     "turbobleu._engine.recipes._nltk_scores": set(),
     "turbobleu._engine.recipes._pycocoevalcap_scores": set(),

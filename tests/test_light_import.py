@@ -97,7 +97,7 @@ def test_the_chrf_kernel_loads_on_first_chrf_call() -> None:
     proc = run_child(
         "import json, sys, turbobleu\n"
         "hyps, refs = json.load(sys.stdin)\n"
-        "kernel = 'turbobleu._engine.count._chrf'\n"
+        "kernel = 'turbobleu._engine.chrf._chrf'\n"
         "turbobleu.corpus_bleu(hyps, refs)\n"
         "print(kernel in sys.modules)\n"
         "print(repr(turbobleu.corpus_chrf(hyps, refs).score), kernel in sys.modules)\n",

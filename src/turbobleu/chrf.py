@@ -2,7 +2,7 @@
 ``sentence_chrf``, sentence scores of many segments in one call and the pairwise matrix, with
 sacrebleu 2.6.0's statistics, scores, text and signatures (errors instead of silent truncation).
 
-The n-grams are counted by the compiled ``_engine/count/_chrf`` (or its twin); the score of a
+The n-grams are counted by the compiled ``_engine/chrf/_chrf`` (or its twin); the score of a
 statistics row is ``_engine/recipes/chrf.f_score``.
 """
 
@@ -16,7 +16,7 @@ from turbobleu._engine.count.references import (
     sentence_references,
     text_reference_streams,
 )
-from turbobleu._engine.recipes.chrf import check_options, f_score
+from turbobleu._engine.chrf.recipe import check_options, f_score
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.result import SACREBLEU_VERSION, BLEUSignature, Score
 

@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 from turbobleu._engine import impl as _impl
-from turbobleu._engine.recipes.chrf import f_score
+from turbobleu._engine.chrf.recipe import f_score
 from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
 from turbobleu._engine.recipes.sacrebleu_batch import bleu_scores, bootstrap_arithmetic
 from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_from_row, sacrebleu_scores_into

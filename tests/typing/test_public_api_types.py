@@ -33,7 +33,7 @@ COMPILED = (
     "_engine.text._tokenize",
     "_engine.intern._intern",
     "_engine.count._pairwise",
-    "_engine.count._chrf",
+    "_engine.chrf._chrf",
     "_engine.recipes._sacrebleu_scores",
     "_engine.recipes._nltk_scores",
     "_engine.resample._resample",

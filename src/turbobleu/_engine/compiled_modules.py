@@ -10,7 +10,7 @@ COMPILED = (
     "turbobleu._engine.count._ref_tables",
     "turbobleu._engine.count._self_table",
     "turbobleu._engine.count._pairwise",
-    "turbobleu._engine.count._chrf",
+    "turbobleu._engine.chrf._chrf",
     "turbobleu._engine.text._tokenize",
     "turbobleu._engine.intern._intern",
     "turbobleu._engine.recipes._sacrebleu_scores",

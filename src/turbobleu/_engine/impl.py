@@ -104,6 +104,6 @@ pycocoevalcap_scores = _stage(
     "recipes._pycocoevalcap_scores", "pycocoevalcap's per-image BLEU over statistics rows"
 )
 resample = _stage("resample._resample", "Bootstrap resample counts and libm over arrays")
-chrf_counts = _stage("count._chrf", "chrF / chrF++ n-gram counting and scores")
+chrf_counts = _stage("chrf._chrf", "chrF / chrF++ n-gram counting and scores")
 ter_edits = _stage("ter._ter", "TER's edit counting (beam edit distance and shifts)")
 interning = _stage("intern._intern", "Hashable tokens (NLTK, MATLAB, evaluate) -> ids and rows")

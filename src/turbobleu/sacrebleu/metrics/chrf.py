@@ -9,7 +9,7 @@ if TYPE_CHECKING:
     from typing import Any, List
 
 from turbobleu import chrf as _chrf
-from turbobleu._engine.recipes.chrf import PUNCTUATION, chrf_words, f_score
+from turbobleu._engine.chrf.recipe import PUNCTUATION, chrf_words, f_score
 from turbobleu.chrf import CHRFScore, CHRFSignature
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature"]

@@ -1,7 +1,7 @@
 # cython: language_level=3
 # cython: freethreading_compatible=True
 """chrF / chrF++ n-gram counting over code points, exact to sacrebleu 2.6.0 (``_chrf_py.py`` is
-the readable twin; ``recipes/chrf.py`` the float recipe these C functions reproduce).
+the readable twin; ``chrf/recipe.py`` the float recipe these C functions reproduce).
 
 Each text is read once into code points: the character buffer (whitespace dropped unless kept)
 and, for chrF++, the word buffer (chrF++'s words, each followed by a separator that is no code
@@ -265,7 +265,7 @@ cdef inline void add_word(Enc* e, const uint32_t* raw, int64_t a, int64_t b) noe
 
 
 cdef int split_words(Enc* e) noexcept nogil:
-    """chrF++'s words of e.raw (see recipes.chrf.chrf_words: its whitespace-separated runs,
+    """chrF++'s words of e.raw (see recipe.chrf_words: its whitespace-separated runs,
     with one punctuation mark split off an edge) appended to the word buffer; ``e.tok.n``
     becomes the number of words."""
     cdef const uint32_t* raw = <uint32_t*>e.raw.p
@@ -421,7 +421,7 @@ cdef inline void table_claim(Table* t, Entry* en, const Item* it, int32_t count)
     en.stamp = t.stamp
 
 
-# -- the float recipe (recipes.chrf.f_score, same operations in the same order) -------------------
+# -- the float recipe (recipe.f_score, same operations in the same order) -------------------
 cdef double f_score(const int64_t* st, int order, double factor, bint eps_smoothing) noexcept nogil:
     cdef double score = 0.0, avg_prec = 0.0, avg_rec = 0.0, prec, rec, denom
     cdef int effective = 0, i

@@ -4,14 +4,14 @@ specification of what the compiled module computes (same functions, same paramet
 Texts arrive preprocessed (lowercased when asked); a text's n-grams are character n-grams of
 orders 1..char_order (over the text without its whitespace unless ``whitespace``) and word n-grams
 of orders 1..word_order (over ``chrf_words``). Statistics rows are laid out as in
-``recipes/chrf.py``.
+``chrf/recipe.py``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from turbobleu._engine.recipes.chrf import chrf_chars, chrf_words, f_score
+from turbobleu._engine.chrf.recipe import chrf_chars, chrf_words, f_score
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
