@@ -9,7 +9,8 @@ The conventions, which the pages follow (docs/architecture.md says them to contr
 * An HTML comment on the line before the fence marks a block that is not run as it is:
   ``<!-- fragment: why -->`` (a piece of a larger program: skipped, with the reason),
   ``<!-- requires: pkg ... -->`` (skipped when a package is not installed),
-  ``<!-- script -->`` (run as a file in its own interpreter: code behind ``__main__``),
+  ``<!-- script -->`` (run as a file in its own interpreter: code behind ``__main__``;
+  ``<!-- script: pkg ... -->`` also skips it when a package is not installed),
   ``<!-- tested-by: test_name -->`` (a test of this module runs it with its own harness).
   A mark may end in ``; slow`` (an engine that starts in tens of seconds: Spark, Ray, spawned
   processes): such a block runs only with ``TURBOBLEU_TEST_FULL=1``, keeping the default run
@@ -119,7 +120,8 @@ def run_as_script(code: str, folder: Path) -> str:
 
 
 def _requirements(example: Example) -> List[str]:
-    return example.argument.split() if example.mark == "requires" else []
+    """The packages an example needs: ``requires: a b`` and ``script: a b`` name them."""
+    return example.argument.split() if example.mark in ("requires", "script") else []
 
 
 @pytest.mark.parametrize("example", ALL, ids=[e.name for e in ALL])
