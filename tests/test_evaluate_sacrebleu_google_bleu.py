@@ -238,11 +238,19 @@ def test_google_bleu_errors_and_references_of_any_number() -> None:
 
 # -- generated text --------------------------------------------------------------------------------
 
-pieces = st.sampled_from(["a", "b", "the", " ", "  ", ".", ",", "&amp;", "-", "'s", "\n", "é", "1"])
+pieces = st.sampled_from(
+    ["a", "b", "the", " ", "  ", ".", ",", "&amp;", "&lt;", "<b>", "-", "'s", "\n", "é", "1"]
+)
 lines = st.lists(pieces, max_size=10).map("".join)
 orders = st.one_of(
     st.just((1, 4)), st.tuples(st.integers(1, 4), st.integers(1, 6)), st.sampled_from([(2, 1)])
 )
+
+
+@given(st.lists(st.text(alphabet="ab&<\n", max_size=4), max_size=8))
+def test_lines_containing_finds_every_line_with_a_character(some_lines: List[str]) -> None:
+    want = [i for i, line in enumerate(some_lines) if any(c in line for c in "&<\n")]
+    assert tbe._lines_containing(some_lines, "&<\n") == want
 
 
 @settings(max_examples=90)

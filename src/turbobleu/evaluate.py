@@ -18,6 +18,9 @@ the default tokenizer runs in turbobleu's compiled 13a tokenizer.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import accumulate, chain
+
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -29,6 +32,9 @@ from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.gleu import gleu_score
 from turbobleu._engine.recipes.nmt import nmt_score
 from turbobleu._engine.text.rules_13a import ENTITIES, language_independent, rules_13a
+
+_STR = {str}
+_SEQUENCES = {list, tuple}
 
 corpus_rows = _impl.interning().corpus_rows
 
@@ -90,6 +96,21 @@ class Tokenizer13a:
 _DEFAULT_TOKENIZER = Tokenizer13a()
 
 
+def _lines_containing(lines: List[str], characters: str) -> List[int]:
+    """The indices of the lines that contain any of ``characters``, in order: the lines are
+    joined and searched in C, few lines hold them."""
+    joined = "".join(lines)
+    ends = list(accumulate(map(len, lines)))  # line i ends where line i + 1 starts
+    found = set()
+    for character in characters:
+        at = joined.find(character)
+        while at != -1:
+            line = bisect_right(ends, at)
+            found.add(line)
+            at = joined.find(character, ends[line])
+    return sorted(found)
+
+
 def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.ndarray]]:
     """Ids and offsets of each group of lines, tokenized with the default tokenizer into one
     shared vocabulary. The compiled tokenizer does all lines but the rare ones it would get wrong;
@@ -101,13 +122,12 @@ def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.n
     odd_lines: List[Tuple[int, int]] = []
     for g, lines in enumerate(groups):
         prepared = list(lines)
-        for i, line in enumerate(lines):
-            # (a line without these characters is its own language-independent form)
-            if "&" in line or "<" in line or "\n" in line:
-                line = prepared[i] = language_independent(line)
-                if not _compiled_agrees(line):
-                    odd_lines.append((g, i))
-                    prepared[i] = ""
+        # (a line without these characters is its own language-independent form)
+        for i in _lines_containing(prepared, "&<\n"):
+            line = prepared[i] = language_independent(prepared[i])
+            if not _compiled_agrees(line):
+                odd_lines.append((g, i))
+                prepared[i] = ""
         done.append(_impl.tokenize.tokenize(prepared, _impl.tokenize.TOK_13A, False, vocab))
     if not odd_lines:
         return done
@@ -271,6 +291,8 @@ def _check_strings(items: Any, what: str) -> List[str]:
     if isinstance(items, str) or not hasattr(items, "__iter__"):
         raise TypeError(f"{what} must be a list of strings, got {type(items).__name__}")
     strings: List[str] = list(items)
+    if set(map(type, strings)) <= _STR:  # (the usual case, checked in C)
+        return strings
     for i, item in enumerate(strings):
         if not isinstance(item, str):
             raise TypeError(f"{what}[{i}] must be a str, got {type(item).__name__}")
@@ -474,6 +496,11 @@ def _reference_lists(predictions: Any, references: Any) -> Tuple[List[str], List
         raise ValueError("predictions and references are empty; there is nothing to score")
     if isinstance(references[0], str):
         references = [[ref] for ref in references]
+    if (
+        set(map(type, references)) <= _SEQUENCES
+        and set(map(type, chain.from_iterable(references))) <= _STR
+    ):  # (the usual case, checked in C)
+        return predictions, list(map(list, references))
     for i, refs in enumerate(references):
         if isinstance(refs, str) or not hasattr(refs, "__iter__"):
             raise TypeError(f"references[{i}] must be a list of strings, got {type(refs).__name__}")
@@ -571,8 +598,12 @@ def _google_bleu_13a(
     """
     if not (type(min_len) is int and type(max_len) is int and min_len >= 1 and max_len >= 1):
         return None
-    width = max(len(refs) for refs in references)
-    streams = [[refs[j] if j < len(refs) else "" for refs in references] for j in range(width)]
+    counts = list(map(len, references))
+    width = max(counts)
+    if min(counts) == width:
+        streams = list(map(list, zip(*references)))
+    else:
+        streams = [[refs[j] if j < len(refs) else "" for refs in references] for j in range(width)]
     *stream_ids, (hyp_ids, hyp_off) = _tokenize_13a_groups([*streams, predictions])
     hyp_lens = np.diff(hyp_off)
     longest = int(hyp_lens.max())
@@ -583,7 +614,7 @@ def _google_bleu_13a(
     best_tp = np.zeros(n_seg, dtype=np.int64)
     best_all = np.zeros(n_seg, dtype=np.int64)
     best_ratio = np.full(n_seg, -1.0)
-    counts = np.array([len(refs) for refs in references])
+    counts_array = np.array(counts)
     segments = np.arange(n_seg + 1, dtype=np.int64)
     rows = np.zeros((n_seg, 2 + 2 * max(top, 1)), dtype=np.int64)
     for j, (ref_ids, ref_off) in enumerate(stream_ids):
@@ -594,7 +625,7 @@ def _google_bleu_13a(
             tp = rows[:, 1 + min_len : 2 + top].sum(axis=1)
         else:
             tp = np.zeros(n_seg, dtype=np.int64)
-        candidate = (counts > j) & (n_all > 0)
+        candidate = (counts_array > j) & (n_all > 0)
         ratio = np.where(candidate, tp / np.maximum(n_all, 1), -1.0)
         better = ratio > best_ratio  # strictly: the first of equal ratios stays, as in NLTK
         best_tp = np.where(better, tp, best_tp)

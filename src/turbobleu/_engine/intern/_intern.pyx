@@ -713,3 +713,179 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
         free(ref_off)
         free(seg_ref)
         free(totals)
+
+
+# -- NLTK's GLEU: per hypothesis, the reference with the best ratio ---------------------------
+cdef inline int64_t ngram_total(int64_t length, int64_t min_len, int64_t max_len) noexcept nogil:
+    """recipes.gleu.ngram_total: the n-grams of orders min_len..max_len in ``length`` items."""
+    cdef int64_t top = max_len if max_len < length else length
+    cdef int64_t orders
+    if top < min_len:
+        return 0
+    orders = top - min_len + 1
+    return orders * (length + 1) - (min_len + top) * orders // 2
+
+
+cdef inline bint is_token_sequence(object seq) noexcept:
+    """A list, tuple or str (exactly): the sequences the GLEU fast path takes."""
+    return (PyList_CheckExact(<PyObject*>seq) or PyTuple_CheckExact(<PyObject*>seq)
+            or PyUnicode_CheckExact(<PyObject*>seq))
+
+
+cdef struct GleuScratch:
+    Ids ids             # the segment's ids: the hypothesis', then each reference's
+    int64_t* offsets    # where each reference's ids end (offsets[0]: the hypothesis' length)
+    Py_ssize_t cap_refs
+    int64_t* row        # one kernel row, 2 + 2 * width values
+    int64_t width
+    Held held
+    Table* table
+
+
+cdef int gleu_scratch_init(GleuScratch* g) except -1:
+    """Takes the buffers and the table (``g`` zeroed first: release it even when this raises)."""
+    ids_reserve(&g.ids, 1)
+    g.table = table_take(TABLE_FOR_SENTENCE)
+    if g.table == NULL:
+        raise MemoryError()
+    return 0
+
+
+cdef void gleu_scratch_release(GleuScratch* g) noexcept:
+    held_release(&g.held)
+    table_give(g.table, TABLE_FOR_SENTENCE)
+    free(g.ids.data)
+    free(g.offsets)
+    free(g.row)
+
+
+cdef int gleu_segment(GleuScratch* g, Interner vocab, object references, object hypothesis,
+                      int64_t min_len, int64_t max_len, int64_t* sums) except -1:
+    """Adds one sentence's chosen ``(tp, n_all)`` to ``sums``: 1, or 0 when declined."""
+    cdef Py_ssize_t k, m, n_ids, hyp_len, ref_len
+    cdef int64_t top, order, tp, n_all, tpfp, tpfn, best_tp = 0, best_all = 0
+    cdef double ratio, best_ratio = 0.0
+    cdef bint chosen = False
+    cdef PyObject** items
+    if not is_token_sequence(hypothesis) or not (PyList_CheckExact(<PyObject*>references)
+                                                 or PyTuple_CheckExact(<PyObject*>references)):
+        return 0
+    # (_refs_snapshot, unread, keeps alive the snapshot tuple that items points into.)
+    _refs_snapshot = items_of(references, &g.held, &items, &m)
+    if m == -1:
+        return 0
+    hyp_fast = fast_of(hypothesis)
+    if hyp_fast is None:
+        return 0
+    g.ids.size = 0
+    vocab.add(hyp_fast, &g.ids, True)
+    hyp_len = g.ids.size
+    if m + 1 > g.cap_refs:
+        free(g.offsets)
+        g.cap_refs = 2 * (m + 1)
+        g.offsets = <int64_t*>malloc(g.cap_refs * sizeof(int64_t))
+        if g.offsets == NULL:
+            g.cap_refs = 0
+            raise MemoryError()
+    g.offsets[0] = hyp_len
+    for k in range(m):
+        if not is_token_sequence(<object>items[k]):
+            return 0
+        ref_fast = fast_of(<object>items[k])
+        if ref_fast is None:
+            return 0
+        vocab.add(ref_fast, &g.ids, False)
+        g.offsets[k + 1] = g.ids.size
+    held_release(&g.held)
+    n_ids = vocab.next_id if vocab.vocab is not None else vocab.strs.size
+    top = max_len if max_len < hyp_len else hyp_len
+    if top > g.width:
+        free(g.row)
+        g.row = <int64_t*>malloc((2 + 2 * top) * sizeof(int64_t))
+        if g.row == NULL:
+            g.width = 0
+            raise MemoryError()
+        g.width = top
+    if top >= min_len and (table_reserve(g.table, <int>top, hyp_len) < 0
+                           or table_reserve_ids(g.table, n_ids) < 0):
+        raise MemoryError("gleu_stats: cannot allocate the n-gram table")
+    tpfp = ngram_total(hyp_len, min_len, max_len)
+    for k in range(m):
+        ref_len = g.offsets[k + 1] - g.offsets[k]
+        tpfn = ngram_total(ref_len, min_len, max_len)
+        n_all = tpfp if tpfp > tpfn else tpfn
+        if n_all == 0:
+            continue
+        tp = 0
+        top = max_len if max_len < hyp_len else hyp_len
+        if ref_len < top:
+            top = ref_len
+        if top >= min_len:
+            memset(g.row, 0, (2 + 2 * top) * sizeof(int64_t))
+            count_segment(g.table, g.row, <int>top, 0xFFFFFFFFFFFFFFFFULL, g.ids.data, hyp_len,
+                          g.ids.data, g.offsets, k, k + 1, n_ids)
+            if g.table.failed:
+                raise MemoryError("gleu_stats: out of memory while counting")
+            for order in range(min_len, top + 1):
+                tp += g.row[1 + order]   # [hyp_len, ref_len, matches_1..top, totals_1..top]
+        # (int / int in Python: both exact as doubles, then one rounding, as here)
+        ratio = <double>tp / <double>n_all
+        if not chosen or ratio > best_ratio:
+            chosen = True
+            best_tp, best_all, best_ratio = tp, n_all, ratio
+    sums[0] += best_tp
+    sums[1] += best_all
+    return 1
+
+
+def gleu_stats(list_of_references, hypotheses, int64_t min_len, int64_t max_len):
+    """NLTK's corpus GLEU statistics ``(tp, n_all)``, summed over the sentences: per hypothesis,
+    every reference is counted against it (one kernel row each, orders ``min_len`` up to the
+    shorter length) and the first with the largest ``tp / n_all`` is kept, as NLTK's ``max()``
+    keeps it. ``min_len >= 1`` and ``max_len >= 1``. None where NLTK's own order must decide
+    (other sequence types, an unhashable token, a length mismatch)."""
+    return gleu_sums(list_of_references, hypotheses, False, min_len, max_len)
+
+
+def gleu_sentence_stats(references, hypothesis, int64_t min_len, int64_t max_len):
+    """``gleu_stats([references], [hypothesis], min_len, max_len)``, without the lists."""
+    return gleu_sums(references, hypothesis, True, min_len, max_len)
+
+
+cdef object gleu_sums(object list_of_references, object hypotheses, bint one_sentence,
+                      int64_t min_len, int64_t max_len):
+    """gleu_stats; with ``one_sentence``, of one sentence's references and hypothesis."""
+    cdef GleuScratch g
+    cdef int64_t sums[2]
+    cdef Py_ssize_t i, n
+    if min_len < 1 or max_len < 1:
+        return None
+    sums[0] = sums[1] = 0
+    memset(&g, 0, sizeof(GleuScratch))
+    try:
+        gleu_scratch_init(&g)
+        if one_sentence:
+            if not gleu_segment(&g, Interner(64), list_of_references, hypotheses, min_len,
+                                max_len, sums):
+                return None
+            return sums[0], sums[1]
+        vocab = Interner(256)
+        hyps_fast = snapshot_of(hypotheses)
+        lists_fast = snapshot_of(list_of_references)
+        if hyps_fast is None or lists_fast is None:
+            return None
+        n = len(hyps_fast)
+        if len(lists_fast) != n:
+            return None
+        for i in range(n):
+            if not gleu_segment(&g, vocab, <object>PySequence_Fast_GET_ITEM(lists_fast, i),
+                                <object>PySequence_Fast_GET_ITEM(hyps_fast, i), min_len,
+                                max_len, sums):
+                return None
+        return sums[0], sums[1]
+    except MemoryError:
+        raise
+    except Exception:
+        return None  # e.g. an unhashable token: NLTK's order raises its own exception
+    finally:
+        gleu_scratch_release(&g)

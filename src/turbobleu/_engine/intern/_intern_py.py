@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 import numpy as np
 
 from turbobleu._engine.count import _kernel_py
+from turbobleu._engine.recipes.gleu import choose_reference, ngram_total
 from turbobleu._engine.recipes.nltk import unsmoothed_sentence
 
 # The functions the compiled module beside it has, with the same parameters
@@ -38,6 +39,8 @@ from turbobleu._engine.recipes.nltk import unsmoothed_sentence
 __all__ = [
     "corpus_rows",
     "corpus_totals",
+    "gleu_sentence_stats",
+    "gleu_stats",
     "sentence_row",
     "unsmoothed_sentence_score",
 ]
@@ -157,3 +160,59 @@ def _offsets(lengths: List[int]) -> np.ndarray:
     out = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=out[1:])
     return out
+
+
+_TOKEN_SEQUENCES = (list, tuple, str)
+
+
+def gleu_stats(
+    list_of_references: Any, hypotheses: Any, min_len: int, max_len: int
+) -> Optional[Tuple[int, int]]:
+    """NLTK's corpus GLEU statistics ``(tp, n_all)``, summed over the sentences: per hypothesis,
+    every reference is counted against it (one kernel row each, orders ``min_len`` up to the
+    shorter length) and the first with the largest ``tp / n_all`` is kept, as NLTK's ``max()``
+    keeps it. ``min_len >= 1`` and ``max_len >= 1``. None where NLTK's own order must decide
+    (other sequence types, an unhashable token, a length mismatch)."""
+    if min_len < 1 or max_len < 1:
+        return None
+    try:
+        hypotheses, list_of_references = tuple(hypotheses), tuple(list_of_references)
+        if len(hypotheses) != len(list_of_references):
+            return None
+        sum_tp = sum_all = 0
+        for references, hypothesis in zip(list_of_references, hypotheses):
+            if type(references) not in (list, tuple) or type(hypothesis) not in _TOKEN_SEQUENCES:
+                return None
+            if any(type(reference) not in _TOKEN_SEQUENCES for reference in references):
+                return None
+            # Every token hashed, as the compiled module interns them all.
+            hash(tuple(hypothesis))
+            hash(tuple(map(tuple, references)))
+            tpfp = ngram_total(len(hypothesis), min_len, max_len)
+            candidates = []
+            for reference in references:
+                n_all = max(tpfp, ngram_total(len(reference), min_len, max_len))
+                if n_all == 0:
+                    continue
+                top = min(max_len, len(hypothesis), len(reference))
+                tp = 0
+                if top >= min_len:
+                    row = sentence_row((reference,), hypothesis, top)
+                    if row is None:
+                        return None
+                    tp = sum(row[1 + min_len : 2 + top])  # [hyp_len, ref_len, matches_1..top, ...]
+                candidates.append((tp, n_all))
+            chosen = choose_reference(candidates)
+            if chosen is not None:
+                sum_tp += chosen[0]
+                sum_all += chosen[1]
+    except Exception:
+        return None  # e.g. an unhashable token: NLTK's order raises its own exception
+    return sum_tp, sum_all
+
+
+def gleu_sentence_stats(
+    references: Any, hypothesis: Any, min_len: int, max_len: int
+) -> Optional[Tuple[int, int]]:
+    """``gleu_stats([references], [hypothesis], min_len, max_len)``."""
+    return gleu_stats([references], [hypothesis], min_len, max_len)
