@@ -12,6 +12,7 @@ every system and every segment with TURBOBLEU_TEST_FULL=1.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, List, Tuple
 
 import pytest
@@ -26,6 +27,9 @@ import turbobleu  # noqa: E402
 from turbobleu import gleu as tb_gleu  # noqa: E402
 from turbobleu import nltk as tb  # noqa: E402
 from turbobleu._engine.recipes.gleu import everygram_counts, ngram_total  # noqa: E402
+
+# turbobleu follows NLTK 3.10; NLTK 3.9 (the last release for Python 3.9) lacks its everygrams limit
+NLTK_BEFORE_3_10 = not hasattr(importlib.import_module("nltk.util"), "MAX_EVERYGRAMS_DEFAULT_LEN")
 
 
 def outcome(fn: Any, *args: Any, **kwargs: Any) -> Tuple[Any, ...]:
@@ -143,7 +147,13 @@ def test_ties_keep_the_first_of_equal_ratios() -> None:
         (lambda: ([[[]]], [[]]), ()),  # empty sides
         (lambda: ([[["a"]]], [["a"]]), (1, 4)),
         (lambda: ([[["a"]]], [["a"]]), (5, 9)),  # n-grams longer than the sentences
-        (lambda: ([[["a"] * 300]], [["a"]]), (1, -1)),  # NLTK's everygrams limit
+        pytest.param(
+            lambda: ([[["a"] * 300]], [["a"]]),
+            (1, -1),
+            marks=pytest.mark.skipif(
+                NLTK_BEFORE_3_10, reason="NLTK 3.10's everygrams limit (NLTK 3.9 has none)"
+            ),
+        ),
         (lambda: ([[["a"] * 30]], [["a"] * 20]), (2, -1)),
         (lambda: ([[["a", "b"]]], [["a", "b"]]), (0, 2)),  # empty n-grams
         (lambda: ([[["a", "b", "c"]]], [["a", "b"]]), (-1, 3)),  # shortened prefixes

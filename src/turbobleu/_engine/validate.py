@@ -36,8 +36,10 @@ def integer_scalar(value: Any) -> Optional[int]:
         return None
     if isinstance(value, int):
         return int(value)
+    if getattr(getattr(value, "dtype", None), "kind", None) == "b":
+        return None  # NumPy's bools (NumPy before 2.1 still lets operator.index take them)
     try:
-        return operator.index(value)  # (NumPy's bool refuses, as a 1-D array does)
+        return operator.index(value)  # (a 1-D array refuses)
     except TypeError:
         return None
 
