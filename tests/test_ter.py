@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import List
+from typing import Any, Dict, List
 
 import pytest
 import sacrebleu
@@ -24,7 +24,7 @@ from conftest import (
     requires_compiled,
     twin_and_compiled,
 )
-from turbobleu._engine.ter import _ter_py
+from turbobleu._engine.ter import _ter_py, edits
 from turbobleu._engine.ter.tercom import TercomWords
 from turbobleu.ter import TER, corpus_ter, sentence_ter
 
@@ -232,16 +232,43 @@ def test_bootstrap_interval_equals_sacrebleu(monkeypatch: pytest.MonkeyPatch) ->
     assert str(got) == str(want)
 
 
-def test_threads_give_the_same_rows() -> None:
+@pytest.mark.skipif(
+    turbobleu.implementation != "cython",
+    reason="the twin counts at sacrebleu's speed (the chunking is the same code on both builds)",
+)
+@pytest.mark.parametrize(
+    "options", [{}, {"case_sensitive": True}, {"normalized": True, "no_punct": True}]
+)
+def test_threads_give_the_same_rows(options: Dict[str, Any]) -> None:
     rng = random.Random(5)
-    words = "the a of cat dog sat mat on in fox".split()
-    hyps = [" ".join(rng.choices(words, k=rng.randrange(0, 25))) for _ in range(200)]
-    refs = [[" ".join(rng.choices(words, k=rng.randrange(1, 25))) for _ in range(200)]]
-    metric = TER()
-    assert metric.segment_edits(hyps, refs, threads=3) == metric.segment_edits(hyps, refs)
-    want = SacreTER()._extract_corpus_statistics(hyps, refs)
-    got_edits, got_lengths = metric.segment_edits(hyps, refs, threads=2)
-    assert [list(x) for x in zip(got_edits, got_lengths)] == want
+    words = "the a of Cat dog sat mat on in fox , .".split()
+    # (big enough for the pool: over edits.PARALLEL_CHARACTERS)
+    hyps = [" ".join(rng.choices(words, k=rng.randrange(0, 13))) for _ in range(1500)]
+    refs = [[" ".join(rng.choices(words, k=rng.randrange(1, 13))) for _ in range(1500)]] * 2
+    assert sum(map(len, hyps)) > edits.PARALLEL_CHARACTERS
+    metric = TER(**options)
+    one_thread = metric.segment_edits(hyps, refs)
+    want = SacreTER(**options)._extract_corpus_statistics(hyps[:60], [r[:60] for r in refs])
+    assert [list(x) for x in zip(*one_thread)][:60] == want
+    for threads in (2, 3):
+        assert metric.segment_edits(hyps, refs, threads=threads) == one_thread
+        cached = TER(**options, references=refs)  # references packed once, hypotheses chunked
+        assert cached.segment_edits(hyps, threads=threads) == one_thread
+    with_none = [refs[0], [None if i % 7 == 0 else r for i, r in enumerate(refs[1])]]
+    assert metric.segment_edits(hyps, with_none, threads=2) == metric.segment_edits(hyps, with_none)
+
+
+def test_threads_name_the_segment_of_a_bad_input() -> None:
+    hyps = ["the cat sat on the mat"] * 3000
+    refs = [["the cat is on the mat"] * 3000]
+    bad_hyps = hyps[:2500] + [b"bytes"] + hyps[2501:]
+    with pytest.raises(TypeError, match="hypotheses\\[2500\\] must be a str"):
+        TER().corpus_score(bad_hyps, refs, threads=2)
+    with pytest.raises(TypeError, match="hypotheses\\[2500\\] must be a str"):
+        TER(references=refs).corpus_score(bad_hyps, threads=2)
+    bad_refs = [refs[0][:2999] + [7]]
+    with pytest.raises(TypeError, match="references\\[0\\]\\[2999\\] must be a str"):
+        TER().corpus_score(hyps, bad_refs, threads=2)
 
 
 def test_errors_name_the_argument() -> None:

@@ -114,15 +114,17 @@ class TER:
         self, references: Any, segments: Optional[int]
     ) -> Tuple[PackedReferences, int]:
         streams = text_reference_streams(references, segments)
-        # the default options are a whitespace split (lowercased unless case_sensitive)
-        plain = not self.case_sensitive if self.tokenizer.plain else None
-        packed = edits.pack_references(streams, self.tokenizer.reference_words, plain)
+        packed = edits.pack_references(
+            streams, self.tokenizer.reference_words, self._whitespace_only()
+        )
         return packed, references_per_segment(streams)
 
-    def _references(self, references: Any, segments: int) -> PackedReferences:
-        if references:
-            packed, self.num_refs = self._prepare_references(references, segments)
-            return packed
+    def _whitespace_only(self) -> Optional[bool]:
+        """The default options are a whitespace split, lowercased unless case_sensitive (the
+        compiled tokenizer's job: True/False, whether it lowercases); None: Tercom's words."""
+        return not self.case_sensitive if self.tokenizer.plain else None
+
+    def _cached_references(self, segments: int) -> PackedReferences:
         if self._ref_cache is None:
             raise ValueError(
                 "references: none given and none cached (pass references= to TER() or to this call)"
@@ -144,8 +146,20 @@ class TER:
         """Per segment: the fewest edits over its references, and the average reference
         length (sacrebleu's statistics row, as two lists)."""
         hyps = check_hypotheses(hypotheses)
-        packed = self._references(references, len(hyps))
-        counts = edits.count_edits(hyps, packed, self.tokenizer.words, threads)
+        if references:  # given with the call: packed here, in chunks where threads > 1
+            streams = text_reference_streams(references, len(hyps))
+            self.num_refs = references_per_segment(streams)
+            counts = edits.count_edits_with_references(
+                hyps,
+                streams,
+                self.tokenizer.reference_words,
+                self.tokenizer.words,
+                self._whitespace_only(),
+                threads,
+            )
+        else:
+            packed = self._cached_references(len(hyps))
+            counts = edits.count_edits(hyps, packed, self.tokenizer.words, threads)
         return counts.edits, counts.average_lengths()
 
     def corpus_stats(

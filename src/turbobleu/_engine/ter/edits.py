@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
     Words = Callable[[str], List[str]]
 
+_STR = {str}
+
 
 class PackedReferences:
     """Reference words as ids: reference r is ``ids[offsets[r]:offsets[r + 1]]`` and segment s
@@ -104,6 +106,8 @@ class SegmentEdits:
 
 
 def _hypothesis_ids(hyps: Sequence[str], refs: PackedReferences, words: Words) -> tuple:
+    """Ids and offsets of the hypotheses (each a str: ``_check_hypotheses``), against the
+    references' vocabulary."""
     if refs.lowercase is not None:  # the compiled tokenizer, the references' vocabulary frozen
         tokenize = _impl.tokenize
         hyp_list = hyps if type(hyps) is list else list(hyps)
@@ -113,65 +117,109 @@ def _hypothesis_ids(hyps: Sequence[str], refs: PackedReferences, words: Words) -
     ids = array("i")
     offsets = array("q", [0])
     get = refs.vocabulary.get
-    for i, text in enumerate(hyps):
-        if not isinstance(text, str):
-            raise _not_a_str(text, f"hypotheses[{i}]")
+    for text in hyps:
         ids.extend([get(word, -1) for word in words(text)])
         offsets.append(len(ids))
     return ids, offsets
 
 
+def _check_hypotheses(hyps: Sequence[str]) -> None:
+    """A TypeError naming the first hypothesis that is not a str (checked before the work is
+    split: a chunk would name its own index)."""
+    if not set(map(type, hyps)) <= _STR:
+        for i, text in enumerate(hyps):
+            if not isinstance(text, str):
+                raise _not_a_str(text, f"hypotheses[{i}]")
+
+
+def _check_threads(threads: Any) -> None:
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
+
+
 def _chunks(segments: int, threads: int) -> List[tuple]:
-    """[first, last) of runs of segments for ``threads`` threads: four runs a thread, so that
+    """[first, last) of runs of segments for ``threads`` threads: eight runs a thread, so that
     one run of long segments does not leave the other threads idle."""
-    step = -(-segments // (4 * threads))
+    step = -(-segments // (8 * threads))
     return [(a, min(a + step, segments)) for a in range(0, segments, step)]
 
 
-# Hypotheses of fewer words than this are counted in the calling thread: a pool costs more than
-# it saves.
-PARALLEL_WORDS = 4096
+# Corpora of fewer characters than this (about 4,000 words) are done in the calling thread: a
+# pool costs more than it saves.
+PARALLEL_CHARACTERS = 24_000
+
+
+def _in_parallel(
+    chunk: Callable[[int, int], SegmentEdits], segments: int, threads: int, characters: int
+) -> SegmentEdits:
+    """``chunk(0, segments)``, or with ``threads`` > 1 the chunks of ``_chunks`` run in a pool
+    (the tokenizer and the edit counting release the GIL) and joined in segment order."""
+    if threads == 1 or segments < 2 or characters < PARALLEL_CHARACTERS:
+        return chunk(0, segments)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(threads) as pool:
+        parts = [pool.submit(chunk, a, b) for a, b in _chunks(segments, threads)]
+        done = [part.result() for part in parts]
+    return SegmentEdits(
+        [e for part in done for e in part.edits],
+        [n for part in done for n in part.lengths],
+        [k for part in done for k in part.counts],
+    )
+
+
+def _counted(hyps: Sequence[str], refs: PackedReferences, words: Words, first: int) -> SegmentEdits:
+    """The edits of ``hyps``, the segments ``first``, ``first + 1``, ... of ``refs``."""
+    ids, offsets = _hypothesis_ids(hyps, refs, words)
+    n = len(hyps)
+    out = array("q", bytes(16 * n))
+    groups = memoryview(refs.groups)[first : first + n + 1]  # absolute offsets into refs.ids
+    _impl.ter_edits().corpus_rows(ids, offsets, refs.ids, refs.offsets, groups, out)
+    return SegmentEdits(
+        list(out[0::2]), list(out[1::2]), [groups[s + 1] - groups[s] for s in range(n)]
+    )
 
 
 def count_edits(
     hyps: Sequence[str], refs: PackedReferences, words: Words, threads: int = 1
 ) -> SegmentEdits:
-    """The edits of every segment (``threads`` > 1: that many chunks counted in parallel)."""
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
-    ids, offsets = _hypothesis_ids(hyps, refs, words)
-    n = len(hyps)
-    out = array("q", bytes(16 * n))
-    kernel = _impl.ter_edits()
-    if threads == 1 or n < 2 or len(ids) < PARALLEL_WORDS:
-        kernel.corpus_rows(ids, offsets, refs.ids, refs.offsets, refs.groups, out)
-    else:
-        from concurrent.futures import ThreadPoolExecutor
-
-        # the offsets stay absolute: a chunk is a window on the offsets, groups and output
-        offsets_view, groups_view, out_view = (
-            memoryview(offsets),
-            memoryview(refs.groups),
-            memoryview(out),
-        )
-        with ThreadPoolExecutor(threads) as pool:
-            runs = [
-                pool.submit(
-                    kernel.corpus_rows,
-                    ids,
-                    offsets_view[a : b + 1],
-                    refs.ids,
-                    refs.offsets,
-                    groups_view[a : b + 1],
-                    out_view[2 * a : 2 * b],
-                )
-                for a, b in _chunks(n, threads)
-            ]
-            for run in runs:
-                run.result()
-    groups = refs.groups
-    return SegmentEdits(
-        list(out[0::2]),
-        list(out[1::2]),
-        [groups[s + 1] - groups[s] for s in range(n)],
+    """The edits of every segment against packed references (``threads`` > 1: chunks of
+    segments, each tokenized and counted in its worker)."""
+    _check_threads(threads)
+    _check_hypotheses(hyps)
+    hyp_list = hyps if type(hyps) is list else list(hyps)
+    return _in_parallel(
+        lambda a, b: _counted(hyp_list[a:b], refs, words, a),
+        len(hyp_list),
+        threads,
+        sum(map(len, hyp_list)) if threads > 1 else 0,
     )
+
+
+def count_edits_with_references(
+    hyps: Sequence[str],
+    streams: List[list],
+    reference_words: Words,
+    words: Words,
+    whitespace_only: Optional[bool],
+    threads: int = 1,
+) -> SegmentEdits:
+    """``count_edits(hyps, pack_references(streams, ...), ...)``. With ``threads`` > 1, where
+    every reference is a str, each chunk of segments packs its own references (a vocabulary of
+    its own gives the same edits: TER compares a hypothesis only with its own segment's
+    references) and counts its edits in its worker, so the tokenizing runs in parallel too."""
+    _check_threads(threads)
+    if threads == 1 or any(not set(map(type, stream)) <= _STR for stream in streams):
+        # (a None reference, or a bad one: pack_references names it by its own index)
+        return count_edits(
+            hyps, pack_references(streams, reference_words, whitespace_only), words, threads
+        )
+    _check_hypotheses(hyps)
+    hyp_list = hyps if type(hyps) is list else list(hyps)
+
+    def chunk(a: int, b: int) -> SegmentEdits:
+        packed = pack_references([s[a:b] for s in streams], reference_words, whitespace_only)
+        return _counted(hyp_list[a:b], packed, words, 0)
+
+    characters = sum(map(len, hyp_list)) + sum(sum(map(len, s)) for s in streams)
+    return _in_parallel(chunk, len(hyp_list), threads, characters)
