@@ -131,6 +131,9 @@ def test_generated_edits_equal_sacrebleu(pair: tuple) -> None:
 
 
 @requires_compiled(COMPILED)
+@pytest.mark.skipif(
+    turbobleu.implementation == "python", reason="the compiled run does the same comparison"
+)
 def test_compiled_equals_twin_on_many_pairs() -> None:
     rng = random.Random(2024)
     for _ in range(80):
