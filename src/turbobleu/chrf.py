@@ -9,6 +9,7 @@ statistics row is ``_engine/recipes/chrf.f_score``.
 from __future__ import annotations
 
 from turbobleu._engine import impl as _impl
+from turbobleu._engine.chrf.recipe import check_options, f_score
 from turbobleu._engine.count.references import (
     check_hypotheses,
     references_per_segment,
@@ -16,7 +17,6 @@ from turbobleu._engine.count.references import (
     sentence_references,
     text_reference_streams,
 )
-from turbobleu._engine.chrf.recipe import check_options, f_score
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.result import SACREBLEU_VERSION, BLEUSignature, Score
 
