@@ -106,10 +106,10 @@ typing_files = {"turbobleu/py.typed", "turbobleu/_engine/count/_kernel.pyi",
                 "turbobleu/_engine/resample/_resample.pyi",
                 "turbobleu/_engine/resample/_draws.pyi",
                 "turbobleu/_engine/text/_tokenize.pyi", "turbobleu/_engine/intern/_intern.pyi",
-                "turbobleu/_engine/ter/_ter.pyi"}
+                "turbobleu/_engine/bleu/_text_rows.pyi", "turbobleu/_engine/ter/_ter.pyi"}
 stages = ("kernel|pack|ref_tables|self_table|sacrebleu_scores|nltk_scores|resample|draws|tokenize"
-          "|intern|ter")
-for wheel, compiled_modules in ((compiled, 11), (pure, 0)):
+          "|text_rows|intern|ter")
+for wheel, compiled_modules in ((compiled, 12), (pure, 0)):
     names = set(zipfile.ZipFile(wheel).namelist())
     so = [n for n in names if re.match(rf"turbobleu/_engine/\w+/_({stages})\..*\.so$", n)]
     if len(so) != compiled_modules:

@@ -17,11 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import turbobleu
-from conftest import assert_same_score, compiled_tokenize, requires_compiled, twin_and_compiled
-from turbobleu._engine.text import _tokenize_py
+from conftest import assert_same_score, compiled_twin_of, requires_compiled, twin_and_compiled
+from turbobleu._engine.bleu import _text_rows_py
 
-COMPILED = compiled_tokenize()
-MODULES = twin_and_compiled(_tokenize_py)
+COMPILED = compiled_twin_of(_text_rows_py)
+MODULES = twin_and_compiled(_text_rows_py)
+TOK_13A = turbobleu.get_tokenizer("13a").code
 FAST_TOKENIZERS = ("none", "13a", "intl", "zh", "char")
 
 WORDS = [
@@ -136,8 +137,8 @@ def test_plain_corpus_scores_equal_sacrebleu(
 @given(corpus=plain_corpora(), lowercase=st.booleans())
 def test_corpus_row_with_forced_hash_collisions(corpus, lowercase: bool) -> None:
     hyps, streams = corpus
-    want = COMPILED.corpus_row(hyps, streams, COMPILED.TOK_13A, lowercase, 4)
-    assert COMPILED.corpus_row(hyps, streams, COMPILED.TOK_13A, lowercase, 4, hash_mask=3) == want
+    want = COMPILED.corpus_row(hyps, streams, TOK_13A, lowercase, 4)
+    assert COMPILED.corpus_row(hyps, streams, TOK_13A, lowercase, 4, hash_mask=3) == want
 
 
 class Text(str):
@@ -161,20 +162,20 @@ OTHER_SHAPES = {
 @pytest.mark.parametrize("shape", OTHER_SHAPES)
 def test_other_shapes_are_left_to_the_general_path(module, shape: str) -> None:
     hyps, refs = OTHER_SHAPES[shape]
-    assert module.corpus_row(hyps, refs, module.TOK_13A, False, 4) is None
+    assert module.corpus_row(hyps, refs, TOK_13A, False, 4) is None
 
 
 @pytest.mark.parametrize("module", MODULES)
 def test_str_subclasses_count_as_str(module) -> None:
     hyps, refs = [Text("the cat sat .")], [[Text("the cat sat on the mat .")]]
-    row, periods = module.corpus_row(hyps, refs, module.TOK_13A, True, 4)
+    row, periods = module.corpus_row(hyps, refs, TOK_13A, True, 4)
     assert row == general_row(hyps, refs, "13a", True, 4) and periods == 1
 
 
 @pytest.mark.parametrize("module", MODULES)
 def test_bad_max_order_is_an_error(module) -> None:
     with pytest.raises(ValueError, match="max_ngram_order"):
-        module.corpus_row(["a"], [["a"]], module.TOK_13A, False, 0)
+        module.corpus_row(["a"], [["a"]], TOK_13A, False, 0)
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -182,7 +183,7 @@ def test_bad_max_order_is_an_error(module) -> None:
 def test_rows_of_the_wrong_shape_are_an_error(module, shape) -> None:
     with pytest.raises(ValueError, match=r"rows must have shape \(2, 10\)"):
         module.corpus_row(
-            ["a", "b"], [["a", "b"]], module.TOK_13A, False, 4, np.zeros(shape, dtype=np.int64)
+            ["a", "b"], [["a", "b"]], TOK_13A, False, 4, np.zeros(shape, dtype=np.int64)
         )
 
 
@@ -222,7 +223,7 @@ def test_lists_emptied_during_the_call_are_harmless(module) -> None:
     want = general_row(list(hyps), [list(stream)], "13a", True, 4)
     EmptiesTheLists.targets = [hyps, stream]
     try:
-        row, _ = module.corpus_row(hyps, [stream], module.TOK_13A, True, 4)
+        row, _ = module.corpus_row(hyps, [stream], TOK_13A, True, 4)
     finally:
         EmptiesTheLists.targets = []
     assert row == want

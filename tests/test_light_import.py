@@ -110,6 +110,20 @@ def test_the_chrf_kernel_loads_on_first_chrf_call() -> None:
     assert loaded == "True"
 
 
+def test_bleus_text_paths_load_on_first_bleu_score() -> None:
+    """``import turbobleu`` loads the tokenizers but not BLEU's fused text paths; the first
+    score does."""
+    proc = run_child(
+        "import sys, turbobleu\n"
+        "rows = 'turbobleu._engine.bleu._text_rows'\n"
+        "print(rows in sys.modules, 'turbobleu._engine.text._tokenize' in sys.modules)\n"
+        "turbobleu.sentence_bleu('a b c', ['a b d'])\n"
+        "print(rows in sys.modules)\n"
+    )
+    assert proc.stdout.splitlines() == ["False True", "True"]
+    assert not numpy_loaded(proc)
+
+
 def test_the_lazy_names_resolve_on_first_use() -> None:
     proc = run_child(
         "import turbobleu\n"

@@ -156,8 +156,8 @@ def test_first_corpus_call_of_a_process_with_mixed_long_lines() -> None:
 def test_a_very_long_sentence_does_not_keep_its_table() -> None:
     """The single-sentence paths keep their n-gram table between calls, but not once one very
     long sentence has made it large (a 600k-token table is about 40 MiB)."""
+    from turbobleu._engine.bleu import _text_rows
     from turbobleu._engine.intern import _intern as _hashable
-    from turbobleu._engine.text import _tokenize
 
     rng = random.Random(2)
     tokens = words(rng, 600_000, vocabulary=50_000)
@@ -167,7 +167,7 @@ def test_a_very_long_sentence_does_not_keep_its_table() -> None:
         turbobleu.sentence_bleu(line, [ref_line]).score
         == sacrebleu.sentence_bleu(line, [ref_line]).score
     )
-    assert _tokenize.sentence_table_bytes() <= 16 << 20
+    assert _text_rows.sentence_table_bytes() <= 16 << 20
     assert tb_nltk.sentence_bleu([reference], tokens) == nltk_bleu.sentence_bleu(
         [reference], tokens
     )
@@ -175,5 +175,5 @@ def test_a_very_long_sentence_does_not_keep_its_table() -> None:
     # ... while an ordinary sentence's table stays for the next call.
     turbobleu.sentence_bleu("a b c d", ["a b c e"])
     tb_nltk.sentence_bleu([["a", "b"]], ["a", "b"])
-    assert 0 < _tokenize.sentence_table_bytes() <= 1 << 20
+    assert 0 < _text_rows.sentence_table_bytes() <= 1 << 20
     assert 0 < _hashable.sentence_table_bytes() <= 1 << 20

@@ -213,13 +213,14 @@ def colliding_kernel(monkeypatch):
         kwargs["hash_mask"] = 3
         return real.count_stats(*args, **kwargs)
 
-    real_corpus_row = _impl.tokenize.corpus_row
+    text_rows = _impl.text_rows()
+    real_corpus_row = text_rows.corpus_row
 
     def corpus_row(*args, **kwargs):
         kwargs["hash_mask"] = 3
         return real_corpus_row(*args, **kwargs)
 
-    monkeypatch.setattr(_impl.tokenize, "corpus_row", corpus_row)
+    monkeypatch.setattr(text_rows, "corpus_row", corpus_row)
 
     # every other kernel function stays the real one
     colliding = types.SimpleNamespace(

@@ -23,6 +23,7 @@ REEXPORTING = {
     "turbobleu._engine.count._kernel": set(),
     "turbobleu._engine.count._ref_tables": set(),
     "turbobleu._engine.count._self_table": set(),
+    "turbobleu._engine.bleu._text_rows": set(),
     "turbobleu._engine.chrf._chrf": set(),
     "turbobleu._engine.recipes._nltk_scores": {"NLTK_METHODS"},
     "turbobleu._engine.recipes._pycocoevalcap_scores": set(),

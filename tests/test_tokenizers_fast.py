@@ -32,6 +32,7 @@ from conftest import (
     SHARED_DATA,
     assert_same_score,
     compiled_tokenize,
+    compiled_twin_of,
     data_files,
     first_token_difference,
     read_lines,
@@ -40,10 +41,16 @@ from conftest import (
     unique_data_files,
 )
 from turbobleu._engine import impl as _impl
+from turbobleu._engine.bleu import _text_rows_py
 from turbobleu._engine.text import _tokenize_py
 
 COMPILED = compiled_tokenize()
 MODULES = twin_and_compiled(_tokenize_py)
+# Each implementation's (tokenizers, BLEU's fused text paths) modules.
+WITH_ROWS = twin_and_compiled(
+    _tokenize_py,
+    lambda m: (m, _text_rows_py if m is _tokenize_py else compiled_twin_of(_text_rows_py)),
+)
 NAMES = ("intl", "zh", "char")
 CODES = {
     "intl": _impl.tokenize.TOK_INTL,
@@ -415,20 +422,22 @@ def test_calling_a_tokenizer_is_sacrebleus_call(name: str) -> None:
         assert ours.split(line) == theirs(line.rstrip()).split(), repr(line)
 
 
-@pytest.mark.parametrize("module", MODULES)
-def test_unknown_tokenizer_code_is_refused(module) -> None:
+@pytest.mark.parametrize("modules", WITH_ROWS)
+def test_unknown_tokenizer_code_is_refused(modules) -> None:
+    module, rows = modules
     with pytest.raises(ValueError, match="unknown tokenizer code 99"):
         module.tokenize(["a"], 99, False, module.Vocab())
     with pytest.raises(ValueError, match="unknown tokenizer code -1"):
-        module.sentence_row("a", ["a"], -1, False, 4)
+        rows.sentence_row("a", ["a"], -1, False, 4)
 
 
-@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("modules", WITH_ROWS)
 @pytest.mark.parametrize("name", NAMES)
-def test_sentence_row_equals_batch_statistics(module, name: str) -> None:
+def test_sentence_row_equals_batch_statistics(modules, name: str) -> None:
     """sentence_row and tokenize+count agree for every tokenizer (lines with every feature)."""
     from turbobleu._engine.count import _kernel_py
 
+    module, text_rows = modules
     kernel = _impl.kernel if module is not _tokenize_py else _kernel_py
     refs = EDGE_LINES[8:55]
     hyps = EDGE_LINES[55:102]
@@ -440,4 +449,4 @@ def test_sentence_row_equals_batch_statistics(module, name: str) -> None:
         hyp_ids, hyp_off, ref_ids, ref_off, np.arange(len(hyps) + 1, dtype=np.int64), 4, rows
     )
     for i, (hyp, ref) in enumerate(zip(hyps, refs)):
-        assert module.sentence_row(hyp, [ref], CODES[name], True, 4) == rows[i].tolist()
+        assert text_rows.sentence_row(hyp, [ref], CODES[name], True, 4) == rows[i].tolist()

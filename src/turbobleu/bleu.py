@@ -37,6 +37,17 @@ from turbobleu.tokenizers import TOKENIZER_NAMES, Tokenizer, get_tokenizer
 
 MAX_NGRAM_ORDER = 4
 
+# BLEU's fused text paths (``_engine/bleu``: lines -> statistics rows, a sentence's score), bound
+# here on the first score: ``import turbobleu`` does not load them, and a sentence_bleu loop then
+# finds them in one global lookup (the accessor's call would cost it 3%).
+_text_rows: Any = None
+
+
+def _bind_text_rows() -> Any:
+    global _text_rows
+    _text_rows = _impl.text_rows()
+    return _text_rows
+
 
 # sacrebleu's choice of tokenizer from the target language.
 _TOKENIZER_FOR_LANG = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
@@ -152,7 +163,7 @@ class BLEU:
             return None
         # The streams as the call finds them (corpus_row reads a snapshot taken at its start).
         num_refs = len(references) if type(references) is list else 0
-        found = _impl.tokenize.corpus_row(
+        found = (_text_rows or _bind_text_rows()).corpus_row(
             hypotheses, references, self.tokenizer.code, self.lowercase, self.max_ngram_order, rows
         )
         if found is None:
@@ -236,7 +247,7 @@ class BLEU:
             self.smooth_method, self.max_ngram_order
         ):
             # Tokenized, counted and scored in one compiled call (the usual sentence_bleu).
-            parts = _impl.tokenize.sentence_score_parts(
+            parts = (_text_rows or _bind_text_rows()).sentence_score_parts(
                 hypothesis,
                 refs,
                 tokenizer.code,
@@ -250,12 +261,14 @@ class BLEU:
             self.num_refs = len(refs) - refs.count(None)
             return BLEUScore(*parts)
         if type(tokenizer) is Tokenizer:  # a compiled one (library ones rewrite lines first)
-            row = _impl.tokenize.sentence_row(
+            row = (_text_rows or _bind_text_rows()).sentence_row(
                 hypothesis, refs, tokenizer.code, self.lowercase, self.max_ngram_order
             )
         else:
             hyp, refs, code, lower = tokenizer.prepare_sentence(hypothesis, refs, self.lowercase)
-            row = _impl.tokenize.sentence_row(hyp, refs, code, lower, self.max_ngram_order)
+            row = (_text_rows or _bind_text_rows()).sentence_row(
+                hyp, refs, code, lower, self.max_ngram_order
+            )
         self.num_refs = len(refs) - refs.count(None)
         if c_recipe_applies(self.smooth_method, self.max_ngram_order):
             return sacrebleu_from_int_row(

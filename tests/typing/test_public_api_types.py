@@ -31,6 +31,7 @@ COMPILED = (
     "_engine.count._ref_tables",
     "_engine.count._self_table",
     "_engine.text._tokenize",
+    "_engine.bleu._text_rows",
     "_engine.intern._intern",
     "_engine.count._pairwise",
     "_engine.chrf._chrf",

@@ -2,6 +2,8 @@
 
 - ``text``: sacrebleu's tokenizers, ``str`` -> int32 token ids (``_tokenize``, compiled, and its
   twin ``_tokenize_py``; the Unicode tables of ``intl``);
+- ``bleu``: BLEU's fused paths from text to statistics rows, tokenizing with ``text`` and counting
+  with ``count`` in one call (``_text_rows`` / ``_text_rows_py``);
 - ``intern``: sequences of any hashable tokens (NLTK, evaluate, MATLAB) -> ids -> statistics rows
   (``_intern`` / ``_intern_py``);
 - ``count``: n-gram counting and clipping over id spans -> int64 statistics rows (``_kernel`` /
@@ -16,5 +18,6 @@
 need load on first use. Each compiled module's twin is its readable specification, with the same
 functions and parameters. C helpers that several compiled modules share are inline functions in
 ``.pxd`` files (``count/ngram_keys``, ``count/batch_table``, ``recipes/sacrebleu_row``,
-``recipes/fsum``), so that hot loops never call across modules.
+``recipes/fsum``), so that hot loops never call across modules; calls made once per line or
+segment go through a module's own ``.pxd`` (``count/_kernel``, ``text/_tokenize``).
 """

@@ -12,6 +12,7 @@ COMPILED = (
     "turbobleu._engine.count._pairwise",
     "turbobleu._engine.chrf._chrf",
     "turbobleu._engine.text._tokenize",
+    "turbobleu._engine.bleu._text_rows",
     "turbobleu._engine.intern._intern",
     "turbobleu._engine.recipes._sacrebleu_scores",
     "turbobleu._engine.recipes._nltk_scores",

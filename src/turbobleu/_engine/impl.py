@@ -104,6 +104,9 @@ pycocoevalcap_scores = _stage(
     "recipes._pycocoevalcap_scores", "pycocoevalcap's per-image BLEU over statistics rows"
 )
 resample = _stage("resample._resample", "Bootstrap resample counts and libm over arrays")
+text_rows = _stage(
+    "bleu._text_rows", "BLEU's fused paths: lines -> statistics rows (and a sentence's score)"
+)
 chrf_counts = _stage("chrf._chrf", "chrF / chrF++ n-gram counting and scores")
 ter_edits = _stage("ter._ter", "TER's edit counting (beam edit distance and shifts)")
 interning = _stage("intern._intern", "Hashable tokens (NLTK, MATLAB, evaluate) -> ids and rows")

@@ -29,7 +29,7 @@ def chunk_row(metric: Any, hyps: List[str], refs: List[List[Any]]) -> Tuple[list
     """(statistics row summed over the segments, lines ending in a tokenized period) of one
     chunk: hypotheses and their reference streams, all of the same length."""
     if type(metric.tokenizer) is Tokenizer:  # compiled: tokenized and counted in one call
-        found = _impl.tokenize.corpus_row(
+        found = _impl.text_rows().corpus_row(
             hyps, refs, metric.tokenizer.code, metric.lowercase, metric.max_ngram_order, None
         )
         if found is not None:

@@ -185,7 +185,7 @@ def _turbo_statistics(
             refs = [stream[0] for stream in streams]
             hyp, refs, code, lower = tokenizer.prepare_sentence(hyps[0], refs, metric.lowercase)
             metric.num_refs = len(refs) - refs.count(None)
-            return [_impl.tokenize.sentence_row(hyp, refs, code, lower, order)]
+            return [_impl.text_rows().sentence_row(hyp, refs, code, lower, order)]
         prepared = PreparedReferences(streams, tokenizer, metric.lowercase, len(hyps))
         metric.num_refs = prepared.num_refs
     else:

@@ -1,5 +1,5 @@
-# Declarations shared with _tokenize.pyx and _intern.pyx (their one-sentence paths count with
-# this kernel's tables).
+# Declarations shared with bleu/_text_rows.pyx and _intern.pyx (their fused paths count with this
+# kernel's tables).
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 cdef struct Slot:

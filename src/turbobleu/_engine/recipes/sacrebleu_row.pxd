@@ -1,7 +1,7 @@
 # sacrebleu's sentence recipe for one statistics row in C (``sacrebleu.sacrebleu_score`` is the
 # readable specification; the operations and their order are the same, so the doubles are the
-# same). Inline: _sacrebleu_scores.pyx scores many rows with it, and _tokenize.pyx's sentence path
-# one, without importing that module (``import turbobleu`` does not load it).
+# same). Inline: _sacrebleu_scores.pyx scores many rows with it, and bleu/_text_rows.pyx's sentence
+# path one, without importing that module (``import turbobleu`` does not load it).
 from libc.math cimport exp, fabs, isfinite, log
 from libc.stdint cimport int64_t
 from libc.string cimport memcpy, memset

@@ -47,46 +47,8 @@ def tokenize(
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
     """Token ids of every line and the CSR offsets (``len(lines) + 1`` of them)."""
 
-def corpus_row(
-    hypotheses: object,
-    references: object,
-    kind: int,
-    lowercase: bool,
-    max_order: int,
-    rows: npt.NDArray[np.int64] | None = None,
-    hash_mask: int = ...,
-) -> tuple[list[int], int] | None:
-    """(summed statistics row, lines ending in ' .') of a corpus in the plain shape (a list of
-    str; a list of lists of str, each as long), else None; per-segment rows go to ``rows``."""
-
 def count_tokenized_periods(lines: list[str]) -> int:
     """How many lines end with ' .' (sacrebleu's check for text left tokenized)."""
 
 def tokenize_strings(lines: list[str], kind: int, lowercase: bool) -> list[list[str]]:
     """The tokens of every line as strings (a test hook)."""
-
-def sentence_table_bytes() -> int:
-    """The memory of the single-sentence n-gram table this thread keeps now (a test hook)."""
-
-def sentence_row(
-    hypothesis: str,
-    references: list[str | None],
-    kind: int,
-    lowercase: bool,
-    max_order: int,
-) -> list[int]:
-    """The statistics row of one hypothesis against its references (None ones are skipped)."""
-
-def sentence_score_parts(
-    hypothesis: str,
-    references: list[str | None],
-    kind: int,
-    lowercase: bool,
-    max_order: int,
-    smooth_method: str,
-    smooth_value: float | None,
-    effective_order: bool,
-    neumaier: bool,
-) -> tuple[float, list[int], list[int], list[float], float, int, int]:
-    """BLEUScore's arguments for one hypothesis: sentence_row and sacrebleu_score_parts in one
-    call (not for add-k)."""

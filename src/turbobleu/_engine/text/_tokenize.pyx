@@ -7,6 +7,9 @@ Each line is read as code points, rewritten by the tokenizer's rules into a code
 on Python's whitespace set and every token interned in a ``Vocab`` (a C hash table over code-point
 spans). No Python object is made per token; the GIL is released while lines are processed.
 ``_tokenize_py.py`` is the readable twin of every rule here.
+
+BLEU's fused paths from text to statistics rows (``bleu/_text_rows.pyx``) tokenize with this
+module through ``_tokenize.pxd``: its structs, ``Vocab`` and the functions they call.
 """
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free, calloc
@@ -15,19 +18,9 @@ from cpython.unicode cimport PyUnicode_Check
 cimport cython
 
 from turbobleu._engine.c_arrays cimport grow_array, same_span
-from turbobleu._engine.count._kernel cimport (TABLE_FOR_CORPUS, Table, count_segment,
-                                              table_bytes, table_give, table_release,
-                                              table_reserve, table_reserve_ids, table_take,
-                                              table_warm)
-from turbobleu._engine.recipes.sacrebleu_row cimport score_parts_of_row
-from turbobleu._engine.scratch cimport (tb_load_acquire, tb_scratch_give, tb_scratch_peek,
-                                        tb_scratch_take, tb_store_release, warm_memory)
+from turbobleu._engine.scratch cimport (tb_load_acquire, tb_scratch_give, tb_scratch_take,
+                                        tb_store_release, warm_memory)
 from _thread import RLock  # threading's C lock, without importing threading
-
-cdef extern from "Python.h":
-    int PyUnicode_KIND(object)
-    void* PyUnicode_DATA(object)
-    Py_ssize_t PyUnicode_GET_LENGTH(object)
 
 # Tokenizer codes; tokenizers.py maps names to them.
 TOK_NONE = 0
@@ -79,24 +72,14 @@ def is_python_space(uint32_t c):
 
 
 # ---------------------------------------------------------------------------------------------
-# Growable code-point buffers
-cdef struct Buf:
-    uint32_t* data
-    Py_ssize_t size
-    int64_t cap
-
+# Growable code-point buffers (Buf, in _tokenize.pxd)
 cdef int buf_reserve(Buf* b, Py_ssize_t cap) noexcept nogil:
     """Room for ``cap`` code points; -1 when memory runs out."""
     return grow_array(<void**>&b.data, &b.cap, cap, sizeof(uint32_t))
 
 
 # ---------------------------------------------------------------------------------------------
-# Vocabulary: code-point spans -> dense int32 ids
-cdef struct TokenInfo:
-    uint64_t hash
-    int64_t start   # offset of the token's code points in the arena
-    int64_t length
-
+# Vocabulary: code-point spans -> dense int32 ids (VocabMem and TokenInfo, in _tokenize.pxd)
 
 cdef enum:
     HASH_BASIS = 0xCBF29CE484222325ULL   # FNV-1a over code points, then a final mix
@@ -124,19 +107,6 @@ cdef inline uint64_t slot_value(uint64_t h, Py_ssize_t token_id) noexcept nogil:
     return (h & 0xFFFFFFFF00000000ULL) | <uint64_t>(token_id + 1)
 
 
-cdef struct VocabMem:
-    uint64_t* slots
-    Py_ssize_t cap          # slots in use, a power of two; the rest of them are zero
-    Py_ssize_t slots_alloc  # slots allocated (>= cap)
-    Py_ssize_t count
-    TokenInfo* info         # per id
-    Py_ssize_t info_cap
-    Buf arena
-    int32_t* char_ids       # id + 1 of each one-character token below 65536 (0: not seen)
-    uint64_t char_blocks    # bit b: char_ids[1024*b : 1024*(b+1)] has an entry
-    bint char_cache         # whether to use char_ids (corpus tokenization only)
-
-
 # A vocabulary interns tokens (code-point strings) as ids 0, 1, 2, ... for one scoring job. Its
 # hash table holds 8-byte slots (the hash's high half as a tag, and id + 1; 0 is empty) so that
 # it stays in cache; a tag match is verified against the token's code points.
@@ -145,10 +115,7 @@ cdef struct VocabMem:
 # otherwise goes back to the allocator, which returns it to the system, and the next call faults
 # it in again. A kept one has every slot zero and char_ids zero (or NULL).
 cdef enum:
-    VOCAB_SLOT = 0              # this module's scratch.h slots
-    HYP_IDS_SLOT = 1
-    REF_IDS_SLOT = 2
-    SENTENCE_SLOT = 3
+    VOCAB_SLOT = 0              # this module's scratch.h slot
 
 
 cdef void vocab_release(VocabMem* v) noexcept nogil:
@@ -344,7 +311,6 @@ cdef class Vocab:
     it must only be read: frozen lookups (tokenize(..., frozen=True)) write nothing; adding
     tokens from two threads at once is not supported (a BLEU with cached references adds them
     once, when it is made)."""
-    cdef VocabMem* m
 
     def __cinit__(self):
         self.m = vocab_take()
@@ -432,18 +398,7 @@ cdef inline bint is_13a_symbol(uint32_t c) noexcept nogil:
 cdef uint32_t NOTHING = 0xFFFFFFFF
 cdef uint32_t SPACE = 0x20
 
-cdef struct Pipe:
-    uint32_t pend2, pend3, pend4   # pending characters of rules 2, 3 and 4
-    int pend2_cls, pend3_cls       # intl: the classes of pend2 and pend3
-    uint32_t* tok                  # the token being collected
-    Py_ssize_t tok_len
-    Py_ssize_t tok_cap
-    VocabMem* vocab                # borrowed
-    bint frozen
-    Buf* ids
-    int failed                     # set when memory runs out
-
-
+# (Pipe, the pipeline's state, is declared in _tokenize.pxd.)
 cdef inline void sink(Pipe* p, uint32_t c) noexcept nogil:
     """str.split(): whitespace ends the current token, anything else extends it."""
     cdef uint32_t* grown
@@ -1020,14 +975,6 @@ cdef Py_ssize_t preprocess_13a(uint32_t* s, Py_ssize_t n) noexcept nogil:
     return n
 
 
-cdef inline uint32_t read_cp(int pykind, const void* data, Py_ssize_t i) noexcept nogil:
-    if pykind == 1:
-        return (<const unsigned char*>data)[i]
-    if pykind == 2:
-        return (<const unsigned short*>data)[i]
-    return (<const uint32_t*>data)[i]
-
-
 cdef void widen(int pykind, const void* data, Py_ssize_t n, uint32_t* out) noexcept nogil:
     """The code points of a str's buffer (1, 2 or 4 bytes each) as uint32."""
     cdef Py_ssize_t i
@@ -1075,6 +1022,17 @@ cdef int tokenize_line(int kind, Pipe* p, int pykind, const void* data, Py_ssize
     return -1 if p.failed else 0
 
 
+cdef int tokenize_pipe_line(int kind, Pipe* p, int pykind, const void* data, Py_ssize_t length,
+                            Buf* work) noexcept nogil:
+    """tokenize_line on a pipe kept from call to call (the sentence path's): its pending
+    characters and its token are reset first, since a new pipe holds zeros (U+0000 is a
+    character) and a line that ran out of memory leaves one mid-token. -1 when memory runs
+    out."""
+    p.pend2 = NOTHING; p.pend3 = NOTHING; p.pend4 = NOTHING
+    p.tok_len = 0
+    return tokenize_line(kind, p, pykind, data, length, work)
+
+
 cdef int prepare_kind(int kind) except -1:
     """Check a tokenizer code and load what it needs (intl's class table) while the GIL is held."""
     if not 0 <= kind <= LAST_KIND:
@@ -1092,14 +1050,6 @@ cdef object lowered(object line, str what, Py_ssize_t i):
         name = f"{what}[{i}]" if i >= 0 else what
         raise TypeError(f"{name}.lower() must return a str, got {type(low).__name__}")
     return low
-
-
-cdef inline void note_line(object line, int* kinds, void** datas, Py_ssize_t* lengths,
-                           Py_ssize_t j) noexcept:
-    """Record where str ``line``'s characters are, for tokenize_buffers."""
-    kinds[j] = PyUnicode_KIND(line)
-    datas[j] = PyUnicode_DATA(line)
-    lengths[j] = PyUnicode_GET_LENGTH(line)
 
 
 cdef int tokenize_buffers(int kind, Py_ssize_t n_lines, const int* kinds, void** datas,
@@ -1181,161 +1131,6 @@ def tokenize(list lines, int kind, bint lowercase, Vocab vocab not None, bint fr
         free(ids.data)
 
 
-cdef inline bint ends_in_period(object line) noexcept:
-    """line.endswith(' .'): sacrebleu counts these lines to warn about tokenized text."""
-    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(line)
-    cdef int pykind = PyUnicode_KIND(line)
-    cdef const void* data = PyUnicode_DATA(line)
-    return n >= 2 and read_cp(pykind, data, n - 1) == 0x2E and read_cp(pykind, data, n - 2) == 0x20
-
-
-# corpus_row's id buffers are kept for this thread's next call like the vocabulary's memory
-# (scratch.h): a fresh buffer that grows to a few hundred KiB faults its pages in again on every
-# call.
-cdef void release_buf_box(void* box) noexcept nogil:
-    free((<Buf*>box).data)
-    free(box)
-
-
-cdef Buf* buf_take(int slot) noexcept nogil:
-    """An empty id buffer: this thread's kept one from ``slot``, or new; NULL without memory."""
-    cdef Buf* b = <Buf*>tb_scratch_take(slot)
-    if b == NULL:
-        return <Buf*>calloc(1, sizeof(Buf))
-    b.size = 0
-    return b
-
-
-cdef inline void buf_give(int slot, Buf* b) noexcept nogil:
-    if b != NULL:
-        tb_scratch_give(slot, b, b.cap * sizeof(uint32_t), release_buf_box)
-
-
-cdef tuple plain_corpus(object hypotheses, object references):
-    """(hypotheses, streams) as tuples when the corpus has the plain shape corpus_row handles
-    (a non-empty list of str; a non-empty list of lists of str, each as long), else None. The
-    tuples own their items, so nothing that runs later (a str's lower(), a gc callback that
-    empties the caller's lists) can free a line while its buffer is read."""
-    if type(hypotheses) is not list or type(references) is not list:
-        return None
-    cdef tuple hyps = tuple(<list>hypotheses)
-    cdef list streams = []
-    cdef Py_ssize_t n = len(hyps)
-    if n == 0 or len(<list>references) == 0:
-        return None
-    for stream in tuple(<list>references):
-        if type(stream) is not list or len(<list>stream) != n:
-            return None
-        streams.append(tuple(<list>stream))
-    for line in hyps:
-        if not PyUnicode_Check(line):
-            return None
-    for stream in streams:
-        for line in <tuple>stream:
-            if not PyUnicode_Check(line):
-                return None
-    return hyps, tuple(streams)
-
-
-def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
-               int64_t[:, ::1] rows=None, uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
-    """The corpus' summed statistics row ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` and
-    how many hypotheses end in ' .', as ``(row, periods)``; tokenizing and counting in one call.
-    The per-segment rows go to ``rows`` (zeroed, one row per segment) when it is given.
-
-    Only for the plain shape (see plain_corpus: no None reference, no other sequence types);
-    anything else returns None, and the caller takes the general path, which also gives the
-    errors for bad input. ``hash_mask`` is count_stats' test hook (forced hash collisions).
-    """
-    prepare_kind(kind)
-    if max_order < 1:
-        raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
-    corpus = plain_corpus(hypotheses, references)
-    if corpus is None:
-        return None
-    cdef tuple hyps = corpus[0], streams = corpus[1]
-    cdef Py_ssize_t n = len(hyps), n_streams = len(streams), n_lines = n * (1 + n_streams)
-    cdef Py_ssize_t i, k, j, width = 2 + 2 * max_order
-    if rows is not None and (rows.shape[0] != n or rows.shape[1] != width):
-        raise ValueError(f"corpus_row: rows must have shape ({n}, {width})")
-    cdef int64_t* rows_out = &rows[0, 0] if rows is not None else NULL
-    cdef Py_ssize_t periods = 0
-    cdef list keep = []   # lowercased lines, alive while their buffers are read
-    cdef Vocab vocab = Vocab()   # before the allocations below: it may raise MemoryError
-    cdef int* kinds = <int*>malloc(n_lines * sizeof(int))
-    cdef void** datas = <void**>malloc(n_lines * sizeof(void*))
-    cdef Py_ssize_t* lengths = <Py_ssize_t*>malloc(n_lines * sizeof(Py_ssize_t))
-    cdef int64_t* hyp_off = <int64_t*>malloc((n + 1) * sizeof(int64_t))
-    cdef int64_t* ref_off = <int64_t*>malloc((n * n_streams + 1) * sizeof(int64_t))
-    cdef int64_t* total = <int64_t*>calloc(width, sizeof(int64_t))
-    cdef int64_t* seg_buf = <int64_t*>malloc(width * sizeof(int64_t))
-    cdef int64_t* seg_row = seg_buf
-    cdef Buf* hyp_ids = buf_take(HYP_IDS_SLOT)
-    cdef Buf* ref_ids = buf_take(REF_IDS_SLOT)
-    cdef Table* t = NULL
-    cdef int64_t longest = 0
-    cdef Py_ssize_t n_ids
-    try:
-        if (kinds == NULL or datas == NULL or lengths == NULL or hyp_off == NULL
-                or ref_off == NULL or total == NULL or seg_buf == NULL or hyp_ids == NULL
-                or ref_ids == NULL):
-            raise MemoryError()
-        # Lines in the order they are tokenized: the references segment by segment (so that
-        # segment i's are the contiguous spans i*n_streams .. (i+1)*n_streams-1), then the
-        # hypotheses.
-        j = 0
-        for i in range(n):
-            for k in range(n_streams):
-                line = (<tuple>streams[k])[i]
-                if lowercase:
-                    line = lowered(line, f"references[{k}]", i)
-                    keep.append(line)
-                note_line(line, kinds, datas, lengths, j)
-                j += 1
-        for i in range(n):
-            line = hyps[i]
-            periods += ends_in_period(line)
-            if lowercase:
-                line = lowered(line, "hypotheses", i)
-                keep.append(line)
-            note_line(line, kinds, datas, lengths, j)
-            j += 1
-        tokenize_buffers(kind, n * n_streams, kinds, datas, lengths, vocab, False, ref_ids,
-                         ref_off)
-        tokenize_buffers(kind, n, kinds + n * n_streams, datas + n * n_streams,
-                         lengths + n * n_streams, vocab, True, hyp_ids, hyp_off)
-        for i in range(n):
-            if hyp_off[i + 1] - hyp_off[i] > longest:
-                longest = hyp_off[i + 1] - hyp_off[i]
-        n_ids = vocab.m.count
-        t = table_take(TABLE_FOR_CORPUS)
-        if (t == NULL or table_reserve(t, max_order, longest) < 0
-                or table_reserve_ids(t, n_ids) < 0):
-            raise MemoryError("corpus_row: cannot allocate the n-gram table")
-        table_warm(t, max_order, longest, n_ids)
-        with nogil:
-            for i in range(n):
-                if rows_out != NULL:
-                    seg_row = rows_out + i * width
-                memset(seg_row, 0, width * sizeof(int64_t))
-                count_segment(t, seg_row, max_order, hash_mask,
-                              <const int32_t*>hyp_ids.data + hyp_off[i] if hyp_ids.data != NULL
-                              else NULL, hyp_off[i + 1] - hyp_off[i],
-                              <const int32_t*>ref_ids.data, ref_off, i * n_streams,
-                              (i + 1) * n_streams, n_ids)
-                for k in range(width):
-                    total[k] += seg_row[k]
-        if t.failed:
-            raise MemoryError("corpus_row: out of memory")
-        return [total[k] for k in range(width)], periods
-    finally:
-        table_give(t, TABLE_FOR_CORPUS)
-        free(kinds); free(datas); free(lengths); free(hyp_off); free(ref_off)
-        free(total); free(seg_buf)
-        buf_give(HYP_IDS_SLOT, hyp_ids)
-        buf_give(REF_IDS_SLOT, ref_ids)
-
-
 def count_tokenized_periods(lines):
     """How many of ``lines`` end with ' .' (sacrebleu warns at 100: text left tokenized)."""
     cdef Py_ssize_t i, count = 0
@@ -1363,165 +1158,3 @@ def tokenize_strings(list lines, int kind, bint lowercase):
             toks.append(names[t])
         result.append(toks)
     return result
-
-
-# ---------------------------------------------------------------------------------------------
-# One sentence, fused: tokenize its references and hypothesis and count, in scratch memory kept
-# for this thread's next call (scratch.h). A call made from inside this one (a str subclass'
-# lower(), a gc callback) finds the slot empty and works in fresh memory.
-cdef struct Sentence:
-    VocabMem vocab
-    Table table
-    Buf work
-    Buf ids
-    Pipe pipe
-
-
-cdef void release_sentence_box(void* box) noexcept nogil:
-    cdef Sentence* b = <Sentence*>box
-    vocab_release(&b.vocab)
-    table_release(&b.table)
-    free(b.work.data)
-    free(b.ids.data)
-    free(b.pipe.tok)
-    free(b)
-
-
-cdef Sentence* sentence_take() noexcept nogil:
-    """This thread's kept sentence scratch, or new; NULL when memory runs out."""
-    cdef Sentence* b = <Sentence*>tb_scratch_take(SENTENCE_SLOT)
-    if b != NULL:
-        return b
-    b = <Sentence*>calloc(1, sizeof(Sentence))
-    if b == NULL:
-        return NULL
-    b.pipe.tok_cap = 64
-    b.pipe.tok = <uint32_t*>malloc(64 * sizeof(uint32_t))
-    if b.pipe.tok == NULL or vocab_init(&b.vocab) < 0:
-        release_sentence_box(b)
-        return NULL
-    return b
-
-
-cdef int64_t sentence_bytes(const Sentence* b) noexcept nogil:
-    return (table_bytes(&b.table) + b.vocab.slots_alloc * sizeof(uint64_t)
-            + b.vocab.info_cap * sizeof(TokenInfo) + (b.vocab.arena.cap + b.work.cap + b.ids.cap
-                                                      + b.pipe.tok_cap) * sizeof(uint32_t))
-
-
-cdef void sentence_give(Sentence* b) noexcept nogil:
-    """Keep it for this thread's next call, unless one very long sentence made it large."""
-    if b != NULL:
-        tb_scratch_give(SENTENCE_SLOT, b, sentence_bytes(b), release_sentence_box)
-
-
-cdef int tokenize_one(Sentence* b, object line, int kind, bint lowercase, bint frozen, str what,
-                      Py_ssize_t i) except -2:
-    if lowercase:
-        line = lowered(line, what, i)
-    b.pipe.frozen = frozen
-    b.pipe.pend2 = NOTHING; b.pipe.pend3 = NOTHING; b.pipe.pend4 = NOTHING
-    b.pipe.tok_len = 0
-    if tokenize_line(kind, &b.pipe, PyUnicode_KIND(line), PyUnicode_DATA(line),
-                     PyUnicode_GET_LENGTH(line), &b.work) < 0:
-        raise MemoryError("sentence_row: out of memory")
-    return 0
-
-
-cdef int fill_sentence_row(hypothesis, list references, int kind, bint lowercase,
-                           int max_order, int64_t* row) except -1:
-    """Count one hypothesis (a str) against ``references`` (str or None each; None is skipped,
-    as sacrebleu does) into ``row`` (zeroed, 2 + 2*max_order values)."""
-    cdef Py_ssize_t k, n_refs = 0, hyp_start, hyp_len
-    cdef int64_t* ref_off
-    cdef Sentence* b
-    if not PyUnicode_Check(hypothesis):
-        raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
-    if max_order < 1:
-        raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
-    prepare_kind(kind)
-    cdef tuple refs = tuple(references)   # keeps them alive and their count fixed
-    ref_off = <int64_t*>malloc((len(refs) + 1) * sizeof(int64_t))
-    b = sentence_take()
-    try:
-        if ref_off == NULL or b == NULL or vocab_reset(&b.vocab) < 0:
-            raise MemoryError()
-        b.pipe.vocab = &b.vocab
-        b.pipe.ids = &b.ids
-        b.pipe.failed = 0
-        b.ids.size = 0
-        ref_off[0] = 0
-        for k in range(len(refs)):
-            ref = refs[k]
-            if ref is None:
-                continue
-            if not PyUnicode_Check(ref):
-                raise TypeError(f"references[{k}] must be a str or None, got {type(ref).__name__}")
-            tokenize_one(b, ref, kind, lowercase, False, "references", k)
-            n_refs += 1
-            ref_off[n_refs] = b.ids.size
-        hyp_start = b.ids.size
-        tokenize_one(b, hypothesis, kind, lowercase, True, "hypothesis", -1)
-        hyp_len = b.ids.size - hyp_start
-        if n_refs == 0 and hyp_len > 0:
-            raise ValueError("references: every reference is None, so there is nothing to "
-                             "score the hypothesis against")
-        if (table_reserve(&b.table, max_order, hyp_len) < 0
-                or table_reserve_ids(&b.table, b.vocab.count) < 0):
-            raise MemoryError()
-        count_segment(&b.table, row, max_order, 0xFFFFFFFFFFFFFFFFULL,
-                      <const int32_t*>b.ids.data + hyp_start, hyp_len,
-                      <const int32_t*>b.ids.data, ref_off, 0, n_refs, b.vocab.count)
-        if b.table.failed:
-            b.table.failed = 0   # it failed before touching a slot: the table is still empty
-            raise MemoryError("sentence_row: out of memory while counting")
-        return 0
-    finally:
-        sentence_give(b)
-        free(ref_off)
-
-
-def sentence_table_bytes():
-    """Test hook: the memory of the single-sentence n-gram table this thread keeps now."""
-    cdef const Sentence* b = <const Sentence*>tb_scratch_peek(SENTENCE_SLOT)
-    return table_bytes(&b.table) if b != NULL else 0
-
-
-def sentence_row(hypothesis, list references, int kind, bint lowercase, int max_order):
-    """``[hyp_len, ref_len, matches_1..N, totals_1..N]`` of one hypothesis (a str) against
-    ``references`` (str or None each; None is skipped, as sacrebleu does)."""
-    cdef Py_ssize_t k, width = 2 + 2 * max_order
-    cdef int64_t* row = <int64_t*>calloc(width if width > 0 else 1, sizeof(int64_t))
-    if row == NULL:
-        raise MemoryError()
-    try:
-        fill_sentence_row(hypothesis, references, kind, lowercase, max_order, row)
-        return [row[k] for k in range(width)]
-    finally:
-        free(row)
-
-
-cdef enum:
-    MAX_PARTS_ORDER = 16    # sentence_score_parts scores rows up to this order in C
-
-
-def sentence_score_parts(hypothesis, list references, int kind, bint lowercase, int max_order,
-                         str smooth_method, smooth_value, bint effective_order, bint neumaier):
-    """``BLEUScore``'s arguments (score, counts, totals, precisions, bp, sys_len, ref_len) for
-    one hypothesis: ``sentence_row`` and ``sacrebleu_score_parts`` in one call (a sentence_bleu
-    loop spends most of its time around the compiled work). Not for add-k."""
-    cdef int64_t row[2 + 2 * MAX_PARTS_ORDER]
-    cdef Py_ssize_t k
-    if smooth_method == "add-k":
-        raise ValueError("sentence_score_parts: add-k takes the Python recipe")
-    if not 1 <= max_order <= MAX_PARTS_ORDER:
-        # Orders the C arrays here do not hold: the arguments are checked as for any order,
-        # then refused as sacrebleu_score_parts refuses them.
-        sentence_row(hypothesis, references, kind, lowercase, max_order)
-        raise ValueError("sacrebleu_score_parts: add-k and max_order > 16 take the Python recipe")
-    memset(row, 0, sizeof(row))
-    fill_sentence_row(hypothesis, references, kind, lowercase, max_order, row)
-    score, precisions, bp = score_parts_of_row(row, max_order, smooth_method, smooth_value,
-                                               effective_order, neumaier)
-    return (score, [row[2 + k] for k in range(max_order)],
-            [row[2 + max_order + k] for k in range(max_order)], precisions, bp, row[0], row[1])

@@ -1,7 +1,8 @@
 """Pure-Python twin of ``_tokenize.pyx``: the readable rules of each tokenizer, and interning.
 
 Same interface as the compiled module: ``tokenize(lines, kind, lowercase, vocab, frozen, what)``
-returns ``(ids int32 array, offsets int64 array)``.
+returns ``(ids int32 array, offsets int64 array)``. BLEU's fused paths from text to statistics
+rows (``bleu/_text_rows_py.py``) tokenize with ``split_tokens``.
 """
 
 from __future__ import annotations
@@ -13,12 +14,10 @@ from functools import lru_cache
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Callable, Dict, List, Optional, Tuple
+    from typing import Callable, Dict, List, Tuple
 
 import numpy as np
 
-from turbobleu._engine.count._kernel_py import segment_row
-from turbobleu._engine.recipes._sacrebleu_scores_py import sacrebleu_score_parts
 from turbobleu._engine.text.rules_13a import language_independent, rules_13a
 from turbobleu._engine.text.unicode_classes import intl_classes, ranges_pattern
 
@@ -26,13 +25,10 @@ from turbobleu._engine.text.unicode_classes import intl_classes, ranges_pattern
 # (tests/test_layout.py); the rest here is the specification's own helpers.
 __all__ = [
     "Vocab",
-    "corpus_row",
     "count_tokenized_periods",
     "intl_class_of",
     "is_python_space",
     "is_zh_char_of",
-    "sentence_row",
-    "sentence_score_parts",
     "tokenize",
     "tokenize_strings",
 ]
@@ -144,11 +140,11 @@ _REWRITERS: Dict[int, Callable[[str], str]] = {
 def rewrite(line: str, kind: int) -> str:
     """sacrebleu's tokenizer ``kind`` applied to ``line``: the tokens joined by spaces (not yet
     split, not right-stripped)."""
-    _check_kind(kind)
+    check_kind(kind)
     return _REWRITERS[kind](line)
 
 
-def _check_kind(kind: int) -> None:
+def check_kind(kind: int) -> None:
     if kind not in _REWRITERS:
         raise ValueError(f"unknown tokenizer code {kind}")
 
@@ -178,7 +174,7 @@ def split_tokens(line: str, kind: int, lowercase: bool) -> List[str]:
 def tokenize(
     lines: list, kind: int, lowercase: bool, vocab: Vocab, frozen: bool = False, what: str = "lines"
 ) -> Tuple[np.ndarray, np.ndarray]:
-    _check_kind(kind)
+    check_kind(kind)
     if vocab is None:
         raise TypeError("vocab must be a Vocab, not None")
     ids: List[int] = []
@@ -195,58 +191,6 @@ def tokenize(
     return np.array(ids, dtype=np.int32), np.array(offsets, dtype=np.int64)
 
 
-def _plain_corpus(hypotheses: Any, references: Any) -> Optional[Tuple[list, List[list]]]:
-    """Copies of a corpus in the plain shape corpus_row handles (a non-empty list of str, and a
-    non-empty list of lists of str, each as long), else None. Copies, because a str subclass'
-    lower() may change the caller's lists while the corpus is read."""
-    if type(hypotheses) is not list or type(references) is not list:
-        return None
-    hyps, streams = list(hypotheses), list(references)
-    if not hyps or not streams:
-        return None
-    if any(type(stream) is not list or len(stream) != len(hyps) for stream in streams):
-        return None
-    streams = [list(stream) for stream in streams]
-    if not all(isinstance(line, str) for line in hyps) or not all(
-        isinstance(line, str) for stream in streams for line in stream
-    ):
-        return None
-    return hyps, streams
-
-
-def corpus_row(
-    hypotheses: Any,
-    references: Any,
-    kind: int,
-    lowercase: bool,
-    max_order: int,
-    rows: Optional[np.ndarray] = None,
-    hash_mask: int = 2**64 - 1,
-) -> Optional[Tuple[List[int], int]]:
-    """``(summed statistics row, lines ending in ' .')`` of a plain-shaped corpus, else None
-    (the caller's general path handles other shapes and bad input); the per-segment rows go to
-    ``rows`` when it is given. ``hash_mask`` is the compiled kernel's collision hook; n-grams
-    here are compared as tuples, so it is ignored."""
-    _check_kind(kind)
-    if max_order < 1:
-        raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
-    corpus = _plain_corpus(hypotheses, references)
-    if corpus is None:
-        return None
-    hyps, streams = corpus
-    width = 2 + 2 * max_order
-    if rows is not None and rows.shape != (len(hyps), width):
-        raise ValueError(f"corpus_row: rows must have shape ({len(hyps)}, {width})")
-    total = [0] * width
-    for i, hyp in enumerate(hyps):
-        refs = [split_tokens(stream[i], kind, lowercase) for stream in streams]
-        row = segment_row(split_tokens(hyp, kind, lowercase), refs, max_order)
-        if rows is not None:
-            rows[i] = row
-        total = [a + b for a, b in zip(total, row)]
-    return total, count_tokenized_periods(hyps)
-
-
 def count_tokenized_periods(lines: list) -> int:
     """How many of ``lines`` end with ' .' (sacrebleu warns at 100: text left tokenized)."""
     count = 0
@@ -259,53 +203,5 @@ def count_tokenized_periods(lines: list) -> int:
 
 def tokenize_strings(lines: list, kind: int, lowercase: bool) -> List[List[str]]:
     """Test hook: the tokenizer's output as lists of token strings."""
-    _check_kind(kind)
+    check_kind(kind)
     return [split_tokens(line, kind, lowercase) for line in lines]
-
-
-def sentence_row(
-    hypothesis: object, references: list, kind: int, lowercase: bool, max_order: int
-) -> List[int]:
-    """Statistics row of one hypothesis against its references (None entries are skipped)."""
-    if not isinstance(hypothesis, str):
-        raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
-    if max_order < 1:
-        raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
-    _check_kind(kind)
-    vocab = Vocab()
-    refs = []
-    for k, ref in enumerate(references):
-        if ref is None:
-            continue
-        if not isinstance(ref, str):
-            raise TypeError(f"references[{k}] must be a str or None, got {type(ref).__name__}")
-        refs.append([vocab.setdefault(t, len(vocab)) for t in split_tokens(ref, kind, lowercase)])
-    hyp = [vocab.get(t, UNKNOWN) for t in split_tokens(hypothesis, kind, lowercase)]
-    if not refs and hyp:
-        raise ValueError(
-            "references: every reference is None, so there is nothing to score "
-            "the hypothesis against"
-        )
-    return segment_row(hyp, refs, max_order)
-
-
-def sentence_score_parts(
-    hypothesis: object,
-    references: list,
-    kind: int,
-    lowercase: bool,
-    max_order: int,
-    smooth_method: str,
-    smooth_value: Any,
-    effective_order: bool,
-    neumaier: bool,
-) -> Tuple[Any, ...]:
-    """``BLEUScore``'s arguments (score, counts, totals, precisions, bp, sys_len, ref_len) for one
-    hypothesis: ``sentence_row`` and ``sacrebleu_score_parts`` in one call. Not for add-k."""
-    if smooth_method == "add-k":
-        raise ValueError("sentence_score_parts: add-k takes the Python recipe")
-    row = sentence_row(hypothesis, references, kind, lowercase, max_order)
-    score, precisions, bp = sacrebleu_score_parts(
-        row, max_order, smooth_method, smooth_value, effective_order, neumaier
-    )
-    return (score, row[2 : 2 + max_order], row[2 + max_order :], precisions, bp, row[0], row[1])
