@@ -87,9 +87,10 @@ cp "$PURE_WHEEL" "$WORK/wheelhouse/"
 PURE_WHEEL="$WORK/wheelhouse/$(basename "$PURE_WHEEL")"
 
 # -- what is inside the sdist and the wheels -------------------------------------------------------
-"$PYTHON" - "$SDIST" "$COMPILED_WHEEL" "$PURE_WHEEL" "$WORK/stage/pyproject.toml" <<'EOF'
-import re, sys, tarfile, zipfile
-sdist, compiled, pure, pyproject = sys.argv[1:]
+"$PYTHON" - "$SDIST" "$COMPILED_WHEEL" "$PURE_WHEEL" "$WORK/stage/pyproject.toml" \
+    "$REPO/src/turbobleu/_engine/compiled_modules.py" <<'EOF'
+import re, runpy, sys, tarfile, zipfile
+sdist, compiled, pure, pyproject, module_list = sys.argv[1:]
 
 def fail(msg):
     sys.exit(f"FAILED: {msg}")
@@ -98,22 +99,14 @@ if not re.search(r"-cp3\d+-cp3\d+t?-[\w.]*manylinux_\d+_\d+_\w+\.whl$", compiled
     fail(f"the repaired wheel has no manylinux tag: {compiled}")
 if not pure.endswith("-py3-none-any.whl"):
     fail(f"the pure-Python wheel is not py3-none-any: {pure}")
-typing_files = {"turbobleu/py.typed", "turbobleu/_engine/count/_kernel.pyi",
-                "turbobleu/_engine/count/_pack.pyi", "turbobleu/_engine/count/_ref_tables.pyi",
-                "turbobleu/_engine/count/_self_table.pyi",
-                "turbobleu/_engine/recipes/_sacrebleu_scores.pyi",
-                "turbobleu/_engine/recipes/_nltk_scores.pyi",
-                "turbobleu/_engine/resample/_resample.pyi",
-                "turbobleu/_engine/resample/_draws.pyi",
-                "turbobleu/_engine/text/_tokenize.pyi", "turbobleu/_engine/intern/_intern.pyi",
-                "turbobleu/_engine/bleu/_text_rows.pyi", "turbobleu/_engine/ter/_ter.pyi"}
-stages = ("kernel|pack|ref_tables|self_table|sacrebleu_scores|nltk_scores|resample|draws|tokenize"
-          "|text_rows|intern|ter")
-for wheel, compiled_modules in ((compiled, 12), (pure, 0)):
+# every compiled module of the one list, and its stub in both wheels
+modules = [m.replace(".", "/") for m in runpy.run_path(module_list)["COMPILED"]]
+typing_files = {"turbobleu/py.typed"} | {m + ".pyi" for m in modules}
+for wheel, expected in ((compiled, set(modules)), (pure, set())):
     names = set(zipfile.ZipFile(wheel).namelist())
-    so = [n for n in names if re.match(rf"turbobleu/_engine/\w+/_({stages})\..*\.so$", n)]
-    if len(so) != compiled_modules:
-        fail(f"{wheel}: expected {compiled_modules} compiled modules, found {so}")
+    so = {n.split(".", 1)[0] for n in names if n.startswith("turbobleu/") and n.endswith(".so")}
+    if so != expected:
+        fail(f"{wheel}: compiled modules {sorted(so)}, expected {sorted(expected)}")
     if not typing_files <= names:
         fail(f"{wheel}: missing {sorted(typing_files - names)}")
     sources = [n for n in names if n.endswith((".pyx", ".pxd", ".c"))]
