@@ -80,9 +80,13 @@ def sentence_gleu(
     """Sentence-level GLEU: exactly ``corpus_gleu([references], [hypothesis], ...)``, the
     minimum of n-gram precision and recall against the best reference."""
     stats = None
-    if _fast_orders(min_len, max_len):
+    # (_fast_orders and min() written out: a sentence loop spends its time around the C call)
+    if type(min_len) is int and type(max_len) is int and min_len >= 1 and max_len >= 1:
         stats = _gleu_sentence_stats(
-            references, hypothesis, min(min_len, _LONGEST), min(max_len, _LONGEST)
+            references,
+            hypothesis,
+            min_len if min_len < _LONGEST else _LONGEST,
+            max_len if max_len < _LONGEST else _LONGEST,
         )
     if stats is None:
         return corpus_gleu_in_nltk_order([references], [hypothesis], min_len, max_len)
