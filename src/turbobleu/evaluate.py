@@ -111,12 +111,14 @@ def _lines_containing(lines: List[str], characters: str) -> List[int]:
     return sorted(found)
 
 
-def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.ndarray]]:
+def _tokenize_13a_groups(
+    groups: List[List[str]],
+) -> Tuple[List[Tuple[np.ndarray, np.ndarray]], int]:
     """Ids and offsets of each group of lines, tokenized with the default tokenizer into one
-    shared vocabulary. The compiled tokenizer does all lines but the rare ones it would get wrong;
-    those are tokenized in Python afterwards, so that every token they share with another line
-    already has its id (tokens found only there get negative ids, which the vocabulary never
-    hands out)."""
+    shared vocabulary, and how many ids there are (every id is below it: the kernel's dense
+    mode). The compiled tokenizer does all lines but the rare ones it would get wrong; those are
+    tokenized in Python afterwards, so that every token they share with another line already
+    has its id (tokens found only there get the next ids after the vocabulary's)."""
     vocab = _impl.tokenize.Vocab()
     done = []
     odd_lines: List[Tuple[int, int]] = []
@@ -130,7 +132,7 @@ def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.n
                 prepared[i] = ""
         done.append(_impl.tokenize.tokenize(prepared, _impl.tokenize.TOK_13A, False, vocab))
     if not odd_lines:
-        return done
+        return done, len(vocab)
     if isinstance(vocab, dict):  # the pure-Python twin's vocabulary is a dict already
         known: Dict[str, int] = dict(vocab)
     else:
@@ -139,7 +141,7 @@ def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.n
     def token_id(token: str) -> int:
         found = known.get(token)
         if found is None:
-            found = known[token] = -2 - len(known)
+            found = known[token] = len(known)
         return found
 
     for g, i in odd_lines:
@@ -157,7 +159,7 @@ def _tokenize_13a_groups(groups: List[List[str]]) -> List[Tuple[np.ndarray, np.n
         new_offsets = np.zeros(len(offsets), dtype=np.int64)
         np.cumsum(lengths, out=new_offsets[1:])
         done[g] = (new_ids.astype(np.int32, copy=False), new_offsets)
-    return done
+    return done, len(known)
 
 
 # -- tensorflow/nmt compute_bleu -----------------------------------------------------------------
@@ -304,7 +306,7 @@ def _compute_13a(
 ) -> Tuple[Any, ...]:
     """The default-tokenizer path: strings to ids in compiled code, then the kernel."""
     flat_refs = [r for refs in reference_lists for r in refs]
-    (ref_ids, ref_off), (hyp_ids, hyp_off) = _tokenize_13a_groups([flat_refs, predictions])
+    ((ref_ids, ref_off), (hyp_ids, hyp_off)), n_ids = _tokenize_13a_groups([flat_refs, predictions])
     ref_counts = [len(refs) for refs in reference_lists]
     if 0 in ref_counts:
         raise ValueError(
@@ -314,7 +316,9 @@ def _compute_13a(
     seg_ref_off = np.zeros(len(ref_counts) + 1, dtype=np.int64)
     np.cumsum(ref_counts, out=seg_ref_off[1:])
     rows = np.zeros((len(predictions), 2 + 2 * max_order), dtype=np.int64)
-    _impl.kernel.count_stats(hyp_ids, hyp_off, ref_ids, ref_off, seg_ref_off, max_order, rows)
+    _impl.kernel.count_stats(
+        hyp_ids, hyp_off, ref_ids, ref_off, seg_ref_off, max_order, rows, n_ids=max(n_ids, 1)
+    )
     ref_lens = np.diff(ref_off)
     shortest = int(np.minimum.reduceat(ref_lens, seg_ref_off[:-1]).sum()) if len(ref_lens) else 0
     return _score_rows(rows, shortest, max_order, smooth)
@@ -604,7 +608,7 @@ def _google_bleu_13a(
         streams = list(map(list, zip(*references)))
     else:
         streams = [[refs[j] if j < len(refs) else "" for refs in references] for j in range(width)]
-    *stream_ids, (hyp_ids, hyp_off) = _tokenize_13a_groups([*streams, predictions])
+    (*stream_ids, (hyp_ids, hyp_off)), n_ids = _tokenize_13a_groups([*streams, predictions])
     hyp_lens = np.diff(hyp_off)
     longest = int(hyp_lens.max())
     top = min(max_len, longest)
@@ -621,7 +625,9 @@ def _google_bleu_13a(
         n_all = np.maximum(hyp_totals, _ngram_totals(np.diff(ref_off), min_len, cap))
         if top >= min_len:
             rows[:] = 0
-            _impl.kernel.count_stats(hyp_ids, hyp_off, ref_ids, ref_off, segments, top, rows)
+            _impl.kernel.count_stats(
+                hyp_ids, hyp_off, ref_ids, ref_off, segments, top, rows, n_ids=max(n_ids, 1)
+            )
             tp = rows[:, 1 + min_len : 2 + top].sum(axis=1)
         else:
             tp = np.zeros(n_seg, dtype=np.int64)
