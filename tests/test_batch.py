@@ -24,8 +24,8 @@ from conftest import (
     requires_wmt23,
 )
 from turbobleu import NLTKRecipe, ReferenceSets, SacreBLEURecipe, sentence_bleu_batch
-from turbobleu._engine import impl as _impl
 from turbobleu._engine.count import _kernel_py, _pack_py, _ref_tables_py, _self_table_py
+from turbobleu._engine.count import chosen as _count_impl
 
 MAX_ID = 2**31 - 1
 SMOOTHINGS = [
@@ -281,7 +281,10 @@ def test_compiled_tables_equal_the_twin():
 def test_memory_figure():
     prepared = ReferenceSets([[[1, 2, 3], [2, 3, 4]], [[5]]], threads=1)
     # distinct n-grams: group 0 has 1,2,3,4 / 12,23,34 / 123,234 (9); group 1 has 1.
-    caps = [_impl.ref_tables().group_capacity_of(9), _impl.ref_tables().group_capacity_of(1)]
+    caps = [
+        _count_impl.ref_tables().group_capacity_of(9),
+        _count_impl.ref_tables().group_capacity_of(1),
+    ]
     assert prepared.nbytes >= 16 * sum(caps)
     assert len(prepared) == 2 and prepared.num_references.tolist() == [2, 1]
 

@@ -16,7 +16,8 @@ from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
 from conftest import SHARED_DATA, all_corpora, discover_corpora, requires_wmt23
 from turbobleu import NLTKRecipe, ReferenceSets, sentence_bleu_batch
-from turbobleu._engine import impl as _impl
+from turbobleu._engine import choice as _choice
+from turbobleu._engine.recipes import chosen as _recipes_impl
 
 WEIGHTS = st.one_of(
     st.integers(1, 8).map(lambda k: (1 / k,) * k),
@@ -157,7 +158,7 @@ def test_big_rationals_fall_back_exactly():
         got, rows = sentence_bleu_batch(hyps, refs, rec, threads=1, return_stats=True)
         assert got.tolist() == want
         status = np.zeros(len(rows), dtype=np.uint8)
-        _impl.nltk_scores().nltk_sentence_scores(
+        _recipes_impl.nltk_scores().nltk_sentence_scores(
             rows,
             8,
             rec._weights,
@@ -170,7 +171,7 @@ def test_big_rationals_fall_back_exactly():
             status,
             np.zeros(8, np.uint8),
         )
-        if _impl.implementation == "cython" and isinstance(alpha, int):
+        if _choice.implementation == "cython" and isinstance(alpha, int):
             assert status.any(), "expected rows handed back to the Python recipe"
 
 
@@ -246,7 +247,7 @@ def test_wmt23_text_equals_nltk(corpus):
 # -- the exact arithmetic the C recipe is built on ---------------------------------------------
 @given(num=st.integers(-(2**62), 2**62), den=st.integers(1, 2**62))
 def test_rational_to_double_rounds_once(num, den):
-    assert _impl.nltk_scores().rat_to_double_of(num, den) == num / den
+    assert _recipes_impl.nltk_scores().rat_to_double_of(num, den) == num / den
 
 
 @given(
@@ -256,7 +257,7 @@ def test_rational_to_double_rounds_once(num, den):
     )
 )
 def test_exact_sum_equals_fsum(values):
-    assert _impl.nltk_scores().exact_sum_of(values) == math.fsum(values)
+    assert _recipes_impl.nltk_scores().exact_sum_of(values) == math.fsum(values)
 
 
 def test_exact_sum_hard_cases():
@@ -269,5 +270,7 @@ def test_exact_sum_hard_cases():
         [-0.0],
         [],
     ):
-        assert _impl.nltk_scores().exact_sum_of(values) == math.fsum(values)
-    assert Fraction(_impl.nltk_scores().rat_to_double_of(2**62 - 1, 3)) == Fraction((2**62 - 1) / 3)
+        assert _recipes_impl.nltk_scores().exact_sum_of(values) == math.fsum(values)
+    assert Fraction(_recipes_impl.nltk_scores().rat_to_double_of(2**62 - 1, 3)) == Fraction(
+        (2**62 - 1) / 3
+    )

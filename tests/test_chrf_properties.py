@@ -188,10 +188,10 @@ def test_bad_input_raises_errors_that_name_it() -> None:
 
 
 def test_sentence_scores_of_an_empty_statistics_array() -> None:
-    from turbobleu._engine import impl
+    from turbobleu._engine.chrf import chosen as _chrf_impl
 
     out = np.empty(0)
-    impl.chrf_counts().sentence_scores(np.zeros((0, 18), dtype=np.int64), 6, 2, False, out)
+    _chrf_impl.chrf_counts().sentence_scores(np.zeros((0, 18), dtype=np.int64), 6, 2, False, out)
     assert out.shape == (0,)
 
 
@@ -199,9 +199,9 @@ def test_every_code_point_is_whitespace_exactly_when_python_says_so() -> None:
     """The kernel's own whitespace test (branch-free for ASCII, CPython's table only in the
     ranges that hold whitespace) against ``str.isspace`` for every code point: the compiled
     kernel gets all of them, the twin a sample plus every whitespace character."""
-    from turbobleu._engine import impl
+    from turbobleu._engine import choice as _choice
 
-    step = 1 if impl.implementation == "cython" else 97
+    step = 1 if _choice.implementation == "cython" else 97
     # Highest first: the kernel's per-code-point table is reallocated (and zeroed, ~18 MB) each
     # time a segment brings a higher code point, so an ascending sweep takes minutes.
     points = sorted(

@@ -104,7 +104,7 @@ def test_every_option_has_one_default_in_both_parsers() -> None:
 def test_plain_command_line_does_not_import_argparse(tmp_path) -> None:
     """The point of the plain parser: a plain run loads no argparse (and, compiled, neither re
     nor NumPy: the pure-Python twins need both)."""
-    from turbobleu._engine import impl
+    from turbobleu._engine import choice as _choice
 
     (tmp_path / "ref.txt").write_text("a b c d\n", encoding="utf-8")
     (tmp_path / "hyp.txt").write_text("a b c e\n", encoding="utf-8")
@@ -120,5 +120,5 @@ def test_plain_command_line_does_not_import_argparse(tmp_path) -> None:
     status, loaded = done.stdout.splitlines()[-1].split(" ", 1)
     assert status == "0"
     assert "argparse" not in loaded
-    if impl.implementation == "cython":
+    if _choice.implementation == "cython":
         assert loaded == "[]"

@@ -12,7 +12,7 @@ import re
 import pytest
 
 import turbobleu
-from turbobleu._engine import impl as _impl
+from turbobleu._engine import choice as _choice
 
 HYPS = ["the cat sat", "a dog ran"]
 REFS = [["the cat sat .", "a dog ran ."]]
@@ -225,7 +225,7 @@ def test_signature_before_any_scoring() -> None:
 def test_unknown_implementation_choice(monkeypatch) -> None:
     monkeypatch.setenv("TURBOBLEU_IMPL", "fastest")
     with pytest.raises(ImportError, match=r"TURBOBLEU_IMPL must be one of"):
-        _impl._load()
+        _choice.decide()
 
 
 @pytest.mark.parametrize("metric", [turbobleu.BLEU, turbobleu.CHRF], ids=["BLEU", "CHRF"])

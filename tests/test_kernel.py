@@ -25,8 +25,9 @@ from conftest import (
     requires_compiled,
     twin_and_compiled,
 )
-from turbobleu._engine import impl as _impl
+from turbobleu._engine import choice as _choice
 from turbobleu._engine.count import _kernel_py
+from turbobleu._engine.count import chosen as _count_impl
 from turbobleu._engine.recipes import _sacrebleu_scores_py
 
 COMPILED = compiled_kernel()
@@ -400,10 +401,10 @@ def test_offsets_past_the_buffers(kernel) -> None:
 def test_selected_kernel_is_the_reported_implementation() -> None:
     expected = (
         "turbobleu._engine.count._kernel"
-        if _impl.implementation == "cython"
+        if _choice.implementation == "cython"
         else "turbobleu._engine.count._kernel_py"
     )
-    assert _impl.kernel.__name__ == expected
+    assert _count_impl.kernel.__name__ == expected
 
 
 # -- the one-row sacrebleu recipe (sentence_bleu's) ------------------------------------------------

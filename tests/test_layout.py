@@ -13,7 +13,7 @@ from typing import Dict, Iterator, List, Set, Tuple
 import pytest
 
 import turbobleu
-from turbobleu._engine import impl as _impl
+from turbobleu._engine import choice as _choice
 from turbobleu._engine.compiled_modules import COMPILED, twin_of
 
 PACKAGE = Path(turbobleu.__file__).parent
@@ -125,7 +125,7 @@ def _cycles(graph: Dict[str, Set[str]]) -> List[List[str]]:
 
 def test_no_import_cycle_among_the_package_modules() -> None:
     graph = _graph()
-    assert "turbobleu.bleu" in graph and "turbobleu._engine.impl" in graph
+    assert "turbobleu.bleu" in graph and "turbobleu._engine.choice" in graph
     assert _cycles(graph) == []
 
 
@@ -152,6 +152,24 @@ def test_the_engine_imports_no_public_module() -> None:
         for name in engine
     }
     assert {name: up for name, up in upward.items() if up} == {}
+
+
+def test_each_compiled_module_is_chosen_once_in_its_own_package() -> None:
+    """No hub: each package's ``chosen.py`` names its own pairs, and together they name every
+    module of ``compiled_modules.COMPILED`` once."""
+    named: List[str] = []
+    for path in sorted(PACKAGE.glob("_engine/*/chosen.py")):
+        stages = re.findall(r'(?:loaded|on_first_use)\(\s*"([\w.]+)"', path.read_text("utf-8"))
+        assert stages, f"{path} names no module"
+        for stage in stages:
+            assert stage.split(".")[0] == path.parent.name, f"{path} names {stage}"
+        named += ["turbobleu._engine." + stage for stage in stages]
+    assert sorted(named) == sorted(COMPILED)
+
+
+def test_a_misspelt_stage_fails_when_it_is_named() -> None:
+    with pytest.raises(ValueError, match="not in compiled_modules.COMPILED"):
+        _choice.on_first_use("count._kernal", "a typo")
 
 
 def test_no_compiled_module_imports_a_twin() -> None:
@@ -187,7 +205,7 @@ def _public(module: object) -> Dict[str, object]:
 def test_each_twin_has_the_compiled_modules_functions_and_signatures(
     compiled_name: str, twin_name: str
 ) -> None:
-    if _impl.implementation != "cython":
+    if _choice.implementation != "cython":
         pytest.skip("the compiled modules are not in use (TURBOBLEU_IMPL=python or not built)")
     compiled = importlib.import_module(compiled_name)
     twin = importlib.import_module(twin_name)

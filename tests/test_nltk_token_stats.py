@@ -363,10 +363,11 @@ def test_a_one_shot_iterator_of_references_is_left_untouched(impl) -> None:
 
 
 def test_the_compiled_module_is_used_when_built() -> None:
-    from turbobleu._engine import impl as _impl
+    from turbobleu._engine import choice as _choice
+    from turbobleu._engine.intern import chosen as _intern_impl
 
-    expected = _hashable if _impl.implementation == "cython" else _token_stats
-    assert _impl.interning() is expected
+    expected = _hashable if _choice.implementation == "cython" else _token_stats
+    assert _intern_impl.interning() is expected
     assert turbobleu.nltk.sentence_row is expected.sentence_row
 
 

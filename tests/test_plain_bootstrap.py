@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from conftest import built_implementations, twin_and_compiled
 from turbobleu import significance
-from turbobleu._engine import impl
+from turbobleu._engine import choice as _choice
 from turbobleu._engine.recipes import _sacrebleu_scores_py
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM, SacreBLEUOptions
 from turbobleu._engine.recipes.sacrebleu_batch import bleu_scores
@@ -30,7 +30,7 @@ from turbobleu._engine.resample import _draws_py, plain
 from turbobleu._engine.resample.pcg64 import PCG64, seed_sequence_state, seeded_pcg64
 from turbobleu._engine.resample.settings import Result, Seed, resolve_seed
 
-compiled = pytest.mark.skipif(impl.implementation != "cython", reason="compiled modules only")
+compiled = pytest.mark.skipif(_choice.implementation != "cython", reason="compiled modules only")
 # sacrebleu's resample arithmetic is float32 under NumPy 2 (the plain path's precondition).
 numpy2 = pytest.mark.skipif(int(np.__version__.split(".")[0]) < 2, reason="NumPy 1 arithmetic")
 SEEDS = st.integers(min_value=0, max_value=2**130)
@@ -316,7 +316,7 @@ def test_paired_bootstrap_declines_sums_that_could_round() -> None:
 
 def test_applies_only_where_the_numbers_are_the_same() -> None:
     seeded = resolve_seed(12345)
-    expected = impl.implementation == "cython" and int(np.__version__.split(".")[0]) >= 2
+    expected = _choice.implementation == "cython" and int(np.__version__.split(".")[0]) >= 2
     assert plain.applies(seeded, 1000, 4, 10) is expected
     assert not plain.applies(resolve_seed(0), 1000, 4, 10)  # seed 0: unseeded comparisons
     assert not plain.applies(resolve_seed(None), 1000, 4, 10)

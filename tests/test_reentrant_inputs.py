@@ -15,7 +15,7 @@ from typing import Any, List
 import pytest
 
 import turbobleu
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.count import chosen as _count_impl
 
 COMPILED = turbobleu.implementation == "cython"
 
@@ -85,8 +85,8 @@ def test_a_group_that_empties_the_outer_list_scores_the_list_as_passed() -> None
 @pytest.mark.skipif(not COMPILED, reason="the compiled packers' snapshot (see above)")
 def test_a_row_that_empties_the_outer_list_packs_the_list_as_passed() -> None:
     rows = [[1, 2, 3], [1, 2]] + [[4, 5, 6, k % 7] for k in range(5000)]
-    want_ids, want_off = _impl.packer().pack_sequences(rows, "hypotheses")
+    want_ids, want_off = _count_impl.packer().pack_sequences(rows, "hypotheses")
     outer: List[Any] = list(rows)
     outer[1] = ClearsOuter([1, 2], outer)
-    ids, off = _impl.packer().pack_sequences(outer, "hypotheses")
+    ids, off = _count_impl.packer().pack_sequences(outer, "hypotheses")
     assert ids.tolist() == want_ids.tolist() and off.tolist() == want_off.tolist()

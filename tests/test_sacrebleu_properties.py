@@ -25,7 +25,8 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 import turbobleu
 from conftest import assert_same_score
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.bleu import chosen as _bleu_impl
+from turbobleu._engine.count import chosen as _count_impl
 
 SMOOTHINGS = (
     ("none", None),
@@ -205,7 +206,7 @@ def test_corpus_scores_with_forced_hash_collisions(corpus, opts: dict, colliding
 def colliding_kernel(monkeypatch):
     """Route turbobleu's kernel calls (count_stats, and corpus_row of the plain-corpus path)
     through ``hash_mask=3`` and count them."""
-    real = _impl.kernel
+    real = _count_impl.kernel
     calls = []
 
     def count_stats(*args, **kwargs):
@@ -213,7 +214,7 @@ def colliding_kernel(monkeypatch):
         kwargs["hash_mask"] = 3
         return real.count_stats(*args, **kwargs)
 
-    text_rows = _impl.text_rows()
+    text_rows = _bleu_impl.text_rows()
     real_corpus_row = text_rows.corpus_row
 
     def corpus_row(*args, **kwargs):
@@ -227,9 +228,11 @@ def colliding_kernel(monkeypatch):
         **{name: getattr(real, name) for name in dir(real) if not name.startswith("__")}
     )
     colliding.count_stats = count_stats
-    monkeypatch.setattr(_impl, "kernel", colliding)
+    monkeypatch.setattr(_count_impl, "kernel", colliding)
     yield calls
-    assert calls, "turbobleu no longer calls _impl.kernel.count_stats; the collision hook is dead"
+    assert calls, (
+        "turbobleu no longer calls count.chosen.kernel.count_stats; the collision hook is dead"
+    )
 
 
 def test_known_none_and_empty_reference_cases() -> None:

@@ -25,8 +25,9 @@ from sacrebleu.significance import PairedTest, _bootstrap_resample, estimate_ci
 import turbobleu
 from conftest import FIXTURE_DATA, SHARED_DATA, read_lines, requires_wmt23
 from turbobleu import significance
-from turbobleu._engine import impl as _impl
+from turbobleu._engine import choice as _choice
 from turbobleu._engine.recipes import sacrebleu_batch as _batch_recipe
+from turbobleu._engine.resample import chosen as _resample_impl
 from turbobleu.significance import (
     Recipe,
     Result,
@@ -263,7 +264,7 @@ def test_resample_counts_are_numpys_choice(n: int, seed: int) -> None:
     ours, theirs = np.random.default_rng(seed), np.random.default_rng(seed)
     blocks = [np.full((rows, n), -1.0, dtype=np.float32) for rows in (3, 4)]
     for block in blocks:
-        _impl.resample().resample_counts(ours, n, block)
+        _resample_impl.resample().resample_counts(ours, n, block)
     drawn = theirs.choice(n, size=(7, n), replace=True)
     want = np.stack([np.bincount(row, minlength=n) for row in drawn])
     assert np.array_equal(np.concatenate(blocks), want)
@@ -275,14 +276,17 @@ def test_bounded_draw_is_numpys_including_rejections(n: int) -> None:
     """For n just above 2**31 about half of NumPy's Lemire draws are rejected and redrawn."""
     ours, theirs = np.random.default_rng(9), np.random.default_rng(9)
     assert np.array_equal(
-        _impl.resample().bounded_integers(ours, n, 20_000), theirs.integers(0, n, size=20_000)
+        _resample_impl.resample().bounded_integers(ours, n, 20_000),
+        theirs.integers(0, n, size=20_000),
     )
     assert ours.bit_generator.state == theirs.bit_generator.state
 
 
 def test_resample_counts_rejects_bad_shapes() -> None:
     with pytest.raises(ValueError, match="n_segments columns"):
-        _impl.resample().resample_counts(np.random.default_rng(), 5, np.zeros((2, 4), np.float32))
+        _resample_impl.resample().resample_counts(
+            np.random.default_rng(), 5, np.zeros((2, 4), np.float32)
+        )
 
 
 # -- seeds -----------------------------------------------------------------------------------------
@@ -565,25 +569,25 @@ def test_libm_map_is_math_or_declines(name: str, values: List[float]) -> None:
     try:
         want = [fn(v).hex() for v in values]
     except (ValueError, OverflowError) as exc:
-        if _impl.implementation == "cython":
-            assert not _impl.resample().libm_map(name, x, out)
+        if _choice.implementation == "cython":
+            assert not _resample_impl.resample().libm_map(name, x, out)
         else:
             with pytest.raises(type(exc)):
-                _impl.resample().libm_map(name, x, out)
+                _resample_impl.resample().libm_map(name, x, out)
         return
-    if _impl.resample().libm_map(name, x, out):
+    if _resample_impl.resample().libm_map(name, x, out):
         assert [float(v).hex() for v in out] == want
     else:  # declined: a non-finite value, which the caller maps through math
-        assert _impl.implementation == "cython" and not all(map(math.isfinite, values))
+        assert _choice.implementation == "cython" and not all(map(math.isfinite, values))
 
 
 def test_libm_map_on_the_values_scoring_sees() -> None:
     precisions = np.random.default_rng(1).uniform(1e-3, 100.0, 10_000)
     out = np.empty_like(precisions)
-    assert _impl.resample().libm_map("log", precisions, out)
+    assert _resample_impl.resample().libm_map("log", precisions, out)
     assert out.tolist() == [math.log(p) for p in precisions.tolist()]
     with pytest.raises(ValueError, match="'log' or 'exp'"):
-        _impl.resample().libm_map("sqrt", precisions, out)
+        _resample_impl.resample().libm_map("sqrt", precisions, out)
 
 
 # -- chrF's statistics rows ----------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Dict, Set
 import pytest
 
 import turbobleu
-from turbobleu._engine import impl as _impl
+from turbobleu._engine import choice as _choice
 
 ENGINE = Path(turbobleu.__file__).parent / "_engine"
 # The stubs that re-export their twin: stub module -> the twin's constants they re-export too.
@@ -67,7 +67,7 @@ def test_a_stub_reexports_its_twins_functions(module: str) -> None:
 
 @pytest.mark.parametrize("module", sorted(REEXPORTING))
 def test_the_compiled_module_has_what_its_stub_reexports(module: str) -> None:
-    if _impl.implementation != "cython":
+    if _choice.implementation != "cython":
         pytest.skip("the compiled modules are not in use (TURBOBLEU_IMPL=python or not built)")
     compiled = importlib.import_module(module)
     twin = importlib.import_module(module + "_py")

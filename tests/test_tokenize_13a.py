@@ -33,15 +33,15 @@ from conftest import (
     twin_and_compiled,
     unique_data_files,
 )
-from turbobleu._engine import impl as _impl
 from turbobleu._engine.text import _tokenize_py
+from turbobleu._engine.text import chosen as _text_impl
 
 COMPILED = compiled_tokenize()
 MODULES = twin_and_compiled(_tokenize_py)
 needs_compiled = requires_compiled(COMPILED)
 
 SACRE = {"13a": Tokenizer13a(), "none": NoneTokenizer()}
-CODES = {"13a": _impl.tokenize.TOK_13A, "none": _impl.tokenize.TOK_NONE}
+CODES = {"13a": _text_impl.tokenize.TOK_13A, "none": _text_impl.tokenize.TOK_NONE}
 
 
 def sacre_tokens(lines: List[str], name: str, lowercase: bool) -> List[List[str]]:
@@ -61,7 +61,7 @@ def test_real_lines_tokenize_like_sacrebleu(path: Path, name: str) -> None:
     """The active implementation's ``tokenize_strings`` on every line, both lowercase settings."""
     lines = read_lines(path)
     for lowercase in (False, True):
-        got = _impl.tokenize.tokenize_strings(lines, CODES[name], lowercase)
+        got = _text_impl.tokenize.tokenize_strings(lines, CODES[name], lowercase)
         want = sacre_tokens(lines, name, lowercase)
         assert got == want, (
             f"{path} lowercase={lowercase}: {first_token_difference(got, want, lines)}"

@@ -40,9 +40,10 @@ from conftest import (
     twin_and_compiled,
     unique_data_files,
 )
-from turbobleu._engine import impl as _impl
 from turbobleu._engine.bleu import _text_rows_py
+from turbobleu._engine.count import chosen as _count_impl
 from turbobleu._engine.text import _tokenize_py
+from turbobleu._engine.text import chosen as _text_impl
 
 COMPILED = compiled_tokenize()
 MODULES = twin_and_compiled(_tokenize_py)
@@ -53,9 +54,9 @@ WITH_ROWS = twin_and_compiled(
 )
 NAMES = ("intl", "zh", "char")
 CODES = {
-    "intl": _impl.tokenize.TOK_INTL,
-    "zh": _impl.tokenize.TOK_ZH,
-    "char": _impl.tokenize.TOK_CHAR,
+    "intl": _text_impl.tokenize.TOK_INTL,
+    "zh": _text_impl.tokenize.TOK_ZH,
+    "char": _text_impl.tokenize.TOK_CHAR,
 }
 TWIN_STRIDE = 5  # by default the WMT23 sweep reads every 5th line
 
@@ -96,7 +97,7 @@ def test_real_lines_tokenize_like_sacrebleu(path: Path, name: str) -> None:
         lines = lines[::TWIN_STRIDE]
     cased, lowered = sacre_tokens_both(lines, name)
     for lowercase, want in ((False, cased), (True, lowered)):
-        got = _impl.tokenize.tokenize_strings(lines, CODES[name], lowercase)
+        got = _text_impl.tokenize.tokenize_strings(lines, CODES[name], lowercase)
         assert got == want, f"{path} {name} lowercase={lowercase}: " + first_token_difference(
             got, want, lines
         )
@@ -357,15 +358,15 @@ def test_a_vocabulary_after_a_large_one_starts_empty() -> None:
     """A finished vocabulary's memory is reused by the next one: it must hold nothing of it."""
     big = COMPILED.Vocab()
     COMPILED.tokenize(
-        [f"w{i} x{i} y{i}" for i in range(20_000)], _impl.tokenize.TOK_13A, False, big
+        [f"w{i} x{i} y{i}" for i in range(20_000)], _text_impl.tokenize.TOK_13A, False, big
     )
     assert len(big) == 60_000
     del big
     fresh = COMPILED.Vocab()
     assert len(fresh) == 0
-    ids, _ = COMPILED.tokenize(["x5 w1 x5 new"], _impl.tokenize.TOK_13A, False, fresh, True)
+    ids, _ = COMPILED.tokenize(["x5 w1 x5 new"], _text_impl.tokenize.TOK_13A, False, fresh, True)
     assert ids.tolist() == [-1, -1, -1, -1]  # frozen and empty: every token unknown
-    ids, _ = COMPILED.tokenize(["x5 w1 x5 new"], _impl.tokenize.TOK_13A, False, fresh)
+    ids, _ = COMPILED.tokenize(["x5 w1 x5 new"], _text_impl.tokenize.TOK_13A, False, fresh)
     assert ids.tolist() == [0, 1, 0, 2] and [fresh.token(i) for i in range(3)] == [
         "x5",
         "w1",
@@ -379,10 +380,10 @@ def test_a_vocabulary_after_one_of_many_characters_knows_none_of_them() -> None:
     empty: characters spread over many 1024-character blocks, then other text."""
     chars = "".join(chr(c) for c in range(0x4E00, 0x9FA5, 7)) + "!?.,abc\u3002"
     big = COMPILED.Vocab()
-    COMPILED.tokenize([chars, chars[::-1]], _impl.tokenize.TOK_CHAR, False, big)
+    COMPILED.tokenize([chars, chars[::-1]], _text_impl.tokenize.TOK_CHAR, False, big)
     del big
     lines = ["\u4e00\u4e07 b ! \u3002", "a \u4e00 ?"]
-    for kind in (_impl.tokenize.TOK_CHAR, _impl.tokenize.TOK_ZH):
+    for kind in (_text_impl.tokenize.TOK_CHAR, _text_impl.tokenize.TOK_ZH):
         fresh = COMPILED.Vocab()
         ids, _ = COMPILED.tokenize(lines, kind, False, fresh)
         assert (
@@ -438,7 +439,7 @@ def test_sentence_row_equals_batch_statistics(modules, name: str) -> None:
     from turbobleu._engine.count import _kernel_py
 
     module, text_rows = modules
-    kernel = _impl.kernel if module is not _tokenize_py else _kernel_py
+    kernel = _count_impl.kernel if module is not _tokenize_py else _kernel_py
     refs = EDGE_LINES[8:55]
     hyps = EDGE_LINES[55:102]
     vocab = module.Vocab()

@@ -33,7 +33,7 @@ from conftest import (
     unique_data_files,
 )
 from turbobleu import tokenizers
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.text import chosen as _text_impl
 from turbobleu.tokenizers import MecabTokenizer, MissingExtraError
 
 
@@ -87,7 +87,7 @@ def test_real_lines_tokenize_like_sacrebleu(path: Path, name: str) -> None:
     tokenizer = turbobleu.get_tokenizer(name)
     for lowercase in (False, True):
         ready, code, lower = tokenizer.prepare(lines, lowercase)
-        got = _impl.tokenize.tokenize_strings(ready, code, lower)
+        got = _text_impl.tokenize.tokenize_strings(ready, code, lower)
         want = sacre_tokens(lines, name, lowercase)
         assert got == want, f"{path} lowercase={lowercase}: " + first_token_difference(
             got, want, lines

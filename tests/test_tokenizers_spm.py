@@ -41,7 +41,7 @@ from conftest import (
     unique_data_files,
 )
 from turbobleu import tokenizers  # noqa: E402
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.text import chosen as _text_impl
 from turbobleu.tokenizers import MissingExtraError, SentencePieceTokenizer  # noqa: E402
 
 NAMES = ("spm", "flores101", "flores200", "spBLEU-1K")
@@ -105,7 +105,7 @@ def test_real_lines_tokenize_like_sacrebleu(path: Path, cache: Path) -> None:
     tokenizer = turbobleu.get_tokenizer("flores101")
     for lowercase in (False, True):
         ready, code, lower = tokenizer.prepare(lines, lowercase)
-        got = _impl.tokenize.tokenize_strings(ready, code, lower)
+        got = _text_impl.tokenize.tokenize_strings(ready, code, lower)
         want = sacre_tokens(lines, "flores101", lowercase)
         assert got == want, f"{path} lowercase={lowercase}: " + first_token_difference(
             got, want, lines

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from turbobleu._engine.impl import implementation
+from turbobleu._engine.choice import implementation
 from turbobleu._typing import TYPE_CHECKING
 from turbobleu.bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from turbobleu.chrf import CHRF, CHRFScore, CHRFSignature, corpus_chrf, pairwise_chrf, sentence_chrf

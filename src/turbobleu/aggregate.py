@@ -25,7 +25,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.count import chosen as _count_impl
 from turbobleu._engine.count import ids as _ids
 from turbobleu.result import BLEUScore, BLEUSignature
 from turbobleu.stats import BLEUStats
@@ -444,7 +444,7 @@ class Scorer:
         ref_ids, ref_off, group_off = _ids.groups(per_segment, "references", None, None, encoder)
         hyp_ids, hyp_off = _ids.sequences(hyps, "hypotheses", None, None, encoder, frozen=True)
         stats = np.zeros((n, 2 + 2 * self.max_order), dtype=np.int64)
-        _impl.kernel.count_stats(
+        _count_impl.kernel.count_stats(
             hyp_ids, hyp_off, ref_ids, ref_off, group_off, self.max_order, stats, 0, n
         )
         # NLTK's corpus sums take each sentence's modified-precision denominator, max(1, count).

@@ -27,9 +27,10 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.count import chosen as _count_impl
 from turbobleu._engine.count import ids as _ids
 from turbobleu._engine.recipes import _nltk_scores_py as _python_nltk
+from turbobleu._engine.recipes import chosen as _recipes_impl
 from turbobleu._engine.recipes.nltk import ALPHA, EPSILON, ZERO_ORDER_MESSAGE, K
 from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
 from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_scores_into
@@ -292,7 +293,7 @@ class NLTKRecipe:
     def score_chunk(self, rows: np.ndarray, out: np.ndarray, start: int, end: int) -> Any:
         status = np.zeros(end - start, dtype=np.uint8)
         zero = np.zeros(self.max_order, dtype=np.uint8)
-        _impl.nltk_scores().nltk_sentence_scores(
+        _recipes_impl.nltk_scores().nltk_sentence_scores(
             rows[start:end],
             self.orders,
             self._weights,
@@ -463,7 +464,7 @@ def _score_id_lists(
             "give one list of references per hypothesis (or use ReferenceSets "
             "with group_size= for several samples per reference set)"
         )
-    kernel, packer = _impl.kernel, _impl.packer()
+    kernel, packer = _count_impl.kernel, _count_impl.packer()
     rows = np.zeros((n, 2 + 2 * rec.orders), dtype=np.int64)
     scores = np.empty(n, dtype=np.float64)
 
@@ -545,7 +546,7 @@ def sentence_bleu_batch(
             "with group_size= for several samples per reference set)"
         )
     _check_groups(group_off, "references")
-    kernel = _impl.kernel
+    kernel = _count_impl.kernel
 
     def count(rows: np.ndarray, start: int, end: int) -> None:
         kernel.count_stats(
@@ -597,7 +598,7 @@ class ReferenceSets:
         self.num_groups = len(group_off) - 1
         self._group_off = group_off
         self._ref_lens = np.diff(offsets).astype(np.int64)
-        ref_tables = _impl.ref_tables()
+        ref_tables = _count_impl.ref_tables()
 
         def build(start: int, end: int) -> Tuple[np.ndarray, np.ndarray]:
             return ref_tables.build_ref_tables(
@@ -729,7 +730,7 @@ class ReferenceSets:
                 f"references were prepared with max_order={self.max_order}"
             )
         n_threads = _resolve_threads(threads)
-        ref_tables, packer = _impl.ref_tables(), _impl.packer()
+        ref_tables, packer = _count_impl.ref_tables(), _count_impl.packer()
         table, bases, caps = self._table, self._bases, self._caps
         group_off, ref_lens, mask = self._group_off, self._ref_lens, self._hash_mask
 
@@ -829,7 +830,7 @@ def self_bleu(
         raise ValueError(
             f"self_bleu needs at least 2 texts (each is scored against the others), got {n}"
         )
-    self_table = _impl.self_table()
+    self_table = _count_impl.self_table()
     table, cap = self_table.build_self_table(ids, offsets, rec.orders, _hash_mask)
     ref_lens = _closest_other_lengths(np.diff(offsets).astype(np.int64))
 

@@ -11,7 +11,7 @@ if TYPE_CHECKING:  # NumPy is imported by the methods that return arrays (a ligh
     import numpy as np
 
 from turbobleu import _log
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.bleu import chosen as _bleu_impl
 from turbobleu._engine.count.references import (
     PreparedReferences,
     check_hypotheses,
@@ -30,6 +30,7 @@ from turbobleu._engine.recipes.sacrebleu_rows import (
     sacrebleu_from_row,
     sacrebleu_scores_into,
 )
+from turbobleu._engine.text import chosen as _text_impl
 from turbobleu._engine.validate import check_text_streams, check_truth, describe
 from turbobleu.result import BLEUScore, BLEUSignature
 from turbobleu.stats import BLEUStats
@@ -45,7 +46,7 @@ _text_rows: Any = None
 
 def _bind_text_rows() -> Any:
     global _text_rows
-    _text_rows = _impl.text_rows()
+    _text_rows = _bleu_impl.text_rows()
     return _text_rows
 
 
@@ -176,7 +177,7 @@ class BLEU:
 
     @classmethod
     def _warn_if_tokenized(cls, hyps: List[str]) -> None:
-        if _impl.tokenize.count_tokenized_periods(hyps) >= 100:
+        if _text_impl.tokenize.count_tokenized_periods(hyps) >= 100:
             cls._warn_tokenized()
 
     @staticmethod

@@ -8,7 +8,7 @@ statistics row is ``_engine/recipes/chrf.f_score``.
 
 from __future__ import annotations
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.chrf import chosen as _chrf_impl
 from turbobleu._engine.chrf.recipe import check_options, f_score
 from turbobleu._engine.count.references import (
     check_hypotheses,
@@ -162,7 +162,7 @@ class CHRF:
         streams = self._references(references, len(hyps))
         if self.lowercase:
             hyps = _lower_all(hyps, "hypotheses")
-        _impl.chrf_counts().corpus_rows(
+        _chrf_impl.chrf_counts().corpus_rows(
             hyps,
             streams,
             self.char_order,
@@ -248,7 +248,7 @@ class CHRF:
             hyps = _lower_all(hyps, "hypotheses")
             refs = _lower_all(refs, "references")
         out = np.empty((len(hyps), len(refs)), dtype=np.float64)
-        _impl.chrf_counts().pairwise_scores(
+        _chrf_impl.chrf_counts().pairwise_scores(
             hyps,
             refs,
             self.char_order,
@@ -284,7 +284,9 @@ class CHRF:
         import numpy as np
 
         scores = np.empty(len(rows), dtype=np.float64)
-        _impl.chrf_counts().sentence_scores(rows, self.order, self.beta, self.eps_smoothing, scores)
+        _chrf_impl.chrf_counts().sentence_scores(
+            rows, self.order, self.beta, self.eps_smoothing, scores
+        )
         return scores
 
     def significance_recipe(self) -> Any:

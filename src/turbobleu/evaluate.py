@@ -28,15 +28,17 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.count import chosen as _count_impl
+from turbobleu._engine.intern import chosen as _intern_impl
 from turbobleu._engine.recipes.gleu import gleu_score
 from turbobleu._engine.recipes.nmt import nmt_score
+from turbobleu._engine.text import chosen as _text_impl
 from turbobleu._engine.text.rules_13a import ENTITIES, language_independent, rules_13a
 
 _STR = {str}
 _SEQUENCES = {list, tuple}
 
-corpus_rows = _impl.interning().corpus_rows
+corpus_rows = _intern_impl.interning().corpus_rows
 
 __all__ = [
     "BleuMetric",
@@ -86,8 +88,8 @@ class Tokenizer13a:
             raise TypeError(f"Tokenizer13a takes a str, got {type(line).__name__}")
         prepared = language_independent(line)
         if _compiled_agrees(prepared):
-            tokens: List[str] = _impl.tokenize.tokenize_strings(
-                [prepared], _impl.tokenize.TOK_13A, False
+            tokens: List[str] = _text_impl.tokenize.tokenize_strings(
+                [prepared], _text_impl.tokenize.TOK_13A, False
             )[0]
             return tokens
         return _rules_13a(prepared)
@@ -119,7 +121,7 @@ def _tokenize_13a_groups(
     mode). The compiled tokenizer does all lines but the rare ones it would get wrong; those are
     tokenized in Python afterwards, so that every token they share with another line already
     has its id (tokens found only there get the next ids after the vocabulary's)."""
-    vocab = _impl.tokenize.Vocab()
+    vocab = _text_impl.tokenize.Vocab()
     done = []
     odd_lines: List[Tuple[int, int]] = []
     for g, lines in enumerate(groups):
@@ -130,7 +132,9 @@ def _tokenize_13a_groups(
             if not _compiled_agrees(line):
                 odd_lines.append((g, i))
                 prepared[i] = ""
-        done.append(_impl.tokenize.tokenize(prepared, _impl.tokenize.TOK_13A, False, vocab))
+        done.append(
+            _text_impl.tokenize.tokenize(prepared, _text_impl.tokenize.TOK_13A, False, vocab)
+        )
     if not odd_lines:
         return done, len(vocab)
     if isinstance(vocab, dict):  # the pure-Python twin's vocabulary is a dict already
@@ -316,7 +320,7 @@ def _compute_13a(
     seg_ref_off = np.zeros(len(ref_counts) + 1, dtype=np.int64)
     np.cumsum(ref_counts, out=seg_ref_off[1:])
     rows = np.zeros((len(predictions), 2 + 2 * max_order), dtype=np.int64)
-    _impl.kernel.count_stats(
+    _count_impl.kernel.count_stats(
         hyp_ids, hyp_off, ref_ids, ref_off, seg_ref_off, max_order, rows, n_ids=max(n_ids, 1)
     )
     ref_lens = np.diff(ref_off)
@@ -625,7 +629,7 @@ def _google_bleu_13a(
         n_all = np.maximum(hyp_totals, _ngram_totals(np.diff(ref_off), min_len, cap))
         if top >= min_len:
             rows[:] = 0
-            _impl.kernel.count_stats(
+            _count_impl.kernel.count_stats(
                 hyp_ids, hyp_off, ref_ids, ref_off, segments, top, rows, n_ids=max(n_ids, 1)
             )
             tp = rows[:, 1 + min_len : 2 + top].sum(axis=1)

@@ -20,7 +20,7 @@ from turbobleu._typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, Optional, Sequence, Tuple
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.intern import chosen as _intern_impl
 from turbobleu._engine.recipes.gleu import (
     LENGTH_MESSAGE,
     corpus_gleu_in_nltk_order,
@@ -29,8 +29,8 @@ from turbobleu._engine.recipes.gleu import (
 
 __all__ = ["corpus_gleu", "sentence_gleu"]
 
-_gleu_stats = _impl.interning().gleu_stats
-_gleu_sentence_stats = _impl.interning().gleu_sentence_stats
+_gleu_stats = _intern_impl.interning().gleu_stats
+_gleu_sentence_stats = _intern_impl.interning().gleu_sentence_stats
 _SEQUENCES = (list, tuple)
 _LONGEST = 1 << 62  # orders above any sequence's length count the same: clamped to an int64
 

@@ -30,10 +30,10 @@ from turbobleu._typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, List, Sequence
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.intern import chosen as _intern_impl
 from turbobleu._engine.recipes.matlab import matlab_score
 
-sentence_row = _impl.interning().sentence_row
+sentence_row = _intern_impl.interning().sentence_row
 
 __all__ = ["bleu_evaluation_score"]
 

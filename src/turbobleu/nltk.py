@@ -32,7 +32,7 @@ from turbobleu._typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.intern import chosen as _intern_impl
 from turbobleu._engine.recipes.nltk import (
     Fraction,
     NeedsExactPath,
@@ -50,7 +50,7 @@ from turbobleu._engine.recipes.nltk import (
 )
 from turbobleu.gleu import corpus_gleu, sentence_gleu
 
-_interning = _impl.interning()
+_interning = _intern_impl.interning()
 corpus_totals = _interning.corpus_totals
 sentence_row = _interning.sentence_row
 unsmoothed_sentence_score = _interning.unsmoothed_sentence_score

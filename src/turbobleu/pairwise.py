@@ -18,7 +18,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.count import chosen as _count_impl
 from turbobleu._engine.count import ids as _ids
 from turbobleu._engine.validate import check_flag, describe, integer_scalar
 from turbobleu.batch import (
@@ -118,7 +118,7 @@ class PairwiseBLEU:
             ids = np.concatenate([hyp_ids, ref_ids])
             off = np.concatenate([hyp_off, ref_off[1:] + hyp_off[-1]])
         self.orders = self.recipe.orders
-        kernel = _impl.pairwise_kernel()
+        kernel = _count_impl.pairwise_kernel()
         self._kernel = kernel
         self._lengths = np.diff(off).astype(np.int64)
         self._prof_off, self._prof_gram, self._prof_count, self._n_grams = kernel.ngram_profiles(

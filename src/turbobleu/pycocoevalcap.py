@@ -39,7 +39,7 @@ from turbobleu._typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, Dict, List, Optional, Tuple
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.recipes import chosen as _recipes_impl
 from turbobleu._engine.recipes import pycocoevalcap as recipe
 
 __all__ = ["Bleu"]
@@ -219,7 +219,7 @@ def _scores(
             if verbose > 1:
                 _print_images(stats, reflens.tolist(), first_none[0])
             raise _none_hypothesis(first_none[1])
-        _impl.pycocoevalcap_scores().image_scores(
+        _recipes_impl.pycocoevalcap_scores().image_scores(
             rows, np.ascontiguousarray(reflens, dtype=np.float64), orders, per_image
         )
         sums = rows.sum(axis=0).tolist()

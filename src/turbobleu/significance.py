@@ -26,11 +26,13 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 import numpy as np
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine import choice as _choice
+from turbobleu._engine.chrf import chosen as _chrf_impl
 from turbobleu._engine.chrf.recipe import f_score
 from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
 from turbobleu._engine.recipes.sacrebleu_batch import bleu_scores, bootstrap_arithmetic
 from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_from_row, sacrebleu_scores_into
+from turbobleu._engine.resample import chosen as _resample_impl
 
 # SEED_ENV, DEFAULT_SEED and Seed are public here too (the NumPy-free path shares them).
 from turbobleu._engine.resample.settings import (  # noqa: F401
@@ -125,7 +127,7 @@ class Recipe(SacreBLEUOptions):
     def _kernel_matches_int64(self) -> bool:
         # The twin kernel is a Python loop (slower than the NumPy recipe); and in an int64 row a
         # fractional add-k value is truncated, which the kernel (Python-int semantics) does not do.
-        if _impl.implementation != "cython":
+        if _choice.implementation != "cython":
             return False
         if self.smooth_method != "add-k" or self.smooth_value is None:
             return True
@@ -159,7 +161,7 @@ class ChrFRecipe:
         if arithmetic == "int64":
             out = np.empty(len(sums), dtype=np.float64)
             rows = np.ascontiguousarray(sums, dtype=np.int64)
-            _impl.chrf_counts().sentence_scores(
+            _chrf_impl.chrf_counts().sentence_scores(
                 rows, self.order, self.beta, self.eps_smoothing, out
             )
             return out
@@ -248,7 +250,7 @@ def _draw_counts(
     stream; tests/test_significance.py checks it against ``choice``).
     """
     if not keep_indices:
-        _impl.resample().resample_counts(rng, n_segments, counts)
+        _resample_impl.resample().resample_counts(rng, n_segments, counts)
         return None
     indices = rng.choice(n_segments, size=counts.shape, replace=True)
     for b, row in enumerate(indices):

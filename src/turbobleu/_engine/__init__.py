@@ -14,8 +14,9 @@
   them);
 - ``resample``: the significance tests' resampling draws and libm over arrays (``_resample``).
 
-``impl`` picks the compiled modules or their twins (``TURBOBLEU_IMPL``); those that only some calls
-need load on first use. Each compiled module's twin is its readable specification, with the same
+``choice`` decides, once, between the compiled modules and their twins (``TURBOBLEU_IMPL``); each
+package's ``chosen.py`` then names its own pairs, those that only some calls need loaded on first
+use. Each compiled module's twin is its readable specification, with the same
 functions and parameters. C helpers that several compiled modules share are inline functions in
 ``.pxd`` files (``count/ngram_keys``, ``count/batch_table``, ``recipes/sacrebleu_row``,
 ``recipes/fsum``), so that hot loops never call across modules; calls made once per line or

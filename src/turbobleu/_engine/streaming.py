@@ -10,8 +10,9 @@ from __future__ import annotations
 import itertools
 import os
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.bleu import chosen as _bleu_impl
 from turbobleu._engine.count.references import PreparedReferences, check_hypotheses
+from turbobleu._engine.text import chosen as _text_impl
 from turbobleu._engine.text.registry import Tokenizer
 from turbobleu._typing import TYPE_CHECKING
 
@@ -29,7 +30,7 @@ def chunk_row(metric: Any, hyps: List[str], refs: List[List[Any]]) -> Tuple[list
     """(statistics row summed over the segments, lines ending in a tokenized period) of one
     chunk: hypotheses and their reference streams, all of the same length."""
     if type(metric.tokenizer) is Tokenizer:  # compiled: tokenized and counted in one call
-        found = _impl.text_rows().corpus_row(
+        found = _bleu_impl.text_rows().corpus_row(
             hyps, refs, metric.tokenizer.code, metric.lowercase, metric.max_ngram_order, None
         )
         if found is not None:
@@ -37,7 +38,7 @@ def chunk_row(metric: Any, hyps: List[str], refs: List[List[Any]]) -> Tuple[list
     # A library tokenizer or a None reference: the general path.
     prepared = PreparedReferences(refs, metric.tokenizer, metric.lowercase, len(hyps))
     stats = prepared.stats(check_hypotheses(hyps), metric.max_ngram_order)
-    return stats.total(), _impl.tokenize.count_tokenized_periods(hyps)
+    return stats.total(), _text_impl.tokenize.count_tokenized_periods(hyps)
 
 
 def add_rows(total: Optional[list], row: list) -> list:

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from typing import Any, List, Optional, Tuple
 
 from turbobleu import bleu as turbo_bleu
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.bleu import chosen as _bleu_impl
 from turbobleu._engine.count.references import PreparedReferences
 from turbobleu._log import TOKENIZED_PERIODS
 from turbobleu.sacrebleu import _patch_chrf, _patch_ter
@@ -185,7 +185,7 @@ def _turbo_statistics(
             refs = [stream[0] for stream in streams]
             hyp, refs, code, lower = tokenizer.prepare_sentence(hyps[0], refs, metric.lowercase)
             metric.num_refs = len(refs) - refs.count(None)
-            return [_impl.text_rows().sentence_row(hyp, refs, code, lower, order)]
+            return [_bleu_impl.text_rows().sentence_row(hyp, refs, code, lower, order)]
         prepared = PreparedReferences(streams, tokenizer, metric.lowercase, len(hyps))
         metric.num_refs = prepared.num_refs
     else:

@@ -21,7 +21,8 @@ from typing import Any, Dict, Iterator, List, Tuple
 
 import numpy as np
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.count import chosen as _count_impl
+from turbobleu._engine.text import chosen as _text_impl
 from turbobleu.torchmetrics._text import LineSplitter, lowercase_ids
 
 
@@ -86,7 +87,7 @@ class Batch:
         per_segment = np.fromiter((len(g) for g in groups), dtype=np.int64, count=len(groups))
         self.seg_ref_off = np.zeros(len(groups) + 1, dtype=np.int64)
         np.cumsum(per_segment, out=self.seg_ref_off[1:])
-        vocab = _impl.tokenize.Vocab()
+        vocab = _text_impl.tokenize.Vocab()
         flat = [r for g in groups for r in g]
         self.ref_ids, self.ref_off = splitter.encode(flat, vocab, False, "target")
         frozen = not (distinct or splitter.lowercase)
@@ -100,7 +101,7 @@ class Batch:
         """Per segment: [pred_len, first closest ref_len, matches_1..N, totals_1..N] (int64)."""
         rows = np.zeros((self.segments, 2 + 2 * self.n_gram), dtype=np.int64)
         if self.segments:
-            _impl.kernel.count_stats(
+            _count_impl.kernel.count_stats(
                 self.hyp_ids,
                 self.hyp_off,
                 self.ref_ids,

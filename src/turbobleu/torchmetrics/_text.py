@@ -25,7 +25,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.text import chosen as _text_impl
 from turbobleu.tokenizers import (
     SPM_MODELS,
     LibraryTokenizer,
@@ -94,7 +94,7 @@ class LineSplitter:
 
     def encode(self, lines: List[str], vocab: Any, frozen: bool, what: str) -> CSR:
         """Ids of ``lines`` in ``vocab`` (``frozen``: unknown tokens get -1)."""
-        return _impl.tokenize.tokenize(lines, self.code, False, vocab, frozen, what)
+        return _text_impl.tokenize.tokenize(lines, self.code, False, vocab, frozen, what)
 
 
 class SacreSplitter(LineSplitter):
@@ -115,12 +115,12 @@ class SacreSplitter(LineSplitter):
 
         plain = sorted(set(range(len(lines))) - set(ragged))
         rewritten = [_tokenize_py.rewrite(lines[i], self.code) for i in ragged]
-        none = _impl.tokenize.TOK_NONE
+        none = _text_impl.tokenize.TOK_NONE
         return merge_lines(
             len(lines),
             [
                 (plain, super().encode([lines[i] for i in plain], vocab, frozen, what)),
-                (ragged, _impl.tokenize.tokenize(rewritten, none, False, vocab, frozen, what)),
+                (ragged, _text_impl.tokenize.tokenize(rewritten, none, False, vocab, frozen, what)),
             ],
         )
 
@@ -129,7 +129,7 @@ class LibrarySplitter(LineSplitter):
     """MeCab or SentencePiece: each line rewritten by the library, then split."""
 
     def __init__(self, tokenizer: LibraryTokenizer, lowercase: bool) -> None:
-        super().__init__(_impl.tokenize.TOK_NONE)
+        super().__init__(_text_impl.tokenize.TOK_NONE)
         self.tokenizer = tokenizer
         self.lowercase = lowercase
 
@@ -178,7 +178,7 @@ def _flores(name: str) -> LibraryTokenizer:
     return tokenizer
 
 
-_PLAIN = LineSplitter(_impl.tokenize.TOK_NONE)
+_PLAIN = LineSplitter(_text_impl.tokenize.TOK_NONE)
 
 
 def plain_splitter() -> LineSplitter:

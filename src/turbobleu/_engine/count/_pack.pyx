@@ -4,7 +4,7 @@
 offsets) that the counting modules read (``_pack_py.py`` is the readable twin).
 
 Items are read through CPython's sequence protocol; a bad item raises naming where it is
-(``what[i][j]``). Loaded on first use (``impl.packer()``): it needs NumPy for its arrays.
+(``what[i][j]``). Loaded on first use (``count.chosen.packer()``): it needs NumPy for its arrays.
 """
 import re
 from operator import index as _index

@@ -8,7 +8,7 @@ any one reference. Slot s of a group is the pair (key, count) at table[2*(base+s
 ``ngram_keys.ngram_key`` of the slot of the (n-1)-gram prefix and the last id: equal keys are
 equal id spans, so a lookup never trusts a hash. Capacities are exact (not powers of two): the
 probe start is the hash's high 32 bits scaled to the capacity. Loaded on first use
-(``impl.ref_tables()``): it needs NumPy for its arrays.
+(``count.chosen.ref_tables()``): it needs NumPy for its arrays.
 """
 import numpy as _np
 

@@ -7,7 +7,7 @@ For each n-gram the table keeps the largest count in any one text (max1, and the
 it) and the largest count in any other text (max2). Text i's references are all the other texts,
 so its clip for an n-gram is max2 when it owns max1, else max1. Slot s is the words
 table[3s..3s+2] = key, max1 | max2 << 32, owner; keys are ``ngram_keys.ngram_key``. Loaded on
-first use (``impl.self_table()``): it needs NumPy for its arrays.
+first use (``count.chosen.self_table()``): it needs NumPy for its arrays.
 """
 import numpy as _np
 

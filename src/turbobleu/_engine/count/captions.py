@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.count import chosen as _count_impl
+from turbobleu._engine.intern import chosen as _intern_impl
+from turbobleu._engine.text import chosen as _text_impl
 
 
 class CaptionStats:
@@ -73,14 +75,14 @@ def _group_offsets(counts: List[int]) -> np.ndarray:
 
 
 def _text_rows(captions: Any, group_offsets: np.ndarray, max_order: int) -> Any:
-    tok = _impl.tokenize
+    tok = _text_impl.tokenize
     vocab = tok.Vocab()
     ref_ids, ref_off = tok.tokenize(captions.references, tok.TOK_NONE, False, vocab, False, "gts")
     hyp_ids, hyp_off = tok.tokenize(captions.hypotheses, tok.TOK_NONE, False, vocab, True, "res")
     rows = np.zeros((len(hyp_off) - 1, 2 + 2 * max_order), dtype=np.int64)
     if len(rows):
         # (dense ids: each -1 or below len(vocab), which the kernel counts faster)
-        _impl.kernel.count_stats(
+        _count_impl.kernel.count_stats(
             hyp_ids, hyp_off, ref_ids, ref_off, group_offsets, max_order, rows, n_ids=len(vocab)
         )
     return rows, np.diff(ref_off)
@@ -93,7 +95,7 @@ def _token_rows(captions: Any, max_order: int) -> Any:
         return np.zeros((0, 2 + 2 * max_order), dtype=np.int64), ref_lens
     starts = np.concatenate(([0], np.cumsum(captions.counts))).tolist()
     groups = [references[starts[i] : starts[i + 1]] for i in range(len(hypotheses))]
-    rows = _impl.interning().corpus_rows(groups, hypotheses, max_order)
+    rows = _intern_impl.interning().corpus_rows(groups, hypotheses, max_order)
     if rows is None:
         rows = np.array(
             [_row_as_pycocoevalcap_counts(h, g, max_order) for h, g in zip(hypotheses, groups)],

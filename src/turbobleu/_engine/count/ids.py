@@ -15,7 +15,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.count import chosen as _count_impl
+from turbobleu._engine.text import chosen as _text_impl
 from turbobleu._engine.text.registry import get_tokenizer
 from turbobleu._engine.validate import (
     MAX_ID,
@@ -189,7 +190,7 @@ class TextEncoder:
                 )
             self.code = tokenizer.code
             self.name = tokenizer.name
-        self.vocab = _impl.tokenize.Vocab()
+        self.vocab = _text_impl.tokenize.Vocab()
         self.words: Dict[str, int] = {}
         # "text" or "tokens" once something was encoded: hypotheses must come in the same form
         # as their references (ids from one vocabulary mean nothing in another).
@@ -243,7 +244,9 @@ class TextEncoder:
                 else [fn(line) for line in lines]
             )
             return self._intern(tokens, frozen, what, lowered=True)
-        return _impl.tokenize.tokenize(lines, self.code, self.lowercase, self.vocab, frozen, what)
+        return _text_impl.tokenize.tokenize(
+            lines, self.code, self.lowercase, self.vocab, frozen, what
+        )
 
     def tokens(self, rows: List[Sequence[str]], frozen: bool, what: str) -> CSR:
         """CSR ids of pre-tokenized rows (sequences of token strings)."""
@@ -333,7 +336,7 @@ def sequences(
         )
     if rows and _is_vector(rows[0]):
         return _concat_vectors(list(rows), what, pad_id)
-    return _impl.packer().pack_sequences(rows, what, pad_id)
+    return _count_impl.packer().pack_sequences(rows, what, pad_id)
 
 
 def _plain_id_groups(refs: Sequence) -> bool:
@@ -386,7 +389,7 @@ def groups(
         return (np.zeros(0, np.int32), np.zeros(1, np.int64), np.zeros(1, np.int64))
     if _plain_id_groups(refs):
         # The common case (lists of id lists) in one compiled pass, with item-level messages.
-        return _impl.packer().pack_groups(refs, what, pad_id)
+        return _count_impl.packer().pack_groups(refs, what, pad_id)
     counts = np.empty(len(refs), dtype=np.int64)
     flat: List[Any] = []
     for g, grp in enumerate(refs):
@@ -409,7 +412,7 @@ def groups(
     kind = looks_like_text(flat) if flat else None
     if kind is None and flat and not _is_vector(flat[0]):
         # The common case (lists of id lists) in one compiled pass, with item-level messages.
-        ids, offsets, _ = _impl.packer().pack_groups(refs, what, pad_id)
+        ids, offsets, _ = _count_impl.packer().pack_groups(refs, what, pad_id)
         return ids, offsets, group_offsets
     ids, offsets = sequences(flat, what, pad_id, encoder=encoder)
     return ids, offsets, group_offsets

@@ -10,8 +10,10 @@ from turbobleu._typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, List, Optional
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine import choice as _choice
+from turbobleu._engine.count import chosen as _count_impl
 from turbobleu._engine.stats import BLEUStats
+from turbobleu._engine.text import chosen as _text_impl
 from turbobleu._engine.text.registry import Tokenizer
 from turbobleu._engine.validate import check_sequence, check_text_streams
 
@@ -20,7 +22,7 @@ def segment_rows_buffer(segments: int, width: int) -> Any:
     """A zeroed (segments, width) int64 buffer for per-segment rows: a memoryview of an
     ``array`` for the compiled modules (no NumPy), a NumPy array for the pure-Python twins
     (which assign whole rows, as a memoryview cannot)."""
-    if _impl.implementation == "python":
+    if _choice.implementation == "python":
         import numpy as np
 
         return np.zeros((segments, width), dtype=np.int64)
@@ -151,10 +153,10 @@ class PreparedReferences:
             self.num_refs = fewest if fewest == most else -1  # -1: it varies (None somewhere)
         self.tokenizer = tokenizer
         self.lowercase = lowercase
-        self.vocab = _impl.tokenize.Vocab()
+        self.vocab = _text_impl.tokenize.Vocab()
         try:
             lines, code, lower = tokenizer.prepare(flat, lowercase, "references")
-            self.ids, self.offsets = _impl.tokenize.tokenize(
+            self.ids, self.offsets = _text_impl.tokenize.tokenize(
                 lines, code, lower, self.vocab, False, "references"
             )
         except TypeError:
@@ -176,12 +178,12 @@ class PreparedReferences:
         import numpy as np
 
         lines, code, lower = self.tokenizer.prepare(hypotheses, self.lowercase, "hypotheses")
-        hyp_ids, hyp_off = _impl.tokenize.tokenize(
+        hyp_ids, hyp_off = _text_impl.tokenize.tokenize(
             lines, code, lower, self.vocab, True, "hypotheses"
         )
         rows = np.zeros((len(hypotheses), 2 + 2 * max_order), dtype=np.int64)
         # The ids are dense (the references' vocabulary; -1 for hypothesis tokens outside it).
-        _impl.kernel.count_stats(
+        _count_impl.kernel.count_stats(
             hyp_ids,
             hyp_off,
             self.ids,

@@ -16,7 +16,7 @@ place.
 
 This module is the readable twin of the compiled ``_intern`` module beside it, which does the same
 interning in C (no Python-level loop per token) and counts with the kernel's ``count_segment``;
-``turbobleu._engine.impl.interning()`` is whichever of the two is in use.
+``turbobleu._engine.intern.chosen.interning()`` is whichever of the two is in use.
 """
 
 from __future__ import annotations

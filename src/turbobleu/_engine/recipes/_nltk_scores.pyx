@@ -8,7 +8,7 @@ true division rounds once), and floats. A Val carries the same three kinds; rati
 reduced in int64 with every product checked. Whatever cannot be done exactly here (an overflow,
 a division by zero, a non-finite float, a rule NLTK enforces by raising) sets the row's status,
 and the caller recomputes that row with the Python recipe, which gives NLTK's value or error.
-Loaded on first use (``impl.nltk_scores()``).
+Loaded on first use (``recipes.chosen.nltk_scores()``).
 """
 from libc.float cimport DBL_MIN
 from libc.math cimport exp, isfinite, ldexp, log

@@ -7,7 +7,7 @@ The float operations are the library's, in its order, on doubles: each int count
 double exactly (counts are far below 2**53), ``+``, ``*`` and ``/`` round as Python's float
 operations do, and ``pow`` and ``exp`` are libm's, the functions that Python's ``float ** float``
 and ``math.exp`` call for these arguments (a positive finite base; a finite, non-positive
-exponent). Loaded on first use (``impl.pycocoevalcap_scores()``).
+exponent). Loaded on first use (``recipes.chosen.pycocoevalcap_scores()``).
 """
 from libc.stdint cimport int64_t
 

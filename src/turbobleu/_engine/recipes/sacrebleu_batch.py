@@ -32,13 +32,13 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from turbobleu._engine import impl as _impl
 from turbobleu._engine.recipes.sacrebleu import (
     LOG_ZERO,
     NEUMAIER_SUM,
     SMOOTH_DEFAULTS,
     check_smoothing,
 )
+from turbobleu._engine.resample import chosen as _resample_impl
 
 ARITHMETICS = ("float32", "int64", "float32-numpy1")
 
@@ -55,7 +55,7 @@ def _mapped(name: str, values: np.ndarray) -> np.ndarray:
     """``math.<name>`` ("log" or "exp", libm) applied to every value, as a float64 array."""
     values = np.ascontiguousarray(values, dtype=np.float64)
     out = np.empty(values.size, dtype=np.float64)
-    if not _impl.resample().libm_map(name, values.ravel(), out):
+    if not _resample_impl.resample().libm_map(name, values.ravel(), out):
         # a value where math raises (or has its own special case): let math decide
         out = np.fromiter(
             map(getattr(math, name), values.tolist()), dtype=np.float64, count=values.size

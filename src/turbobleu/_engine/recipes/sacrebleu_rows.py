@@ -12,11 +12,12 @@ if TYPE_CHECKING:
 
     from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine import choice as _choice
+from turbobleu._engine.recipes import chosen as _recipes_impl
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM, sacrebleu_score_of_row
 from turbobleu._engine.results import BLEUScore
 
-_COMPILED = _impl.implementation == "cython"
+_COMPILED = _choice.implementation == "cython"
 
 
 def c_recipe_applies(smooth_method: str, max_order: int) -> bool:
@@ -35,7 +36,7 @@ def sacrebleu_from_int_row(
 ) -> BLEUScore:
     """sacrebleu_from_row of a list of Python ints where c_recipe_applies: the same operations
     in C (sentence_bleu loops call this once per sentence)."""
-    score, precisions, bp = _impl.sacrebleu_scores().sacrebleu_score_parts(
+    score, precisions, bp = _recipes_impl.sacrebleu_scores().sacrebleu_score_parts(
         row, max_order, smooth_method, smooth_value, effective_order, NEUMAIER_SUM
     )
     return BLEUScore(
@@ -60,7 +61,7 @@ def sacrebleu_from_row(
 def sacrebleu_scores_into(rows: np.ndarray, options: SacreBLEUOptions, out: np.ndarray) -> None:
     """``out[i]`` = sacrebleu's score of the int64 statistics row ``rows[i]``, by the compiled
     recipe (any smoothing: its counts stay Python ints)."""
-    _impl.sacrebleu_scores().sacrebleu_sentence_scores(
+    _recipes_impl.sacrebleu_scores().sacrebleu_sentence_scores(
         rows,
         options.max_order,
         options.smooth_method,

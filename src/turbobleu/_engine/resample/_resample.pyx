@@ -10,7 +10,7 @@ afterwards) are NumPy's; counting each index as it is drawn saves the (samples, 
 and a bincount per row.
 
 ``libm_map``: ``math.log`` / ``math.exp`` over arrays, for scoring the resamples
-(``recipes.sacrebleu_batch``). Loaded on first use (``impl.resample()``): it needs NumPy.
+(``recipes.sacrebleu_batch``). Loaded on first use (``resample.chosen.resample()``): it needs NumPy.
 """
 import numpy as np
 

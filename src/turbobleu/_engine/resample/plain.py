@@ -16,8 +16,10 @@ import os
 import sys
 from array import array
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine import choice as _choice
+from turbobleu._engine.recipes import chosen as _recipes_impl
 from turbobleu._engine.recipes.sacrebleu import NEUMAIER_SUM
+from turbobleu._engine.resample import chosen as _resample_impl
 from turbobleu._engine.resample.pcg64 import seeded_pcg64
 from turbobleu._engine.resample.settings import F32_EXACT, Result, multeval_p_value
 from turbobleu._engine.results import ci_half_width
@@ -124,7 +126,7 @@ def numpy_major_in(package: str) -> Optional[int]:
 
 def applies(seed: Seed, n_samples: int, n_systems: int, width: int) -> bool:
     """Whether ``paired_bootstrap`` gives ``significance.paired_bootstrap``'s numbers here."""
-    if _impl.implementation != "cython" or seed.per_system is None:
+    if _choice.implementation != "cython" or seed.per_system is None:
         return False
     if n_samples > MAX_SAMPLES or n_samples * n_systems * width > MAX_SUMS:
         return False
@@ -148,7 +150,7 @@ def paired_bootstrap(
     width = 2 + 2 * options.max_order
     sums = memoryview(array("q", bytes(8 * n_samples * n_systems * width)))
     state, increment = seeded_pcg64(seed)
-    drawn = _impl._on_first_use("resample._draws").resample_sums(
+    drawn = _resample_impl.draws().resample_sums(
         state,
         increment,
         rows,
@@ -162,7 +164,7 @@ def paired_bootstrap(
     if expect is not None:
         expect(n_samples)
     resampled = array("d", bytes(8 * n_samples * n_systems))
-    _impl.sacrebleu_scores().sacrebleu_sentence_scores(
+    _recipes_impl.sacrebleu_scores().sacrebleu_sentence_scores(
         sums.cast("B").cast("q", (n_samples * n_systems, width)),
         options.max_order,
         options.smooth_method,

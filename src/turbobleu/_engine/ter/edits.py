@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from array import array
 
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.ter import chosen as _ter_impl
+from turbobleu._engine.text import chosen as _text_impl
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ def pack_references(
             ids.extend([number(word, len(vocabulary)) for word in words(text)])
             offsets.append(len(ids))
     else:
-        tokenize = _impl.tokenize
+        tokenize = _text_impl.tokenize
         packed.vocabulary = tokenize.Vocab()
         packed.lowercase = whitespace_only
         packed.ids, packed.offsets = tokenize.tokenize(
@@ -109,7 +110,7 @@ def _hypothesis_ids(hyps: Sequence[str], refs: PackedReferences, words: Words) -
     """Ids and offsets of the hypotheses (each a str: ``_check_hypotheses``), against the
     references' vocabulary."""
     if refs.lowercase is not None:  # the compiled tokenizer, the references' vocabulary frozen
-        tokenize = _impl.tokenize
+        tokenize = _text_impl.tokenize
         hyp_list = hyps if type(hyps) is list else list(hyps)
         return tokenize.tokenize(
             hyp_list, tokenize.TOK_NONE, refs.lowercase, refs.vocabulary, True, "hypotheses"
@@ -174,7 +175,7 @@ def _counted(hyps: Sequence[str], refs: PackedReferences, words: Words, first: i
     n = len(hyps)
     out = array("q", bytes(16 * n))
     groups = memoryview(refs.groups)[first : first + n + 1]  # absolute offsets into refs.ids
-    _impl.ter_edits().corpus_rows(ids, offsets, refs.ids, refs.offsets, groups, out)
+    _ter_impl.ter_edits().corpus_rows(ids, offsets, refs.ids, refs.offsets, groups, out)
     return SegmentEdits(
         list(out[0::2]), list(out[1::2]), [groups[s + 1] - groups[s] for s in range(n)]
     )

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from typing import Any, Dict, List, Optional, Tuple
 
 from turbobleu import _log
-from turbobleu._engine import impl as _impl
+from turbobleu._engine.text import chosen as _text_impl
 
 # sacrebleu's names, in sacrebleu's order (BLEU.TOKENIZERS).
 TOKENIZER_NAMES = (
@@ -81,7 +81,7 @@ class Tokenizer:
         """The tokens of one line as BLEU sees them: sacrebleu's
         ``tokenizer((line.lower() if lowercase else line).rstrip()).split()``."""
         lines, code, lower = self.prepare([line], lowercase, "line")
-        return _impl.tokenize.tokenize_strings(lines, code, lower)[0]
+        return _text_impl.tokenize.tokenize_strings(lines, code, lower)[0]
 
     def __call__(self, line: str) -> str:
         """sacrebleu's ``tokenizer(line)``: the line's tokens joined by single spaces."""
@@ -107,7 +107,7 @@ class LibraryTokenizer(Tokenizer):
     packages = ""  # what that extra installs, for error messages
 
     def __init__(self, name: str) -> None:
-        super().__init__(name, _impl.tokenize.TOK_NONE)
+        super().__init__(name, _text_impl.tokenize.TOK_NONE)
 
     def rewrite(self, line: str) -> str:
         """sacrebleu's ``tokenizer(line)`` for one line."""
@@ -140,7 +140,7 @@ class LibraryTokenizer(Tokenizer):
             ready.append((line.lower() if lowercase else line).rstrip())
         # Lowercasing is done: the rewritten text must not be lowercased again (a library may
         # output capitals, e.g. SentencePiece's NFKC turns '℡' into 'TEL').
-        return self.rewrite_many(ready, what), _impl.tokenize.TOK_NONE, False
+        return self.rewrite_many(ready, what), _text_impl.tokenize.TOK_NONE, False
 
     def prepare_sentence(
         self, hypothesis: Any, references: list, lowercase: bool
@@ -163,7 +163,7 @@ class LibraryTokenizer(Tokenizer):
             None if ref is None else ready(ref, f"references[{k}]")
             for k, ref in enumerate(references)
         ]
-        return ready(hypothesis, "hypothesis"), refs, _impl.tokenize.TOK_NONE, False
+        return ready(hypothesis, "hypothesis"), refs, _text_impl.tokenize.TOK_NONE, False
 
     def __call__(self, line: str) -> str:
         if not isinstance(line, str):
@@ -317,11 +317,11 @@ class SentencePieceTokenizer(LibraryTokenizer):
 
 
 _FAST = {
-    "none": Tokenizer("none", _impl.tokenize.TOK_NONE),
-    "13a": Tokenizer("13a", _impl.tokenize.TOK_13A),
-    "intl": Tokenizer("intl", _impl.tokenize.TOK_INTL),
-    "zh": Tokenizer("zh", _impl.tokenize.TOK_ZH),
-    "char": Tokenizer("char", _impl.tokenize.TOK_CHAR),
+    "none": Tokenizer("none", _text_impl.tokenize.TOK_NONE),
+    "13a": Tokenizer("13a", _text_impl.tokenize.TOK_13A),
+    "intl": Tokenizer("intl", _text_impl.tokenize.TOK_INTL),
+    "zh": Tokenizer("zh", _text_impl.tokenize.TOK_ZH),
+    "char": Tokenizer("char", _text_impl.tokenize.TOK_CHAR),
 }
 _MECAB = {
     "ja-mecab": MecabTokenizer(
