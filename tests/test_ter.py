@@ -274,6 +274,58 @@ def test_threads_name_the_segment_of_a_bad_input() -> None:
         TER().corpus_score(hyps, bad_refs, threads=2)
 
 
+def _segment_edits(a: int, b: int) -> edits.SegmentEdits:
+    """A chunk whose rows say which segments it did (edits = the segment's number)."""
+    return edits.SegmentEdits(list(range(a, b)), [1] * (b - a), [1] * (b - a))
+
+
+@pytest.mark.parametrize("threads", [2, 3, 5])
+def test_the_runs_join_in_segment_order_from_concurrent_callers(threads: int) -> None:
+    import concurrent.futures
+
+    segments = 1000
+    with concurrent.futures.ThreadPoolExecutor(4) as callers:
+        results = list(
+            callers.map(
+                lambda _: (
+                    edits._in_parallel(
+                        _segment_edits, segments, threads, edits.PARALLEL_CHARACTERS
+                    ).edits
+                ),
+                range(8),
+            )
+        )
+    assert results == [list(range(segments))] * 8
+
+
+def test_a_runs_error_is_raised_after_every_run_has_stopped() -> None:
+    import threading
+    import time
+
+    running = []
+    lock = threading.Lock()
+
+    def chunk(a: int, b: int) -> edits.SegmentEdits:
+        with lock:
+            running.append(1)
+        try:
+            time.sleep(0.002)
+            if a >= 500:
+                raise RuntimeError(f"run at {a}")
+            return _segment_edits(a, b)
+        finally:
+            with lock:
+                running.pop()
+
+    with pytest.raises(RuntimeError, match="run at"):
+        edits._in_parallel(chunk, 1000, 2, edits.PARALLEL_CHARACTERS)
+    assert running == []  # no worker still reads the inputs once the error is out
+    # and the kept pool still works afterwards
+    assert edits._in_parallel(_segment_edits, 100, 2, edits.PARALLEL_CHARACTERS).edits == list(
+        range(100)
+    )
+
+
 def test_errors_name_the_argument() -> None:
     with pytest.raises(ValueError, match="references\\[0\\] has 1 segments but hypotheses has 2"):
         TER().corpus_score(["a", "b"], [["a"]])

@@ -22,13 +22,13 @@ import os
 import threading
 import time
 import warnings
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from turbobleu._engine.count import chosen as _count_impl
 from turbobleu._engine.count import ids as _ids
+from turbobleu._engine.pools import executor as _executor
 from turbobleu._engine.recipes import _nltk_scores_py as _python_nltk
 from turbobleu._engine.recipes import chosen as _recipes_impl
 from turbobleu._engine.recipes.nltk import ALPHA, EPSILON, ZERO_ORDER_MESSAGE, K
@@ -78,28 +78,6 @@ def _resolve_threads(threads: Optional[int]) -> int:
         shown = repr(threads) if isinstance(threads, (int, float, str)) else describe(threads)
         raise ValueError(f"threads must be a positive integer or None, got {shown}")
     return count
-
-
-_pools: Dict[int, ThreadPoolExecutor] = {}
-_pools_pid = os.getpid()
-_pools_lock = threading.Lock()
-
-
-def _executor(threads: int) -> ThreadPoolExecutor:
-    """The process-wide pool of exactly ``threads`` workers (one pool per thread count asked
-    for, kept for the life of the process), so a call never runs on more threads than it asked
-    and concurrent callers never see a pool shut down under them. A forked child (whose copy
-    of a pool has no threads) gets new pools."""
-    global _pools, _pools_pid
-    with _pools_lock:
-        if _pools_pid != os.getpid():
-            _pools, _pools_pid = {}, os.getpid()
-        pool = _pools.get(threads)
-        if pool is None:
-            pool = _pools[threads] = ThreadPoolExecutor(
-                max_workers=threads, thread_name_prefix="turbobleu"
-            )
-        return pool
 
 
 def _run_chunks(n: int, threads: int, work: Callable[[int, int], Any]) -> List[Any]:

@@ -20,11 +20,11 @@ import numpy as np
 
 from turbobleu._engine.count import chosen as _count_impl
 from turbobleu._engine.count import ids as _ids
+from turbobleu._engine.pools import executor as _executor
 from turbobleu._engine.validate import check_flag, describe, integer_scalar
 from turbobleu.batch import (
     Recipe,
     _default_tokenize,
-    _executor,
     _recipe,
     _resolve_threads,
 )

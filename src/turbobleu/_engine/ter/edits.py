@@ -15,8 +15,10 @@ the words are numbered in Python.
 
 from __future__ import annotations
 
+import threading
 from array import array
 
+from turbobleu._engine.pools import executor
 from turbobleu._engine.ter import chosen as _ter_impl
 from turbobleu._engine.text import chosen as _text_impl
 from turbobleu._typing import TYPE_CHECKING
@@ -153,19 +155,42 @@ PARALLEL_CHARACTERS = 24_000
 def _in_parallel(
     chunk: Callable[[int, int], SegmentEdits], segments: int, threads: int, characters: int
 ) -> SegmentEdits:
-    """``chunk(0, segments)``, or with ``threads`` > 1 the chunks of ``_chunks`` run in a pool
-    (the tokenizer and the edit counting release the GIL) and joined in segment order."""
+    """``chunk(0, segments)``, or with ``threads`` > 1 the runs of ``_chunks`` done by the
+    calling thread and ``threads - 1`` workers of a kept pool (the tokenizer and the edit
+    counting release the GIL), each taking the next run left, joined in segment order."""
     if threads == 1 or segments < 2 or characters < PARALLEL_CHARACTERS:
         return chunk(0, segments)
-    from concurrent.futures import ThreadPoolExecutor
+    runs = _chunks(segments, threads)
+    parts: List[Any] = [None] * len(runs)
+    left = iter(range(len(runs)))
+    lock = threading.Lock()
+    failed: List[bool] = []
 
-    with ThreadPoolExecutor(threads) as pool:
-        parts = [pool.submit(chunk, a, b) for a, b in _chunks(segments, threads)]
-        done = [part.result() for part in parts]
+    def work() -> None:
+        while not failed:
+            with lock:
+                r = next(left, None)
+            if r is None:
+                return
+            try:
+                parts[r] = chunk(*runs[r])
+            except BaseException:
+                failed.append(True)  # (the others stop taking runs)
+                raise
+
+    pool = executor(threads - 1)
+    helpers = [pool.submit(work) for _ in range(threads - 1)]
+    try:
+        work()
+    finally:
+        for helper in helpers:
+            helper.exception()  # waits: no worker still reads the inputs when this returns
+    for helper in helpers:
+        helper.result()  # a worker's error, raised here
     return SegmentEdits(
-        [e for part in done for e in part.edits],
-        [n for part in done for n in part.lengths],
-        [k for part in done for k in part.counts],
+        [e for part in parts for e in part.edits],
+        [n for part in parts for n in part.lengths],
+        [k for part in parts for k in part.counts],
     )
 
 
