@@ -78,9 +78,14 @@ def summary(rows: List[Dict[str, Any]], slow_s: float, machine: str) -> str:
     def sacrebleu_s(row: Dict[str, Any]) -> float:
         return float(row.get("corpus_sacrebleu_s", row.get("sentence_sacrebleu_s", 0.0)))
 
+    untimed = [r for r in rows if sacrebleu_s(r) == 0.0]  # (--workloads threads only)
     slow = [r for r in rows if sacrebleu_s(r) >= slow_s]
-    fast = [r for r in rows if r not in slow]
-    threads = [r["threads2_speedup"] for r in slow if "threads2_speedup" in r]
+    fast = [r for r in rows if r not in slow and r not in untimed]
+
+    def threads(chosen: List[Dict[str, Any]]) -> str:
+        values = [r["threads2_speedup"] for r in chosen if "threads2_speedup" in r]
+        return f"{geomean(values):.2f}x (min {min(values):.2f}x)" if values else "-"
+
     headers = ["systems", "n", "corpus_ter", "sentence scores", "threads=2"]
     table = [
         [
@@ -88,7 +93,7 @@ def summary(rows: List[Dict[str, Any]], slow_s: float, machine: str) -> str:
             str(len(slow)),
             _ratios("corpus_ratio", slow),
             _ratios("sentence_ratio", slow),
-            f"{geomean(threads):.2f}x" if threads else "-",
+            threads(slow),
         ],
         [
             "the others",
@@ -98,6 +103,8 @@ def summary(rows: List[Dict[str, Any]], slow_s: float, machine: str) -> str:
             "-",
         ],
     ]
+    if untimed:
+        table.append(["sacrebleu not run", str(len(untimed)), "-", "-", threads(untimed)])
     print()
     print(text_table(headers, table))
     return (

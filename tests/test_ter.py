@@ -284,12 +284,13 @@ def test_the_runs_join_in_segment_order_from_concurrent_callers(threads: int) ->
     import concurrent.futures
 
     segments = 1000
+    lengths = [(s * 7919) % 101 for s in range(segments)]  # (the longest runs go first)
     with concurrent.futures.ThreadPoolExecutor(4) as callers:
         results = list(
             callers.map(
                 lambda _: (
                     edits._in_parallel(
-                        _segment_edits, segments, threads, edits.PARALLEL_CHARACTERS
+                        _segment_edits, lengths, threads, edits.PARALLEL_CHARACTERS
                     ).edits
                 ),
                 range(8),
@@ -318,12 +319,12 @@ def test_a_runs_error_is_raised_after_every_run_has_stopped() -> None:
                 running.pop()
 
     with pytest.raises(RuntimeError, match="run at"):
-        edits._in_parallel(chunk, 1000, 2, edits.PARALLEL_CHARACTERS)
+        edits._in_parallel(chunk, [1] * 1000, 2, edits.PARALLEL_CHARACTERS)
     assert running == []  # no worker still reads the inputs once the error is out
     # and the kept pool still works afterwards
-    assert edits._in_parallel(_segment_edits, 100, 2, edits.PARALLEL_CHARACTERS).edits == list(
-        range(100)
-    )
+    assert edits._in_parallel(
+        _segment_edits, [1] * 100, 2, edits.PARALLEL_CHARACTERS
+    ).edits == list(range(100))
 
 
 def test_errors_name_the_argument() -> None:

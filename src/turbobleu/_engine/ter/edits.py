@@ -153,16 +153,23 @@ PARALLEL_CHARACTERS = 24_000
 
 
 def _in_parallel(
-    chunk: Callable[[int, int], SegmentEdits], segments: int, threads: int, characters: int
+    chunk: Callable[[int, int], SegmentEdits],
+    lengths: List[int],
+    threads: int,
+    characters: int,
 ) -> SegmentEdits:
     """``chunk(0, segments)``, or with ``threads`` > 1 the runs of ``_chunks`` done by the
     calling thread and ``threads - 1`` workers of a kept pool (the tokenizer and the edit
-    counting release the GIL), each taking the next run left, joined in segment order."""
+    counting release the GIL), each taking the next run left, joined in segment order.
+    ``lengths``: each hypothesis' characters. The runs are handed out longest hypothesis
+    first: the shift search makes one long segment cost as much as hundreds of short ones
+    (6 of 20 ms in a WMT23 en-he system), and begun last it would leave one thread alone."""
+    segments = len(lengths)
     if threads == 1 or segments < 2 or characters < PARALLEL_CHARACTERS:
         return chunk(0, segments)
     runs = _chunks(segments, threads)
     parts: List[Any] = [None] * len(runs)
-    left = iter(range(len(runs)))
+    left = iter(sorted(range(len(runs)), key=lambda r: -max(lengths[slice(*runs[r])])))
     lock = threading.Lock()
     failed: List[bool] = []
 
@@ -214,11 +221,11 @@ def count_edits(
     _check_threads(threads)
     _check_hypotheses(hyps)
     hyp_list = hyps if type(hyps) is list else list(hyps)
+    if threads == 1:
+        return _counted(hyp_list, refs, words, 0)
+    lengths = list(map(len, hyp_list))
     return _in_parallel(
-        lambda a, b: _counted(hyp_list[a:b], refs, words, a),
-        len(hyp_list),
-        threads,
-        sum(map(len, hyp_list)) if threads > 1 else 0,
+        lambda a, b: _counted(hyp_list[a:b], refs, words, a), lengths, threads, sum(lengths)
     )
 
 
@@ -247,5 +254,6 @@ def count_edits_with_references(
         packed = pack_references([s[a:b] for s in streams], reference_words, whitespace_only)
         return _counted(hyp_list[a:b], packed, words, 0)
 
-    characters = sum(map(len, hyp_list)) + sum(sum(map(len, s)) for s in streams)
-    return _in_parallel(chunk, len(hyp_list), threads, characters)
+    lengths = list(map(len, hyp_list))
+    characters = sum(lengths) + sum(sum(map(len, s)) for s in streams)
+    return _in_parallel(chunk, lengths, threads, characters)
