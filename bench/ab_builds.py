@@ -13,6 +13,8 @@ calls only (no peer library), on every WMT23 system:
   nltk-loop       a ``turbobleu.nltk.sentence_bleu`` loop, first 300 segments of every system
   rl-flat         ``sentence_bleu_batch`` of 4096 id rows x 4 references (one thread)
   rl-grpo         ``ReferenceSets.score``, 256 prompts x 16 samples (one thread)
+  chrf-corpus     ``corpus_chrf``, every system
+  chrf-loop       a ``sentence_chrf`` loop over the first 300 segments of every system
   paired-bs       ``significance.paired_bootstrap`` of 4 systems from statistics (1,000 samples)
   import          ``python -c "import turbobleu"``, process time (user + sys)
 
@@ -49,6 +51,8 @@ WORKLOADS = [
     "nltk-loop",
     "rl-flat",
     "rl-grpo",
+    "chrf-corpus",
+    "chrf-loop",
     "paired-bs",
     "import",
 ]
@@ -109,6 +113,12 @@ def _child(data: Path, inner: int, workloads: List[str]) -> Dict[str, float]:
         ],
         "rl-flat": lambda: turbobleu.sentence_bleu_batch(hyps_flat, refs_flat, threads=1),
         "rl-grpo": lambda: prepared.score(hyps_grpo, group_size=16, threads=1),
+        "chrf-corpus": lambda: [turbobleu.corpus_chrf(s.hyps, s.refs) for s in systems],
+        "chrf-loop": lambda: [
+            turbobleu.sentence_chrf(h, list(r)).score
+            for s in systems
+            for h, r in zip(s.hyps[:300], zip(*s.refs))
+        ],
         "paired-bs": lambda: significance.paired_bootstrap(
             pair_stats[0], pair_stats[1:], bleu, n_samples=1000
         ),
