@@ -354,6 +354,38 @@ def test_compiled_ids_equal_twin_ids_with_a_frozen_vocabulary(
 
 
 @requires_compiled(COMPILED)
+def test_lowercasing_in_c_is_str_lower_for_every_code_point() -> None:
+    """``tokenize(..., lowercase=True)`` lowercases most lines in C, code point by code point
+    (outside the GIL); str.lower() is the oracle, for every code point of this Python's Unicode
+    database. U+0130 and U+03A3, whose lowercase is not one code point's own, send their line
+    to str.lower(): checked in the contexts that matter (a final sigma, a dotted capital I)."""
+    skip = {0x130, 0x3A3}
+    lines = [
+        " ".join(
+            chr(c)
+            for c in range(start, min(start + 256, 0x110000))
+            if c not in skip and not chr(c).isspace()
+        )
+        for start in range(0, 0x110000, 256)
+    ]
+    lines += ["ΟΔΟΣ ΟΔΟΣ.", "ΣΑΣ Σ", "İSTANBUL İ", "Straße ǅ ǈ ẞ", "MIXED ΟΔΟΣ İi ß"]
+    vocab = COMPILED.Vocab()
+    ids, offsets = COMPILED.tokenize(lines, COMPILED.TOK_NONE, True, vocab)
+    for i, line in enumerate(lines):
+        got = [vocab.token(t) for t in ids[offsets[i] : offsets[i + 1]].tolist()]
+        assert got == line.lower().split(), (i, line[:40])
+
+    # and a str subclass keeps its own lower()
+    class Shouting(str):
+        def lower(self) -> str:
+            return "shh"
+
+    vocab = COMPILED.Vocab()
+    ids, _ = COMPILED.tokenize([Shouting("LOUD")], COMPILED.TOK_NONE, True, vocab)
+    assert [vocab.token(t) for t in ids.tolist()] == ["shh"]
+
+
+@requires_compiled(COMPILED)
 def test_a_vocabulary_after_a_large_one_starts_empty() -> None:
     """A finished vocabulary's memory is reused by the next one: it must hold nothing of it."""
     big = COMPILED.Vocab()

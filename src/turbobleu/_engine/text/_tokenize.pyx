@@ -1042,6 +1042,43 @@ cdef int prepare_kind(int kind) except -1:
     return 0
 
 
+cdef extern from "Python.h":
+    Py_UCS4 Py_UNICODE_TOLOWER(Py_UCS4 ch) nogil
+    Py_ssize_t PyUnicode_FindChar(object, Py_UCS4, Py_ssize_t, Py_ssize_t, int) except -2
+
+cdef enum:
+    # A flag in tokenize_buffers' kinds[]: lowercase this line's code points there, in C and
+    # without the GIL, instead of str.lower() before (see lowers_per_code_point).
+    LOWER_HERE = 8
+
+
+cdef bint lowers_per_code_point(object line) except -1:
+    """Whether ``line.lower()`` is the simple lowercase of each of its code points (what
+    lower_code_points does): true of an exact str unless it holds U+0130 (whose lowercase is
+    two code points) or U+03A3 (whose lowercase depends on its neighbours), the only two code
+    points where CPython's str.lower() departs from it (tests/test_tokenizers_fast.py checks
+    every code point). A str subclass may define its own lower(): it keeps it."""
+    if type(line) is not str:
+        return False
+    if PyUnicode_KIND(line) == 1:  # (neither is below U+0100)
+        return True
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(line)
+    return (PyUnicode_FindChar(line, 0x130, 0, n, 1) == -1
+            and PyUnicode_FindChar(line, 0x3A3, 0, n, 1) == -1)
+
+
+cdef void lower_code_points(uint32_t* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef uint32_t c
+    for i in range(n):
+        c = s[i]
+        if c < 128:
+            if 65 <= c <= 90:
+                s[i] = c + 32
+        else:
+            s[i] = Py_UNICODE_TOLOWER(c)
+
+
 cdef object lowered(object line, str what, Py_ssize_t i):
     """line.lower(), which must be a str (a str subclass may override lower()); ``what`` and
     ``i`` (-1: none) name the line in the error."""
@@ -1058,11 +1095,12 @@ cdef int tokenize_buffers(int kind, Py_ssize_t n_lines, const int* kinds, void**
     """Tokenize lines given as str buffers (``kinds``/``datas``/``lengths``, whose objects the
     caller keeps alive), appending their ids to ``ids``; ``offsets[0..n_lines]`` get the CSR
     offsets. Releases the GIL while it works."""
-    cdef Buf work
+    cdef Buf work, low
     cdef Pipe pipe
     cdef int status = 0
     cdef Py_ssize_t i
     work.data = NULL; work.size = 0; work.cap = 0
+    low.data = NULL; low.size = 0; low.cap = 0
     pipe.pend2 = NOTHING; pipe.pend3 = NOTHING; pipe.pend4 = NOTHING
     pipe.tok_len = 0
     pipe.tok_cap = 64
@@ -1079,11 +1117,20 @@ cdef int tokenize_buffers(int kind, Py_ssize_t n_lines, const int* kinds, void**
     offsets[0] = ids.size
     with nogil:
         for i in range(n_lines):
-            if tokenize_line(kind, &pipe, kinds[i], datas[i], lengths[i], &work) < 0:
-                status = -1
+            if kinds[i] & LOWER_HERE:   # lowercased here, then read as a UCS-4 str's buffer
+                if buf_reserve(&low, lengths[i] + 1) < 0:
+                    status = -1
+                    break
+                widen(kinds[i] & ~LOWER_HERE, datas[i], lengths[i], low.data)
+                lower_code_points(low.data, lengths[i])
+                status = tokenize_line(kind, &pipe, 4, low.data, lengths[i], &work)
+            else:
+                status = tokenize_line(kind, &pipe, kinds[i], datas[i], lengths[i], &work)
+            if status < 0:
                 break
             offsets[i + 1] = ids.size
     free(work.data)
+    free(low.data)
     free(pipe.tok)
     if status < 0:
         raise MemoryError("tokenize: out of memory")
@@ -1114,6 +1161,10 @@ def tokenize(list lines, int kind, bint lowercase, Vocab vocab not None, bint fr
             line = keep[i]
             if not PyUnicode_Check(line):
                 raise TypeError(f"{what}[{i}] must be a str, got {type(line).__name__}")
+            if lowercase and lowers_per_code_point(line):
+                note_line(line, kinds, datas, lengths, i)
+                kinds[i] |= LOWER_HERE  # (str.lower() would hold the GIL: TER's threads wait)
+                continue
             if lowercase:
                 line = lowered(line, what, i)
                 keep[i] = line
