@@ -276,7 +276,7 @@ def test_threads_name_the_segment_of_a_bad_input() -> None:
 
 def _segment_edits(a: int, b: int) -> edits.SegmentEdits:
     """A chunk whose rows say which segments it did (edits = the segment's number)."""
-    return edits.SegmentEdits(list(range(a, b)), [1] * (b - a), [1] * (b - a))
+    return edits.SegmentEdits(list(range(a, b)), [1.0] * (b - a))
 
 
 @pytest.mark.parametrize("threads", [2, 3, 5])

@@ -160,7 +160,7 @@ class TER:
         else:
             packed = self._cached_references(len(hyps))
             counts = edits.count_edits(hyps, packed, self.tokenizer.words, threads)
-        return counts.edits, counts.average_lengths()
+        return counts.edits, counts.average_lengths
 
     def corpus_stats(
         self,

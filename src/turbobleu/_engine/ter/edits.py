@@ -52,15 +52,9 @@ def _not_a_str(text: Any, where: str) -> TypeError:
     return TypeError(f"{where} must be a str, got {type(text).__name__}")
 
 
-def pack_references(
-    streams: List[list], words: Words, whitespace_only: Optional[bool] = None
-) -> PackedReferences:
-    """The references of every segment (``streams[k][s]``; None: no reference k there).
-    ``whitespace_only``: the words are the lowercased (True) or unchanged (False) text split on
-    whitespace, for the compiled tokenizer; None: ask ``words``."""
-    packed = PackedReferences()
+def _grouped_texts(streams: List[list], groups: Any) -> List[str]:
+    """The references' texts in segment order; ``groups`` gets each segment's end in them."""
     texts: List[str] = []
-    groups = packed.groups
     for s, segment in enumerate(zip(*streams)):
         for k, text in enumerate(segment):
             if text is None:
@@ -75,7 +69,18 @@ def pack_references(
                 "least one per segment"
             )
         groups.append(len(texts))
-    packed.segments = len(groups) - 1
+    return texts
+
+
+def pack_references(
+    streams: List[list], words: Words, whitespace_only: Optional[bool] = None
+) -> PackedReferences:
+    """The references of every segment (``streams[k][s]``; None: no reference k there).
+    ``whitespace_only``: the words are the lowercased (True) or unchanged (False) text split on
+    whitespace, for the compiled tokenizer; None: ask ``words``."""
+    packed = PackedReferences()
+    texts = _grouped_texts(streams, packed.groups)
+    packed.segments = len(packed.groups) - 1
     if whitespace_only is None:
         vocabulary: Dict[str, int] = packed.vocabulary
         number = vocabulary.setdefault
@@ -94,18 +99,14 @@ def pack_references(
 
 
 class SegmentEdits:
-    """Per segment: the fewest edits and the references' summed length and count."""
+    """Per segment: the fewest edits, and sacrebleu's average reference length (a float, as
+    its division gives)."""
 
-    __slots__ = ("edits", "lengths", "counts")
+    __slots__ = ("edits", "average_lengths")
 
-    def __init__(self, edits: List[int], lengths: List[int], counts: List[int]) -> None:
+    def __init__(self, edits: List[int], average_lengths: List[float]) -> None:
         self.edits = edits
-        self.lengths = lengths
-        self.counts = counts
-
-    def average_lengths(self) -> List[float]:
-        """sacrebleu's average reference length per segment (a float, as its division gives)."""
-        return [n / k for n, k in zip(self.lengths, self.counts)]
+        self.average_lengths = average_lengths
 
 
 def _hypothesis_ids(hyps: Sequence[str], refs: PackedReferences, words: Words) -> tuple:
@@ -196,8 +197,7 @@ def _in_parallel(
         helper.result()  # a worker's error, raised here
     return SegmentEdits(
         [e for part in parts for e in part.edits],
-        [n for part in parts for n in part.lengths],
-        [k for part in parts for k in part.counts],
+        [n for part in parts for n in part.average_lengths],
     )
 
 
@@ -208,8 +208,9 @@ def _counted(hyps: Sequence[str], refs: PackedReferences, words: Words, first: i
     out = array("q", bytes(16 * n))
     groups = memoryview(refs.groups)[first : first + n + 1]  # absolute offsets into refs.ids
     _ter_impl.ter_edits().corpus_rows(ids, offsets, refs.ids, refs.offsets, groups, out)
+    lengths = out[1::2]
     return SegmentEdits(
-        list(out[0::2]), list(out[1::2]), [groups[s + 1] - groups[s] for s in range(n)]
+        list(out[0::2]), [lengths[s] / (groups[s + 1] - groups[s]) for s in range(n)]
     )
 
 
@@ -255,5 +256,7 @@ def count_edits_with_references(
         return _counted(hyp_list[a:b], packed, words, 0)
 
     lengths = list(map(len, hyp_list))
-    characters = sum(lengths) + sum(sum(map(len, s)) for s in streams)
+    characters = sum(lengths)
+    if characters < PARALLEL_CHARACTERS:  # (else the references' length does not matter)
+        characters += sum(sum(map(len, s)) for s in streams)
     return _in_parallel(chunk, lengths, threads, characters)
