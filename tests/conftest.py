@@ -39,6 +39,20 @@ IMPLEMENTATION = turbobleu.implementation
 # data) unless TURBOBLEU_TEST_FULL=1 asks for everything (.ci/run does, for the compiled build).
 FULL_MATRIX = os.environ.get("TURBOBLEU_TEST_FULL", "").strip() not in ("", "0")
 
+
+def _twin_lines() -> Optional[int]:
+    """How many lines of each WMT23 file a run of the pure-Python twins reads: the README's
+    run takes the first 400 (the twins are ~100x slower than the compiled modules and the same
+    differentials run on every line with the compiled build); TURBOBLEU_TEST_TWIN_LINES=all
+    (``.ci/run``) or TURBOBLEU_TEST_FULL=1 reads every line. None: every line."""
+    value = os.environ.get("TURBOBLEU_TEST_TWIN_LINES", "").strip()
+    if IMPLEMENTATION != "python" or FULL_MATRIX or value == "all":
+        return None
+    return int(value) if value else 400
+
+
+TWIN_LINES = _twin_lines()
+
 # -- Hypothesis ------------------------------------------------------------------------------
 # "ci" (the default) is derandomized so that every run checks the same examples; "thorough" is for
 # a long local hunt (HYPOTHESIS_PROFILE=thorough).
@@ -100,11 +114,20 @@ class Corpus:
     def name(self) -> str:
         return f"{self.source}/{self.directory.name}"
 
+    @property
+    def cut(self) -> bool:
+        """Whether this run reads only the first TWIN_LINES lines of the files."""
+        return self.source == "wmt23" and TWIN_LINES is not None
+
+    def _lines(self, file_name: str) -> List[str]:
+        lines = read_lines(self.directory / file_name)
+        return lines[:TWIN_LINES] if self.cut else lines
+
     def hypotheses(self, system: str) -> List[str]:
-        return read_lines(self.directory / f"hyp.{system}.{self.lang}")
+        return self._lines(f"hyp.{system}.{self.lang}")
 
     def reference_streams(self, names: Tuple[str, ...]) -> List[List[str]]:
-        return [read_lines(self.directory / f"ref.{name}.{self.lang}") for name in names]
+        return [self._lines(f"ref.{name}.{self.lang}") for name in names]
 
     def __str__(self) -> str:
         return self.name
@@ -229,6 +252,16 @@ def compiled_kernel() -> Optional[object]:
     return compiled_module("count._kernel")
 
 
+# Checks of the repository and its packaging, not of an implementation: the README's command
+# runs them in its compiled run and skips them in its run of the twins (a forced
+# TURBOBLEU_IMPL=python beside a compiled build); an install without the compiled modules runs
+# them.
+checks_the_repository = pytest.mark.skipif(
+    IMPLEMENTATION == "python" and compiled_module("count._kernel") is not None,
+    reason="checks the repository, not an implementation: the compiled run checks it",
+)
+
+
 def compiled_tokenize() -> Optional[object]:
     """``turbobleu._tokenize``, or None when the extension was not built."""
     try:
@@ -241,7 +274,7 @@ def compiled_tokenize() -> Optional[object]:
 def pytest_report_header(config: pytest.Config) -> List[str]:
     return [
         f"turbobleu implementation: {IMPLEMENTATION} "
-        f"(full WMT23 matrix: {FULL_MATRIX}; shared data: "
+        f"(full WMT23 matrix: {FULL_MATRIX}; WMT23 lines: {TWIN_LINES or 'all'}; shared data: "
         f"{SHARED_DATA if HAVE_SHARED_DATA else 'absent'})"
     ]
 

@@ -16,11 +16,16 @@ from typing import List
 
 import pytest
 
+from conftest import checks_the_repository
+
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "turbobleu"
 PYTHON_TREES = ["src", "tests", "bench", "scripts"]
 
-pytestmark = pytest.mark.skipif(not SRC.is_dir(), reason="no src/ tree next to the tests")
+pytestmark = [
+    pytest.mark.skipif(not SRC.is_dir(), reason="no src/ tree next to the tests"),
+    checks_the_repository,
+]
 
 
 def _run(args: List[str]) -> subprocess.CompletedProcess:

@@ -28,16 +28,20 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 
 import pytest
 
+from conftest import checks_the_repository
 from turbobleu._engine.compiled_modules import COMPILED
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "wheels.yml"
 PYPROJECT = ROOT / "pyproject.toml"
 
-pytestmark = pytest.mark.skipif(
-    not (WORKFLOW.is_file() and PYPROJECT.is_file()),
-    reason="not run from a source checkout (no wheels.yml)",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not (WORKFLOW.is_file() and PYPROJECT.is_file()),
+        reason="not run from a source checkout (no wheels.yml)",
+    ),
+    checks_the_repository,
+]
 
 PYTHONS = ("39", "310", "311", "312", "313", "314", "314t")
 # (platform, cibuildwheel arch) -> the platform tags its wheels get.

@@ -180,6 +180,8 @@ WMT23 = [c for c in CORPORA if c.source == "wmt23"]
 @requires_wmt23
 @pytest.mark.parametrize("corpus", WMT23, ids=str)
 def test_corpus_bleu_reproduces_official_wmt23_scores(corpus: Corpus) -> None:
+    if corpus.cut:
+        pytest.skip("the official scores are of whole systems (TURBOBLEU_TEST_TWIN_LINES=all)")
     tokenizer = OFFICIAL_TOKENIZER.get(corpus.lang, "13a")
     refs = corpus.reference_streams(("refA",))
     systems = corpus.systems if FULL_MATRIX else corpus.systems[:1]

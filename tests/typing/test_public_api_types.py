@@ -20,25 +20,17 @@ from pathlib import Path
 import pytest
 
 import turbobleu
+from conftest import checks_the_repository
+from turbobleu._engine.compiled_modules import COMPILED as ALL_COMPILED
 
 HERE = Path(__file__).resolve().parent
 USAGE = HERE / "public_api_usage.py"
 ALLOWLIST = HERE / "stubtest_allowlist.txt"
 PACKAGE = Path(turbobleu.__file__).resolve().parent
-COMPILED = (
-    "_engine.count._kernel",
-    "_engine.count._pack",
-    "_engine.count._ref_tables",
-    "_engine.count._self_table",
-    "_engine.text._tokenize",
-    "_engine.bleu._text_rows",
-    "_engine.intern._intern",
-    "_engine.count._pairwise",
-    "_engine.chrf._chrf",
-    "_engine.recipes._sacrebleu_scores",
-    "_engine.recipes._nltk_scores",
-    "_engine.resample._resample",
-)
+pytestmark = checks_the_repository
+
+# (the package-relative names of the compiled modules, from their one list)
+COMPILED = tuple(m[len("turbobleu.") :] for m in ALL_COMPILED)
 
 # Misuses, each with the error mypy must report for it (a line of this text = a line of the file).
 MISUSE = """\
