@@ -6,8 +6,8 @@ reference length]`` compared with ``==``, then the corpus score, edits and refer
 With TURBOBLEU_TEST_FULL=1 and the compiled build (CI's full-matrix run) every segment of
 every system is compared; otherwise the first ``TWIN_SEGMENTS`` of each: always for the
 pure-Python twin, which runs at about sacrebleu's speed (the whole matrix would take it hours),
-25 segments with TURBOBLEU_TEST_FULL=1 (``.ci/run`` runs that) and 8 without (2 of the
-paragraph-level pairs, whose segments are paragraphs of 100-300 words).
+25 segments with TURBOBLEU_TEST_FULL=1 (``.ci/run`` runs that) and 8 without (the twin: 2 of
+the paragraph-level pairs, whose segments are paragraphs of 100-300 words).
 A system whose files differ from the ones the answers were computed on (sha256) is skipped,
 saying so.
 """
@@ -64,7 +64,8 @@ def test_wmt23_system_equals_sacrebleu(options: Dict[str, bool], answer: Dict[st
         digest.update(p.read_bytes())
     if digest.hexdigest() != answer["sha256"]:
         pytest.skip(f"{paths[0].parent} changed since the answers were computed: rerun the script")
-    cut = TWIN_PARAGRAPHS if answer["files"][0].startswith(PARAGRAPH_PAIRS) else TWIN_SEGMENTS
+    paragraphs = answer["files"][0].startswith(PARAGRAPH_PAIRS)
+    cut = TWIN_PARAGRAPHS if paragraphs and IMPLEMENTATION == "python" else TWIN_SEGMENTS
     segments = answer["segments"] if EVERY_SEGMENT else min(answer["segments"], cut)
     hyps = read_lines(paths[0])[:segments]
     refs = [read_lines(p)[:segments] for p in paths[1:]]
