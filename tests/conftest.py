@@ -46,6 +46,10 @@ def _twin_lines() -> Optional[int]:
     differentials run on every line with the compiled build); TURBOBLEU_TEST_TWIN_LINES=all
     (``.ci/run``) or TURBOBLEU_TEST_FULL=1 reads every line. None: every line."""
     value = os.environ.get("TURBOBLEU_TEST_TWIN_LINES", "").strip()
+    if value and value != "all" and not (value.isdigit() and int(value) > 0):
+        raise ValueError(
+            f"TURBOBLEU_TEST_TWIN_LINES must be a positive number of lines or 'all', got {value!r}"
+        )
     if IMPLEMENTATION != "python" or FULL_MATRIX or value == "all":
         return None
     return int(value) if value else 400
@@ -257,7 +261,7 @@ def compiled_kernel() -> Optional[object]:
 # TURBOBLEU_IMPL=python beside a compiled build); an install without the compiled modules runs
 # them.
 checks_the_repository = pytest.mark.skipif(
-    IMPLEMENTATION == "python" and compiled_module("count._kernel") is not None,
+    IMPLEMENTATION == "python" and compiled_kernel() is not None,
     reason="checks the repository, not an implementation: the compiled run checks it",
 )
 

@@ -27,8 +27,6 @@ HERE = Path(__file__).resolve().parent
 USAGE = HERE / "public_api_usage.py"
 ALLOWLIST = HERE / "stubtest_allowlist.txt"
 PACKAGE = Path(turbobleu.__file__).resolve().parent
-pytestmark = checks_the_repository
-
 # (the package-relative names of the compiled modules, from their one list)
 COMPILED = tuple(m[len("turbobleu.") :] for m in ALL_COMPILED)
 
@@ -53,6 +51,7 @@ def run_mypy(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@checks_the_repository
 def test_user_code_passes_mypy_strict_and_misuse_fails(tmp_path: Path) -> None:
     misuse = tmp_path / "misuse.py"
     misuse.write_text(MISUSE, encoding="utf-8")
@@ -90,6 +89,7 @@ def test_user_code_runs() -> None:
     runpy.run_path(str(USAGE), run_name="__main__")
 
 
+@checks_the_repository
 def test_compiled_stubs_match_the_compiled_modules(tmp_path: Path) -> None:
     missing = [m for m in COMPILED if importlib.util.find_spec(f"turbobleu.{m}") is None]
     if missing:
@@ -117,6 +117,7 @@ def test_compiled_stubs_match_the_compiled_modules(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@checks_the_repository
 def test_type_information_is_installed() -> None:
     assert (PACKAGE / "py.typed").is_file()
     for module in COMPILED:
