@@ -236,6 +236,24 @@ def test_tokenizer_matches_evaluates_13a(line: str) -> None:
     assert tbe.Tokenizer13a()(line) == oracle_tokenize(line)
 
 
+@settings(max_examples=300)
+@given(groups=st.lists(st.lists(lines, max_size=4), min_size=1, max_size=3))
+def test_tokenized_groups_are_evaluates_13a(groups: List[List[str]]) -> None:
+    """The ids of every line stand for evaluate's tokens: one token per id, one id per token."""
+    done, n_ids = tbe._tokenize_13a_groups(groups)
+    token_of: dict = {}
+    for (ids, offsets), lines_of_group in zip(done, groups):
+        assert len(offsets) == len(lines_of_group) + 1
+        for i, line in enumerate(lines_of_group):
+            want = oracle_tokenize(line)
+            got = ids[offsets[i] : offsets[i + 1]].tolist()
+            assert len(got) == len(want), (line, got, want)
+            for token_id, token in zip(got, want):
+                assert token_of.setdefault(token_id, token) == token, line
+    assert len(set(token_of.values())) == len(token_of)
+    assert all(0 <= token_id < n_ids for token_id in token_of)
+
+
 @settings(max_examples=150)
 @given(
     data=st.lists(

@@ -247,12 +247,6 @@ orders = st.one_of(
 )
 
 
-@given(st.lists(st.text(alphabet="ab&<\n", max_size=4), max_size=8))
-def test_lines_containing_finds_every_line_with_a_character(some_lines: List[str]) -> None:
-    want = [i for i, line in enumerate(some_lines) if any(c in line for c in "&<\n")]
-    assert tbe._lines_containing(some_lines, "&<\n") == want
-
-
 @settings(max_examples=90)
 @given(
     data=st.lists(

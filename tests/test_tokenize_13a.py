@@ -321,3 +321,23 @@ def test_tokenized_period_warning_like_sacrebleu(periods: int, caplog) -> None:
         turbobleu.corpus_bleu(hyps, refs)
     ours = [r.getMessage() for r in caplog.records]
     assert ours == theirs and bool(ours) == (periods >= 100)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["a", "-", "\n", " ", "\t", "\xa0", "\u2028", "\r", "é"])).map(
+            "".join
+        ),
+        max_size=8,
+    )
+)
+def test_newline_in_tail_finds_the_lines_whose_stripped_tail_has_one(module, lines) -> None:
+    want = [i for i, line in enumerate(lines) if "\n" in line[len(line.rstrip()) :]]
+    assert module.newline_in_tail(lines) == want
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_newline_in_tail_names_a_line_that_is_not_a_str(module) -> None:
+    with pytest.raises(TypeError, match=r"lines\[1\] must be a str, got bytes"):
+        module.newline_in_tail(["a\n", b"b"])

@@ -18,8 +18,7 @@ the default tokenizer runs in turbobleu's compiled 13a tokenizer.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from itertools import accumulate, chain
+from itertools import chain
 
 from turbobleu._typing import TYPE_CHECKING
 
@@ -98,21 +97,6 @@ class Tokenizer13a:
 _DEFAULT_TOKENIZER = Tokenizer13a()
 
 
-def _lines_containing(lines: List[str], characters: str) -> List[int]:
-    """The indices of the lines that contain any of ``characters``, in order: the lines are
-    joined and searched in C, few lines hold them."""
-    joined = "".join(lines)
-    ends = list(accumulate(map(len, lines)))  # line i ends where line i + 1 starts
-    found = set()
-    for character in characters:
-        at = joined.find(character)
-        while at != -1:
-            line = bisect_right(ends, at)
-            found.add(line)
-            at = joined.find(character, ends[line])
-    return sorted(found)
-
-
 def _tokenize_13a_groups(
     groups: List[List[str]],
 ) -> Tuple[List[Tuple[np.ndarray, np.ndarray]], int]:
@@ -120,18 +104,24 @@ def _tokenize_13a_groups(
     shared vocabulary, and how many ids there are (every id is below it: the kernel's dense
     mode). The compiled tokenizer does all lines but the rare ones it would get wrong; those are
     tokenized in Python afterwards, so that every token they share with another line already
-    has its id (tokens found only there get the next ids after the vocabulary's)."""
+    has its id (tokens found only there get the next ids after the vocabulary's).
+
+    The compiled 13a is sacrebleu's: ``rstrip()``, then the language-independent steps. That
+    gives evaluate's tokens (the steps, no rstrip) for every line but those whose stripped tail
+    holds a newline (``"a-\\n"``: evaluate drops the ``-\\n``); those get the steps first."""
     vocab = _text_impl.tokenize.Vocab()
     done = []
     odd_lines: List[Tuple[int, int]] = []
     for g, lines in enumerate(groups):
-        prepared = list(lines)
-        # (a line without these characters is its own language-independent form)
-        for i in _lines_containing(prepared, "&<\n"):
-            line = prepared[i] = language_independent(prepared[i])
-            if not _compiled_agrees(line):
-                odd_lines.append((g, i))
-                prepared[i] = ""
+        prepared = lines
+        tails = _text_impl.tokenize.newline_in_tail(lines)
+        if tails:
+            prepared = list(lines)
+            for i in tails:
+                line = prepared[i] = language_independent(prepared[i])
+                if not _compiled_agrees(line):
+                    odd_lines.append((g, i))
+                    prepared[i] = ""
         done.append(
             _text_impl.tokenize.tokenize(prepared, _text_impl.tokenize.TOK_13A, False, vocab)
         )

@@ -50,5 +50,8 @@ def tokenize(
 def count_tokenized_periods(lines: list[str]) -> int:
     """How many lines end with ' .' (sacrebleu's check for text left tokenized)."""
 
+def newline_in_tail(lines: list[str]) -> list[int]:
+    """Indices of the lines whose trailing whitespace holds a newline (evaluate's 13a differs)."""
+
 def tokenize_strings(lines: list[str], kind: int, lowercase: bool) -> list[list[str]]:
     """The tokens of every line as strings (a test hook)."""

@@ -1195,6 +1195,33 @@ def count_tokenized_periods(lines):
     return count
 
 
+def newline_in_tail(list lines):
+    """Indices of the ``lines`` whose trailing whitespace (what ``str.rstrip()`` removes) holds a
+    newline: the only lines whose tokens change when the 13a steps run before that rstrip (as
+    evaluate's tokenizer, which has none, does) instead of after it (as here: ``"a-\\n"``)."""
+    cdef list found = []
+    cdef Py_ssize_t i, n
+    cdef int pykind
+    cdef const void* data
+    cdef uint32_t c
+    for i in range(len(lines)):
+        line = lines[i]
+        if not PyUnicode_Check(line):
+            raise TypeError(f"lines[{i}] must be a str, got {type(line).__name__}")
+        pykind = PyUnicode_KIND(line)
+        data = PyUnicode_DATA(line)
+        n = PyUnicode_GET_LENGTH(line)
+        while n > 0:
+            c = read_cp(pykind, data, n - 1)
+            if c == 0x0A:
+                found.append(i)
+                break
+            if not py_space(c):
+                break
+            n -= 1
+    return found
+
+
 def tokenize_strings(list lines, int kind, bint lowercase):
     """Test hook: the tokenizer's output as lists of token strings (sacrebleu's ``.split()``)."""
     cdef Vocab vocab = Vocab()

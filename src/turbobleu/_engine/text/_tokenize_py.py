@@ -201,6 +201,19 @@ def count_tokenized_periods(lines: list) -> int:
     return count
 
 
+def newline_in_tail(lines: list) -> List[int]:
+    """Indices of the lines whose trailing whitespace (what ``str.rstrip()`` removes) holds a
+    newline: the only lines whose tokens change when the 13a steps run before that rstrip (as
+    evaluate's tokenizer, which has none, does) instead of after it (as here: ``"a-\\n"``)."""
+    found = []
+    for i, line in enumerate(lines):
+        if not isinstance(line, str):
+            raise TypeError(f"lines[{i}] must be a str, got {type(line).__name__}")
+        if "\n" in line[len(line.rstrip()) :]:
+            found.append(i)
+    return found
+
+
 def tokenize_strings(lines: list, kind: int, lowercase: bool) -> List[List[str]]:
     """Test hook: the tokenizer's output as lists of token strings."""
     check_kind(kind)
