@@ -15,6 +15,7 @@ calls only (no peer library), on every WMT23 system:
   rl-grpo         ``ReferenceSets.score``, 256 prompts x 16 samples (one thread)
   chrf-corpus     ``corpus_chrf``, every system
   chrf-loop       a ``sentence_chrf`` loop over the first 300 segments of every system
+  google-bleu     ``turbobleu.evaluate.load("google_bleu").compute`` (13a), every system
   paired-bs       ``significance.paired_bootstrap`` of 4 systems from statistics (1,000 samples)
   import          ``python -c "import turbobleu"``, process time (user + sys)
 
@@ -53,6 +54,7 @@ WORKLOADS = [
     "rl-grpo",
     "chrf-corpus",
     "chrf-loop",
+    "google-bleu",
     "paired-bs",
     "import",
 ]
@@ -74,6 +76,7 @@ def _child(data: Path, inner: int, workloads: List[str]) -> Dict[str, float]:
     import numpy as np
 
     import turbobleu
+    import turbobleu.evaluate as tb_evaluate
     import turbobleu.nltk as tb_nltk
     from turbobleu import significance
 
@@ -93,6 +96,8 @@ def _child(data: Path, inner: int, workloads: List[str]) -> Dict[str, float]:
     bleu = turbobleu.BLEU()
     pair = [s for s in systems if s.pair == systems[0].pair][:4]
     pair_stats = [bleu.corpus_stats(s.hyps, s.refs) for s in pair]
+    google_bleu = tb_evaluate.load("google_bleu")
+    per_prediction = [[list(refs) for refs in zip(*s.refs)] for s in systems]
 
     jobs: Dict[str, Callable[[], Any]] = {
         "corpus-13a": lambda: [turbobleu.corpus_bleu(s.hyps, s.refs) for s in systems],
@@ -118,6 +123,10 @@ def _child(data: Path, inner: int, workloads: List[str]) -> Dict[str, float]:
             turbobleu.sentence_chrf(h, list(r)).score
             for s in systems
             for h, r in zip(s.hyps[:300], zip(*s.refs))
+        ],
+        "google-bleu": lambda: [
+            google_bleu.compute(predictions=s.hyps, references=refs)
+            for s, refs in zip(systems, per_prediction)
         ],
         "paired-bs": lambda: significance.paired_bootstrap(
             pair_stats[0], pair_stats[1:], bleu, n_samples=1000

@@ -187,6 +187,62 @@ def test_rows_of_the_wrong_shape_are_an_error(module, shape) -> None:
         )
 
 
+# -- stream_rows: each hypothesis against each stream alone (GLEU's choice of reference) ---------
+
+
+@pytest.mark.parametrize("module", MODULES)
+@given(
+    corpus=plain_corpora(),
+    tokenize=st.sampled_from(FAST_TOKENIZERS),
+    lowercase=st.booleans(),
+    max_order=st.integers(1, 6),
+)
+@settings(max_examples=150)
+def test_stream_rows_are_each_streams_own_rows(
+    module, corpus, tokenize: str, lowercase: bool, max_order: int
+) -> None:
+    hyps, streams = corpus
+    code = turbobleu.get_tokenizer(tokenize).code
+    rows = np.full((len(streams), len(hyps), 2 + 2 * max_order), -7, dtype=np.int64)
+    assert module.stream_rows(hyps, streams, code, lowercase, max_order, rows) is True
+    for k, stream in enumerate(streams):
+        want = general_stats(hyps, [stream], tokenize, lowercase, max_order).rows()
+        assert rows[k].tolist() == want
+
+
+@requires_compiled(COMPILED)
+@given(corpus=plain_corpora(), lowercase=st.booleans())
+def test_stream_rows_with_forced_hash_collisions(corpus, lowercase: bool) -> None:
+    hyps, streams = corpus
+    want = np.zeros((len(streams), len(hyps), 10), dtype=np.int64)
+    got = np.zeros_like(want)
+    COMPILED.stream_rows(hyps, streams, TOK_13A, lowercase, 4, want)
+    COMPILED.stream_rows(hyps, streams, TOK_13A, lowercase, 4, got, hash_mask=3)
+    assert got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("shape", OTHER_SHAPES)
+def test_stream_rows_leave_other_shapes_to_the_general_path(module, shape: str) -> None:
+    hyps, refs = OTHER_SHAPES[shape]
+    assert module.stream_rows(hyps, refs, TOK_13A, False, 4, np.zeros((1, 1, 10), np.int64)) is None
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("shape", [(1, 2, 10), (2, 1, 10), (2, 2, 12)])
+def test_stream_rows_of_the_wrong_shape_are_an_error(module, shape) -> None:
+    with pytest.raises(ValueError, match=r"rows must have shape \(2, 2, 10\)"):
+        module.stream_rows(
+            ["a", "b"], [["a", "b"], ["b", "a"]], TOK_13A, False, 4, np.zeros(shape, np.int64)
+        )
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_stream_rows_refuse_a_bad_max_order(module) -> None:
+    with pytest.raises(ValueError, match="max_ngram_order"):
+        module.stream_rows(["a"], [["a"]], TOK_13A, False, 0, np.zeros((1, 1, 2), np.int64))
+
+
 @pytest.mark.parametrize("shape", ["a None reference", "hypotheses a tuple", "a stream a tuple"])
 def test_scores_of_other_shapes_still_equal_sacrebleu(shape: str) -> None:
     hyps, refs = OTHER_SHAPES[shape]

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 import numpy as np
 
+from turbobleu._engine.bleu import chosen as _bleu_impl
 from turbobleu._engine.count import chosen as _count_impl
 from turbobleu._engine.intern import chosen as _intern_impl
 from turbobleu._engine.recipes.gleu import gleu_score
@@ -36,6 +37,9 @@ from turbobleu._engine.text.rules_13a import ENTITIES, language_independent, rul
 
 _STR = {str}
 _SEQUENCES = {list, tuple}
+# The fused GLEU path keeps a row of every n-gram order per (hypothesis, reference): above this
+# many orders the general path, which counts from token lists, takes over.
+_FUSED_ORDERS = 32
 
 corpus_rows = _intern_impl.interning().corpus_rows
 
@@ -589,49 +593,63 @@ def compute_google_bleu(
 def _google_bleu_13a(
     predictions: List[str], references: List[List[str]], min_len: Any, max_len: Any
 ) -> Optional[Tuple[int, int]]:
-    """GLEU's summed ``(tp, n_all)`` with the default tokenizer, from token ids: reference
-    stream j (every prediction's j-th reference, "" where it has fewer) is counted against the
-    predictions by the kernel, one row per pair; NLTK's choice of reference is made over the
-    streams in order. None for orders the fast path leaves to NLTK's order (not plain ints >= 1).
-    """
+    """GLEU's summed ``(tp, n_all)`` with the default tokenizer, tokenized and counted in
+    compiled code: reference stream j (every prediction's j-th reference, "" where it has fewer)
+    is counted against the predictions one pair at a time (``stream_rows``), and NLTK's choice
+    of reference (the best ratio, the first of equal ones) is made over the streams. None for
+    the general path: orders other than plain ints >= 1, more than _FUSED_ORDERS orders that
+    can match, a line only Python's 13a gets right (see _evaluate_13a_lines)."""
     if not (type(min_len) is int and type(max_len) is int and min_len >= 1 and max_len >= 1):
         return None
     counts = list(map(len, references))
     width = max(counts)
+    if width == 0:
+        return 0, 0
     if min(counts) == width:
         streams = list(map(list, zip(*references)))
     else:
         streams = [[refs[j] if j < len(refs) else "" for refs in references] for j in range(width)]
-    (*stream_ids, (hyp_ids, hyp_off)), n_ids = _tokenize_13a_groups([*streams, predictions])
-    hyp_lens = np.diff(hyp_off)
-    longest = int(hyp_lens.max())
-    top = min(max_len, longest)
-    cap = min(max_len, max([longest] + [int(np.diff(off).max()) for _, off in stream_ids]))
-    hyp_totals = _ngram_totals(hyp_lens, min_len, cap)
-    n_seg = len(predictions)
-    best_tp = np.zeros(n_seg, dtype=np.int64)
-    best_all = np.zeros(n_seg, dtype=np.int64)
-    best_ratio = np.full(n_seg, -1.0)
-    counts_array = np.array(counts)
-    segments = np.arange(n_seg + 1, dtype=np.int64)
-    rows = np.zeros((n_seg, 2 + 2 * max(top, 1)), dtype=np.int64)
-    for j, (ref_ids, ref_off) in enumerate(stream_ids):
-        n_all = np.maximum(hyp_totals, _ngram_totals(np.diff(ref_off), min_len, cap))
-        if top >= min_len:
-            rows[:] = 0
-            _count_impl.kernel.count_stats(
-                hyp_ids, hyp_off, ref_ids, ref_off, segments, top, rows, n_ids=max(n_ids, 1)
-            )
-            tp = rows[:, 1 + min_len : 2 + top].sum(axis=1)
-        else:
-            tp = np.zeros(n_seg, dtype=np.int64)
-        candidate = (counts_array > j) & (n_all > 0)
-        ratio = np.where(candidate, tp / np.maximum(n_all, 1), -1.0)
-        better = ratio > best_ratio  # strictly: the first of equal ratios stays, as in NLTK
-        best_tp = np.where(better, tp, best_tp)
-        best_all = np.where(better, n_all, best_all)
-        best_ratio = np.where(better, ratio, best_ratio)
-    return int(best_tp.sum()), int(best_all.sum())
+    groups = _evaluate_13a_lines([*streams, predictions])
+    if groups is None:
+        return None
+    *streams, predictions = groups
+    # Orders above a hypothesis' length match nothing; no line has more tokens than characters.
+    top = min(max_len, max(map(len, predictions)))
+    if top > _FUSED_ORDERS:
+        return None
+    rows = np.empty((width, len(predictions), 2 + 2 * max(top, 1)), dtype=np.int64)
+    done = _bleu_impl.text_rows().stream_rows(
+        predictions, streams, _text_impl.tokenize.TOK_13A, False, max(top, 1), rows
+    )
+    if done is None:
+        return None
+    hyp_lens, ref_lens = rows[0, :, 0], rows[:, :, 1]
+    cap = min(max_len, int(max(hyp_lens.max(), ref_lens.max())))
+    n_all = np.maximum(_ngram_totals(hyp_lens, min_len, cap), _ngram_totals(ref_lens, min_len, cap))
+    tp = rows[:, :, 1 + min_len : 2 + top].sum(axis=2)  # (empty when min_len > top: zeros)
+    candidate = (np.array(counts) > np.arange(width)[:, None]) & (n_all > 0)
+    ratio = np.where(candidate, tp / np.maximum(n_all, 1), -1.0)
+    best = ratio.argmax(axis=0)  # the first of equal ratios, as NLTK's max()
+    segments = np.arange(len(predictions))
+    chosen = ratio[best, segments] >= 0  # a segment without any candidate adds nothing
+    return int(tp[best, segments][chosen].sum()), int(n_all[best, segments][chosen].sum())
+
+
+def _evaluate_13a_lines(groups: List[List[str]]) -> Optional[List[List[str]]]:
+    """The lines as the compiled 13a gives evaluate's tokens for them: the same lines, but those
+    whose stripped tail holds a newline take the language-independent steps first (see
+    _tokenize_13a_groups); None when one of those is a line the compiled 13a gets wrong."""
+    prepared = []
+    for lines in groups:
+        tails = _text_impl.tokenize.newline_in_tail(lines)
+        if tails:
+            lines = list(lines)
+            for i in tails:
+                lines[i] = language_independent(lines[i])
+                if not _compiled_agrees(lines[i]):
+                    return None
+        prepared.append(lines)
+    return prepared
 
 
 def _ngram_totals(lengths: np.ndarray, min_len: int, max_len: int) -> np.ndarray:

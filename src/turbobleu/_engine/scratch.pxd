@@ -9,5 +9,6 @@ cdef extern from "scratch.h":
     int tb_scratch_give(int slot, void* box, int64_t bytes,
                         tb_scratch_release release) noexcept nogil
     void warm_memory "tb_scratch_warm"(const void* block, int64_t n_bytes) noexcept nogil
+    void prefetch "tb_prefetch"(const void* block, int64_t n_bytes) noexcept nogil
     void* tb_load_acquire(void** p) noexcept nogil
     void tb_store_release(void** p, void* value) noexcept nogil

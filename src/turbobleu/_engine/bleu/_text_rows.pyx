@@ -95,12 +95,42 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
     corpus = plain_corpus(hypotheses, references)
     if corpus is None:
         return None
-    cdef tuple hyps = corpus[0], streams = corpus[1]
-    cdef Py_ssize_t n = len(hyps), n_streams = len(streams), n_lines = n * (1 + n_streams)
-    cdef Py_ssize_t i, k, j, width = 2 + 2 * max_order
+    cdef Py_ssize_t n = len(corpus[0]), width = 2 + 2 * max_order
     if rows is not None and (rows.shape[0] != n or rows.shape[1] != width):
         raise ValueError(f"corpus_row: rows must have shape ({n}, {width})")
-    cdef int64_t* rows_out = &rows[0, 0] if rows is not None else NULL
+    return count_corpus(corpus[0], corpus[1], kind, lowercase, max_order,
+                        &rows[0, 0] if rows is not None else NULL, hash_mask, False)
+
+
+def stream_rows(hypotheses, references, int kind, bint lowercase, int max_order,
+                int64_t[:, :, ::1] rows, uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
+    """The statistics row of every hypothesis against each reference stream alone:
+    ``rows[k, i]`` counts hypothesis i against ``references[k][i]`` (``rows`` has the shape
+    ``(streams, hypotheses, 2 + 2 * max_order)``), for a metric that picks one reference per
+    segment (GLEU). Tokenizes and counts in one call, as corpus_row; returns True, or None for
+    a corpus not in the plain shape."""
+    prepare_kind(kind)
+    if max_order < 1:
+        raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
+    corpus = plain_corpus(hypotheses, references)
+    if corpus is None:
+        return None
+    cdef Py_ssize_t n = len(corpus[0]), width = 2 + 2 * max_order
+    if rows.shape[0] != len(corpus[1]) or rows.shape[1] != n or rows.shape[2] != width:
+        raise ValueError(
+            f"stream_rows: rows must have shape ({len(corpus[1])}, {n}, {width})")
+    count_corpus(corpus[0], corpus[1], kind, lowercase, max_order, &rows[0, 0, 0], hash_mask,
+                 True)
+    return True
+
+
+cdef tuple count_corpus(tuple hyps, tuple streams, int kind, bint lowercase, int max_order,
+                        int64_t* rows_out, uint64_t hash_mask, bint per_stream):
+    """corpus_row's and stream_rows' work: every line tokenized into one vocabulary, then each
+    segment counted against its references together (rows_out: one row per segment, or NULL),
+    or ``per_stream``, against each alone (rows_out: one row per stream and segment)."""
+    cdef Py_ssize_t n = len(hyps), n_streams = len(streams), n_lines = n * (1 + n_streams)
+    cdef Py_ssize_t i, k, j, r, width = 2 + 2 * max_order
     cdef Py_ssize_t periods = 0
     cdef list keep = []   # lowercased lines, alive while their buffers are read
     cdef Vocab vocab = Vocab()   # before the allocations below: it may raise MemoryError
@@ -115,6 +145,7 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
     cdef Buf* hyp_ids = buf_take(HYP_IDS_SLOT)
     cdef Buf* ref_ids = buf_take(REF_IDS_SLOT)
     cdef Table* t = NULL
+    cdef const int32_t* hyp
     cdef int64_t longest = 0
     cdef Py_ssize_t n_ids
     try:
@@ -157,12 +188,21 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
         table_warm(t, max_order, longest, n_ids)
         with nogil:
             for i in range(n):
+                hyp = <const int32_t*>hyp_ids.data + hyp_off[i] if hyp_ids.data != NULL else NULL
+                if per_stream:
+                    for k in range(n_streams):
+                        r = i * n_streams + k
+                        seg_row = rows_out + (k * n + i) * width
+                        memset(seg_row, 0, width * sizeof(int64_t))
+                        count_segment(t, seg_row, max_order, hash_mask,
+                                      hyp, hyp_off[i + 1] - hyp_off[i],
+                                      <const int32_t*>ref_ids.data, ref_off, r, r + 1, n_ids)
+                    continue
                 if rows_out != NULL:
                     seg_row = rows_out + i * width
                 memset(seg_row, 0, width * sizeof(int64_t))
                 count_segment(t, seg_row, max_order, hash_mask,
-                              <const int32_t*>hyp_ids.data + hyp_off[i] if hyp_ids.data != NULL
-                              else NULL, hyp_off[i + 1] - hyp_off[i],
+                              hyp, hyp_off[i + 1] - hyp_off[i],
                               <const int32_t*>ref_ids.data, ref_off, i * n_streams,
                               (i + 1) * n_streams, n_ids)
                 for k in range(width):

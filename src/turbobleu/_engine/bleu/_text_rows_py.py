@@ -26,7 +26,7 @@ from turbobleu._engine.text._tokenize_py import (
 
 # The functions the compiled module beside it has, with the same parameters
 # (tests/test_layout.py); the rest here is the specification's own helpers.
-__all__ = ["corpus_row", "sentence_row", "sentence_score_parts"]
+__all__ = ["corpus_row", "stream_rows", "sentence_row", "sentence_score_parts"]
 
 
 def _plain_corpus(hypotheses: Any, references: Any) -> Optional[Tuple[list, List[list]]]:
@@ -79,6 +79,38 @@ def corpus_row(
             rows[i] = row
         total = [a + b for a, b in zip(total, row)]
     return total, count_tokenized_periods(hyps)
+
+
+def stream_rows(
+    hypotheses: Any,
+    references: Any,
+    kind: int,
+    lowercase: bool,
+    max_order: int,
+    rows: I64,
+    hash_mask: int = 2**64 - 1,
+) -> Optional[bool]:
+    """The statistics row of every hypothesis against each reference stream alone:
+    ``rows[k, i]`` is hypothesis i's row against ``references[k][i]`` only (``rows`` has the
+    shape ``(streams, hypotheses, 2 + 2 * max_order)``). True, or None for a corpus not in the
+    plain shape (as corpus_row); ``hash_mask`` is ignored, as there."""
+    check_kind(kind)
+    if max_order < 1:
+        raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
+    corpus = _plain_corpus(hypotheses, references)
+    if corpus is None:
+        return None
+    hyps, streams = corpus
+    shape = (len(streams), len(hyps), 2 + 2 * max_order)
+    if rows.shape != shape:
+        raise ValueError(f"stream_rows: rows must have shape {shape}")
+    for i, hyp in enumerate(hyps):
+        hyp_tokens = split_tokens(hyp, kind, lowercase)
+        for k, stream in enumerate(streams):
+            rows[k, i] = segment_row(
+                hyp_tokens, [split_tokens(stream[i], kind, lowercase)], max_order
+            )
+    return True
 
 
 def sentence_row(

@@ -18,8 +18,8 @@ from cpython.unicode cimport PyUnicode_Check
 cimport cython
 
 from turbobleu._engine.c_arrays cimport grow_array, same_span
-from turbobleu._engine.scratch cimport (tb_load_acquire, tb_scratch_give, tb_scratch_take,
-                                        tb_store_release, warm_memory)
+from turbobleu._engine.scratch cimport (prefetch, tb_load_acquire, tb_scratch_give,
+                                        tb_scratch_take, tb_store_release, warm_memory)
 from _thread import RLock  # threading's C lock, without importing threading
 
 # Tokenizer codes; tokenizers.py maps names to them.
@@ -1047,6 +1047,7 @@ cdef extern from "Python.h":
     Py_ssize_t PyUnicode_FindChar(object, Py_UCS4, Py_ssize_t, Py_ssize_t, int) except -2
 
 cdef enum:
+    LINES_AHEAD = 4     # tokenize_buffers asks for line i + 4's characters while it reads line i
     # A flag in tokenize_buffers' kinds[]: lowercase this line's code points there, in C and
     # without the GIL, instead of str.lower() before (see lowers_per_code_point).
     LOWER_HERE = 8
@@ -1117,6 +1118,9 @@ cdef int tokenize_buffers(int kind, Py_ssize_t n_lines, const int* kinds, void**
     offsets[0] = ids.size
     with nogil:
         for i in range(n_lines):
+            if i + LINES_AHEAD < n_lines:
+                prefetch(datas[i + LINES_AHEAD],
+                         lengths[i + LINES_AHEAD] * (kinds[i + LINES_AHEAD] & ~LOWER_HERE))
             if kinds[i] & LOWER_HERE:   # lowercased here, then read as a UCS-4 str's buffer
                 if buf_reserve(&low, lengths[i] + 1) < 0:
                     status = -1

@@ -29,6 +29,7 @@ __all__ = [
     "intl_class_of",
     "is_python_space",
     "is_zh_char_of",
+    "newline_in_tail",
     "tokenize",
     "tokenize_strings",
 ]
