@@ -380,14 +380,20 @@ def table(bars: Sequence[Speedup]) -> str:
             f"| {bar.workload} | {bar.peer} | {ratio_text(bar.geomean)} | {slowest} | "
             f"`bench/results/{bar.source}` |"
         )
-    hardware: Dict[str, None] = {}
+    hardware: Dict[str, Dict[str, None]] = {}  # machine -> the results files run on it
     peers: Dict[str, None] = {}
     for bar in bars:
         machine, _, versions = bar.machine.partition("; ")
-        hardware[machine] = None
+        hardware.setdefault(machine, {})[f"`{bar.source}`"] = None
         peers.update(dict.fromkeys(v for v in versions.split(", ") if v))
     lines.append("")
-    lines.append(f"Machine: {' / '.join(hardware)}; one thread. Peers: {', '.join(sorted(peers))}.")
+    if len(hardware) == 1:
+        machines = f"Machine: {next(iter(hardware))}"
+    else:  # say which runs were made where
+        machines = "Machines: " + "; ".join(
+            f"{machine} ({', '.join(files)})" for machine, files in hardware.items()
+        )
+    lines.append(f"{machines}; one thread. Peers: {', '.join(sorted(peers))}.")
     loaded = {
         f"`{bar.source}` ({bar.load:.2f} on {bar.cpus} CPUs)": None for bar in bars if bar.load
     }

@@ -19,11 +19,17 @@ from hypothesis import strategies as st
 import turbobleu
 from conftest import assert_same_score, compiled_twin_of, requires_compiled, twin_and_compiled
 from turbobleu._engine.bleu import _text_rows_py
+from turbobleu._engine.intern import chosen as _intern_impl
+from turbobleu._engine.recipes.gleu import gleu_score
+
+nltk_gleu = pytest.importorskip("nltk.translate.gleu_score")
 
 COMPILED = compiled_twin_of(_text_rows_py)
 MODULES = twin_and_compiled(_text_rows_py)
 TOK_13A = turbobleu.get_tokenizer("13a").code
 FAST_TOKENIZERS = ("none", "13a", "intl", "zh", "char")
+SACRE_TOKENIZERS = {name: sacrebleu.BLEU(tokenize=name).tokenizer for name in FAST_TOKENIZERS}
+GLEU_OF_TOKENS = _intern_impl.interning().gleu_stats
 
 WORDS = [
     "the",
@@ -187,60 +193,89 @@ def test_rows_of_the_wrong_shape_are_an_error(module, shape) -> None:
         )
 
 
-# -- stream_rows: each hypothesis against each stream alone (GLEU's choice of reference) ---------
+# -- gleu_stats: GLEU's choice of one reference per segment, from text --------------------------
+
+
+@st.composite
+def reference_lists(draw):
+    """Hypotheses and, per hypothesis, 0-3 references (some copies of hypotheses)."""
+    segments = draw(st.integers(1, 6))
+    hyps = [draw(line) for _ in range(segments)]
+    refs = [
+        [draw(st.one_of(line, st.sampled_from(hyps))) for _ in range(draw(st.integers(0, 3)))]
+        for _ in range(segments)
+    ]
+    return hyps, refs
 
 
 @pytest.mark.parametrize("module", MODULES)
 @given(
-    corpus=plain_corpora(),
+    corpus=reference_lists(),
     tokenize=st.sampled_from(FAST_TOKENIZERS),
     lowercase=st.booleans(),
-    max_order=st.integers(1, 6),
+    orders=st.tuples(st.integers(1, 5), st.integers(1, 7)),
 )
 @settings(max_examples=150)
-def test_stream_rows_are_each_streams_own_rows(
-    module, corpus, tokenize: str, lowercase: bool, max_order: int
+def test_gleu_stats_equal_nltks_gleu_of_the_tokens(
+    module, corpus, tokenize: str, lowercase: bool, orders
 ) -> None:
-    hyps, streams = corpus
+    hyps, refs = corpus
+    tokenizer = SACRE_TOKENIZERS[tokenize]
+
+    def tokens(text: str) -> List[str]:
+        return tokenizer((text.lower() if lowercase else text).rstrip()).split()
+
+    token_refs = [[tokens(r) for r in group] for group in refs]
+    token_hyps = [tokens(h) for h in hyps]
     code = turbobleu.get_tokenizer(tokenize).code
-    rows = np.full((len(streams), len(hyps), 2 + 2 * max_order), -7, dtype=np.int64)
-    assert module.stream_rows(hyps, streams, code, lowercase, max_order, rows) is True
-    for k, stream in enumerate(streams):
-        want = general_stats(hyps, [stream], tokenize, lowercase, max_order).rows()
-        assert rows[k].tolist() == want
+    stats = module.gleu_stats(hyps, refs, code, lowercase, *orders)
+    assert stats == GLEU_OF_TOKENS(token_refs, token_hyps, *orders)
+    assert all(type(x) is int for x in stats)
+    want = nltk_gleu.corpus_gleu(token_refs, token_hyps, min_len=orders[0], max_len=orders[1])
+    assert gleu_score(*stats) == want
 
 
 @requires_compiled(COMPILED)
-@given(corpus=plain_corpora(), lowercase=st.booleans())
-def test_stream_rows_with_forced_hash_collisions(corpus, lowercase: bool) -> None:
-    hyps, streams = corpus
-    want = np.zeros((len(streams), len(hyps), 10), dtype=np.int64)
-    got = np.zeros_like(want)
-    COMPILED.stream_rows(hyps, streams, TOK_13A, lowercase, 4, want)
-    COMPILED.stream_rows(hyps, streams, TOK_13A, lowercase, 4, got, hash_mask=3)
-    assert got.tolist() == want.tolist()
+@given(corpus=reference_lists(), lowercase=st.booleans())
+def test_gleu_stats_with_forced_hash_collisions(corpus, lowercase: bool) -> None:
+    hyps, refs = corpus
+    want = COMPILED.gleu_stats(hyps, refs, TOK_13A, lowercase, 1, 4)
+    assert COMPILED.gleu_stats(hyps, refs, TOK_13A, lowercase, 1, 4, hash_mask=3) == want
+
+
+GLEU_OTHER_SHAPES = {
+    "hypotheses a tuple": (("a b",), [["a b"]]),
+    "references a tuple": (["a b"], (["a b"],)),
+    "a reference list a tuple": (["a b"], [("a b",)]),
+    "a None reference": (["a b"], [["a b", None]]),
+    "a bytes hypothesis": ([b"a b"], [["a b"]]),
+    "fewer reference lists": (["a", "b"], [["a"]]),
+    "no hypotheses": ([], []),
+}
 
 
 @pytest.mark.parametrize("module", MODULES)
-@pytest.mark.parametrize("shape", OTHER_SHAPES)
-def test_stream_rows_leave_other_shapes_to_the_general_path(module, shape: str) -> None:
-    hyps, refs = OTHER_SHAPES[shape]
-    assert module.stream_rows(hyps, refs, TOK_13A, False, 4, np.zeros((1, 1, 10), np.int64)) is None
+@pytest.mark.parametrize("shape", GLEU_OTHER_SHAPES)
+def test_gleu_stats_leave_other_shapes_to_the_general_path(module, shape: str) -> None:
+    hyps, refs = GLEU_OTHER_SHAPES[shape]
+    assert module.gleu_stats(hyps, refs, TOK_13A, False, 1, 4) is None
 
 
 @pytest.mark.parametrize("module", MODULES)
-@pytest.mark.parametrize("shape", [(1, 2, 10), (2, 1, 10), (2, 2, 12)])
-def test_stream_rows_of_the_wrong_shape_are_an_error(module, shape) -> None:
-    with pytest.raises(ValueError, match=r"rows must have shape \(2, 2, 10\)"):
-        module.stream_rows(
-            ["a", "b"], [["a", "b"], ["b", "a"]], TOK_13A, False, 4, np.zeros(shape, np.int64)
-        )
+@pytest.mark.parametrize("orders", [(0, 4), (1, 0)])
+def test_gleu_stats_refuse_orders_below_one(module, orders) -> None:
+    with pytest.raises(ValueError, match="orders must be >= 1"):
+        module.gleu_stats(["a"], [["a"]], TOK_13A, False, *orders)
 
 
 @pytest.mark.parametrize("module", MODULES)
-def test_stream_rows_refuse_a_bad_max_order(module) -> None:
-    with pytest.raises(ValueError, match="max_ngram_order"):
-        module.stream_rows(["a"], [["a"]], TOK_13A, False, 0, np.zeros((1, 1, 2), np.int64))
+def test_gleu_stats_refuse_a_lower_that_returns_no_str(module) -> None:
+    class Odd(str):
+        def lower(self):  # type: ignore[override]
+            return 3
+
+    with pytest.raises(TypeError, match=r"lower\(\) must return a str, got int"):
+        module.gleu_stats(["a", "b"], [["a"], [Odd("b")]], TOK_13A, True, 1, 4)
 
 
 @pytest.mark.parametrize("shape", ["a None reference", "hypotheses a tuple", "a stream a tuple"])

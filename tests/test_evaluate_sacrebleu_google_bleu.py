@@ -242,12 +242,12 @@ def test_google_bleu_errors_and_references_of_any_number() -> None:
         # an entity made by evaluate's steps on a line with a newline tail: Python's 13a
         (["&amp;lt; a b\n", "c d"], [["&lt; a b", "a"], ["c d"]], 4),
         (["a-\n", "b-<skipped>\n \n"], [["a"], ["b"]], 4),  # the steps drop "-\n"
-        # more n-gram orders that can match than the fused path keeps rows for
+        # forty n-gram orders that can match
         ([" ".join("abcdefghij" * 4), "a b"], [[" ".join("abcdefghij" * 4)], ["a b"]], 40),
         (["a b c"], [[]], 4),  # no reference anywhere
     ],
 )
-def test_google_bleu_lines_and_orders_off_the_fused_path(predictions, references, max_len) -> None:
+def test_google_bleu_lines_and_orders_at_the_edges(predictions, references, max_len) -> None:
     got = tbe.compute_google_bleu(predictions, references, max_len=max_len)
     assert same(got, oracle_google_bleu(predictions, references, max_len=max_len))
 

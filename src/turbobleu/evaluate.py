@@ -18,7 +18,7 @@ the default tokenizer runs in turbobleu's compiled 13a tokenizer.
 
 from __future__ import annotations
 
-from itertools import chain
+from itertools import accumulate, chain
 
 from turbobleu._typing import TYPE_CHECKING
 
@@ -37,9 +37,7 @@ from turbobleu._engine.text.rules_13a import ENTITIES, language_independent, rul
 
 _STR = {str}
 _SEQUENCES = {list, tuple}
-# The fused GLEU path keeps a row of every n-gram order per (hypothesis, reference): above this
-# many orders the general path, which counts from token lists, takes over.
-_FUSED_ORDERS = 32
+_LONGEST_ORDER = 1 << 62  # orders above any line's length count the same: clamped to an int64
 
 corpus_rows = _intern_impl.interning().corpus_rows
 
@@ -593,46 +591,31 @@ def compute_google_bleu(
 def _google_bleu_13a(
     predictions: List[str], references: List[List[str]], min_len: Any, max_len: Any
 ) -> Optional[Tuple[int, int]]:
-    """GLEU's summed ``(tp, n_all)`` with the default tokenizer, tokenized and counted in
-    compiled code: reference stream j (every prediction's j-th reference, "" where it has fewer)
-    is counted against the predictions one pair at a time (``stream_rows``), and NLTK's choice
-    of reference (the best ratio, the first of equal ones) is made over the streams. None for
-    the general path: orders other than plain ints >= 1, more than _FUSED_ORDERS orders that
-    can match, a line only Python's 13a gets right (see _evaluate_13a_lines)."""
+    """GLEU's summed ``(tp, n_all)`` with the default tokenizer, tokenized, counted and NLTK's
+    reference chosen in one compiled call (``gleu_stats``). Lines whose stripped tail holds a
+    newline get evaluate's steps first. None for what this path leaves to the general one:
+    orders other than plain ints >= 1, a line only Python's 13a gets right (see
+    _evaluate_13a_lines)."""
     if not (type(min_len) is int and type(max_len) is int and min_len >= 1 and max_len >= 1):
         return None
-    counts = list(map(len, references))
-    width = max(counts)
-    if width == 0:
-        return 0, 0
-    if min(counts) == width:
-        streams = list(map(list, zip(*references)))
-    else:
-        streams = [[refs[j] if j < len(refs) else "" for refs in references] for j in range(width)]
-    groups = _evaluate_13a_lines([*streams, predictions])
-    if groups is None:
-        return None
-    *streams, predictions = groups
-    # Orders above a hypothesis' length match nothing; no line has more tokens than characters.
-    top = min(max_len, max(map(len, predictions)))
-    if top > _FUSED_ORDERS:
-        return None
-    rows = np.empty((width, len(predictions), 2 + 2 * max(top, 1)), dtype=np.int64)
-    done = _bleu_impl.text_rows().stream_rows(
-        predictions, streams, _text_impl.tokenize.TOK_13A, False, max(top, 1), rows
+    flat = list(chain.from_iterable(references))
+    tokenize = _text_impl.tokenize
+    if tokenize.newline_in_tail(predictions) or tokenize.newline_in_tail(flat):
+        groups = _evaluate_13a_lines([predictions, flat])
+        if groups is None:
+            return None
+        predictions, flat = groups
+        starts = list(accumulate(map(len, references), initial=0))
+        references = [flat[a:b] for a, b in zip(starts, starts[1:])]
+    stats: Optional[Tuple[int, int]] = _bleu_impl.text_rows().gleu_stats(
+        predictions,
+        references,
+        tokenize.TOK_13A,
+        False,
+        min(min_len, _LONGEST_ORDER),
+        min(max_len, _LONGEST_ORDER),
     )
-    if done is None:
-        return None
-    hyp_lens, ref_lens = rows[0, :, 0], rows[:, :, 1]
-    cap = min(max_len, int(max(hyp_lens.max(), ref_lens.max())))
-    n_all = np.maximum(_ngram_totals(hyp_lens, min_len, cap), _ngram_totals(ref_lens, min_len, cap))
-    tp = rows[:, :, 1 + min_len : 2 + top].sum(axis=2)  # (empty when min_len > top: zeros)
-    candidate = (np.array(counts) > np.arange(width)[:, None]) & (n_all > 0)
-    ratio = np.where(candidate, tp / np.maximum(n_all, 1), -1.0)
-    best = ratio.argmax(axis=0)  # the first of equal ratios, as NLTK's max()
-    segments = np.arange(len(predictions))
-    chosen = ratio[best, segments] >= 0  # a segment without any candidate adds nothing
-    return int(tp[best, segments][chosen].sum()), int(n_all[best, segments][chosen].sum())
+    return stats
 
 
 def _evaluate_13a_lines(groups: List[List[str]]) -> Optional[List[List[str]]]:
@@ -650,13 +633,6 @@ def _evaluate_13a_lines(groups: List[List[str]]) -> Optional[List[List[str]]]:
                     return None
         prepared.append(lines)
     return prepared
-
-
-def _ngram_totals(lengths: np.ndarray, min_len: int, max_len: int) -> np.ndarray:
-    """``ngram_total`` of each length (int64; ``max_len`` at most the longest length)."""
-    top = np.minimum(lengths, max_len)
-    orders = np.maximum(top - min_len + 1, 0)
-    return orders * (lengths + 1) - (min_len + top) * orders // 2
 
 
 class GoogleBleuMetric(_Metric):

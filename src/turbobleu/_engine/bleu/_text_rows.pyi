@@ -3,9 +3,9 @@
 hook."""
 
 from turbobleu._engine.bleu._text_rows_py import corpus_row as corpus_row
+from turbobleu._engine.bleu._text_rows_py import gleu_stats as gleu_stats
 from turbobleu._engine.bleu._text_rows_py import sentence_row as sentence_row
 from turbobleu._engine.bleu._text_rows_py import sentence_score_parts as sentence_score_parts
-from turbobleu._engine.bleu._text_rows_py import stream_rows as stream_rows
 
 def sentence_table_bytes() -> int:
     """The memory of the single-sentence n-gram table this thread keeps now (a test hook)."""

@@ -3,7 +3,8 @@
 """BLEU's fused paths from text to statistics rows: lines are tokenized (``text/_tokenize``'s
 rules, through ``_tokenize.pxd``) into a vocabulary, their ids counted with the kernel's table
 (``count/_kernel.pxd``) and, for one sentence, the row scored with sacrebleu's recipe
-(``recipes/sacrebleu_row.pxd``), with no Python object per token. ``_text_rows_py.py`` is the
+(``recipes/sacrebleu_row.pxd``), with no Python object per token; and GLEU's, whose counts
+choose one reference per segment (``recipes/gleu_pairs.pxd``). ``_text_rows_py.py`` is the
 readable twin: tokenize, then count, then score.
 """
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
@@ -15,6 +16,7 @@ from turbobleu._engine.count._kernel cimport (TABLE_FOR_CORPUS, Table, count_seg
                                               table_bytes, table_give, table_release,
                                               table_reserve, table_reserve_ids, table_take,
                                               table_warm)
+from turbobleu._engine.recipes.gleu_pairs cimport GleuChoice, gleu_choice_reset, gleu_pair
 from turbobleu._engine.recipes.sacrebleu_row cimport score_parts_of_row
 from turbobleu._engine.scratch cimport tb_scratch_give, tb_scratch_peek, tb_scratch_take
 from turbobleu._engine.text._tokenize cimport (PyUnicode_DATA, PyUnicode_GET_LENGTH,
@@ -98,73 +100,112 @@ def corpus_row(hypotheses, references, int kind, bint lowercase, int max_order,
     cdef Py_ssize_t n = len(corpus[0]), width = 2 + 2 * max_order
     if rows is not None and (rows.shape[0] != n or rows.shape[1] != width):
         raise ValueError(f"corpus_row: rows must have shape ({n}, {width})")
-    return count_corpus(corpus[0], corpus[1], kind, lowercase, max_order,
-                        &rows[0, 0] if rows is not None else NULL, hash_mask, False)
+    return count_corpus(corpus[0], corpus[1], None, kind, lowercase, max_order,
+                        &rows[0, 0] if rows is not None else NULL, hash_mask, 0, 0)
 
 
-def stream_rows(hypotheses, references, int kind, bint lowercase, int max_order,
-                int64_t[:, :, ::1] rows, uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
-    """The statistics row of every hypothesis against each reference stream alone:
-    ``rows[k, i]`` counts hypothesis i against ``references[k][i]`` (``rows`` has the shape
-    ``(streams, hypotheses, 2 + 2 * max_order)``), for a metric that picks one reference per
-    segment (GLEU). Tokenizes and counts in one call, as corpus_row; returns True, or None for
-    a corpus not in the plain shape."""
+def gleu_stats(hypotheses, references, int kind, bint lowercase, int64_t min_len,
+               int64_t max_len, uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
+    """NLTK's corpus GLEU of tokenized text as its summed ``(tp, n_all)``: ``references[i]`` is
+    hypothesis i's list of reference strings (any number), each counted against it alone and
+    the one with the best ratio kept (``recipes/gleu_pairs.pxd``). Tokenizes and counts in one
+    call, as corpus_row; None for input not in the plain shape (a non-empty list of str, and a
+    list as long of lists of str), which the caller's general path takes. Orders:
+    ``1 <= min_len``, ``1 <= max_len``."""
     prepare_kind(kind)
-    if max_order < 1:
-        raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
-    corpus = plain_corpus(hypotheses, references)
+    if min_len < 1 or max_len < 1:
+        raise ValueError(f"gleu_stats: orders must be >= 1, got {min_len}..{max_len}")
+    corpus = plain_reference_lists(hypotheses, references)
     if corpus is None:
         return None
-    cdef Py_ssize_t n = len(corpus[0]), width = 2 + 2 * max_order
-    if rows.shape[0] != len(corpus[1]) or rows.shape[1] != n or rows.shape[2] != width:
-        raise ValueError(
-            f"stream_rows: rows must have shape ({len(corpus[1])}, {n}, {width})")
-    count_corpus(corpus[0], corpus[1], kind, lowercase, max_order, &rows[0, 0, 0], hash_mask,
-                 True)
-    return True
+    sums = count_corpus(corpus[0], None, corpus[1], kind, lowercase, 0, NULL, hash_mask,
+                        min_len, max_len)[0]
+    return sums[0], sums[1]
 
 
-cdef tuple count_corpus(tuple hyps, tuple streams, int kind, bint lowercase, int max_order,
-                        int64_t* rows_out, uint64_t hash_mask, bint per_stream):
-    """corpus_row's and stream_rows' work: every line tokenized into one vocabulary, then each
-    segment counted against its references together (rows_out: one row per segment, or NULL),
-    or ``per_stream``, against each alone (rows_out: one row per stream and segment)."""
-    cdef Py_ssize_t n = len(hyps), n_streams = len(streams), n_lines = n * (1 + n_streams)
-    cdef Py_ssize_t i, k, j, r, width = 2 + 2 * max_order
+cdef tuple plain_reference_lists(object hypotheses, object references):
+    """(hypotheses, reference lists) as tuples when the corpus has gleu_stats' plain shape (a
+    non-empty list of str; a list as long of lists of str), else None (tuples: see
+    plain_corpus)."""
+    if type(hypotheses) is not list or type(references) is not list:
+        return None
+    cdef tuple hyps = tuple(<list>hypotheses)
+    cdef tuple ref_lists = tuple(<list>references)
+    if len(hyps) == 0 or len(ref_lists) != len(hyps):
+        return None
+    for line in hyps:
+        if not PyUnicode_Check(line):
+            return None
+    cdef list lists = []
+    for refs in ref_lists:
+        if type(refs) is not list:
+            return None
+        refs = tuple(<list>refs)
+        for line in <tuple>refs:
+            if not PyUnicode_Check(line):
+                return None
+        lists.append(refs)
+    return hyps, tuple(lists)
+
+
+cdef tuple count_corpus(tuple hyps, tuple streams, tuple ref_lists, int kind, bint lowercase,
+                        int max_order, int64_t* rows_out, uint64_t hash_mask,
+                        int64_t gleu_min, int64_t gleu_max):
+    """corpus_row's and gleu_stats' work: every line tokenized into one vocabulary, then each
+    segment counted. The references come as ``streams`` (segment i's are ``streams[k][i]``) or
+    as ``ref_lists`` (segment i's are ``ref_lists[i]``), the other None. With ``gleu_max`` 0,
+    against its references together (rows_out: one row per segment, or NULL): returns
+    ``(summed row, periods)``; else GLEU's choice of one reference of orders
+    gleu_min..gleu_max: returns ``([tp, n_all], periods)``."""
+    cdef Py_ssize_t n = len(hyps), i, k, j, r
+    cdef Py_ssize_t n_refs = 0
+    if streams is not None:
+        n_refs = n * len(streams)
+    else:
+        for refs in ref_lists:
+            n_refs += len(<tuple>refs)
+    cdef Py_ssize_t n_lines = n + n_refs
+    cdef Py_ssize_t width = 2 + 2 * max_order
     cdef Py_ssize_t periods = 0
     cdef list keep = []   # lowercased lines, alive while their buffers are read
     cdef Vocab vocab = Vocab()   # before the allocations below: it may raise MemoryError
-    cdef int* kinds = <int*>malloc(n_lines * sizeof(int))
-    cdef void** datas = <void**>malloc(n_lines * sizeof(void*))
-    cdef Py_ssize_t* lengths = <Py_ssize_t*>malloc(n_lines * sizeof(Py_ssize_t))
+    cdef int* kinds = <int*>malloc((n_lines + 1) * sizeof(int))
+    cdef void** datas = <void**>malloc((n_lines + 1) * sizeof(void*))
+    cdef Py_ssize_t* lengths = <Py_ssize_t*>malloc((n_lines + 1) * sizeof(Py_ssize_t))
     cdef int64_t* hyp_off = <int64_t*>malloc((n + 1) * sizeof(int64_t))
-    cdef int64_t* ref_off = <int64_t*>malloc((n * n_streams + 1) * sizeof(int64_t))
-    cdef int64_t* total = <int64_t*>calloc(width, sizeof(int64_t))
-    cdef int64_t* seg_buf = <int64_t*>malloc(width * sizeof(int64_t))
-    cdef int64_t* seg_row = seg_buf
+    cdef int64_t* ref_off = <int64_t*>malloc((n_refs + 1) * sizeof(int64_t))
+    cdef int64_t* seg_first = <int64_t*>malloc((n + 1) * sizeof(int64_t))
+    cdef int64_t* total = <int64_t*>calloc(2 + 2 * max_order, sizeof(int64_t))
+    cdef int64_t* seg_buf = NULL
+    cdef int64_t* seg_row
     cdef Buf* hyp_ids = buf_take(HYP_IDS_SLOT)
     cdef Buf* ref_ids = buf_take(REF_IDS_SLOT)
     cdef Table* t = NULL
     cdef const int32_t* hyp
-    cdef int64_t longest = 0
+    cdef int64_t longest = 0, hyp_len
     cdef Py_ssize_t n_ids
+    cdef GleuChoice choice
     try:
         if (kinds == NULL or datas == NULL or lengths == NULL or hyp_off == NULL
-                or ref_off == NULL or total == NULL or seg_buf == NULL or hyp_ids == NULL
+                or ref_off == NULL or seg_first == NULL or total == NULL or hyp_ids == NULL
                 or ref_ids == NULL):
             raise MemoryError()
-        # Lines in the order they are tokenized: the references segment by segment (so that
-        # segment i's are the contiguous spans i*n_streams .. (i+1)*n_streams-1), then the
+        # Lines in the order they are tokenized: the references segment by segment (segment
+        # i's are the contiguous spans seg_first[i] .. seg_first[i + 1] - 1), then the
         # hypotheses.
         j = 0
         for i in range(n):
-            for k in range(n_streams):
-                line = (<tuple>streams[k])[i]
-                if lowercase:
-                    line = lowered(line, f"references[{k}]", i)
+            seg_first[i] = j
+            refs = ref_lists[i] if streams is None else None
+            for k in range(len(streams) if streams is not None else len(<tuple>refs)):
+                line = (<tuple>streams[k])[i] if streams is not None else (<tuple>refs)[k]
+                if lowercase:   # (the name: references[stream][segment], or [segment][k])
+                    line = lowered(line, f"references[{k if streams is not None else i}]",
+                                   i if streams is not None else k)
                     keep.append(line)
                 note_line(line, kinds, datas, lengths, j)
                 j += 1
+        seg_first[n] = j
         for i in range(n):
             line = hyps[i]
             periods += ends_in_period(line)
@@ -173,13 +214,22 @@ cdef tuple count_corpus(tuple hyps, tuple streams, int kind, bint lowercase, int
                 keep.append(line)
             note_line(line, kinds, datas, lengths, j)
             j += 1
-        tokenize_buffers(kind, n * n_streams, kinds, datas, lengths, vocab, False, ref_ids,
-                         ref_off)
-        tokenize_buffers(kind, n, kinds + n * n_streams, datas + n * n_streams,
-                         lengths + n * n_streams, vocab, True, hyp_ids, hyp_off)
+        tokenize_buffers(kind, n_refs, kinds, datas, lengths, vocab, False, ref_ids, ref_off)
+        tokenize_buffers(kind, n, kinds + n_refs, datas + n_refs, lengths + n_refs, vocab, True,
+                         hyp_ids, hyp_off)
         for i in range(n):
             if hyp_off[i + 1] - hyp_off[i] > longest:
                 longest = hyp_off[i + 1] - hyp_off[i]
+        if gleu_max:
+            # GLEU counts orders up to min(gleu_max, the hypothesis' length) only.
+            max_order = <int>(gleu_max if gleu_max < longest else longest)
+            if max_order < 1:
+                max_order = 1
+            width = 2 + 2 * max_order
+        seg_buf = <int64_t*>malloc(width * sizeof(int64_t))
+        if seg_buf == NULL:
+            raise MemoryError()
+        seg_row = seg_buf
         n_ids = vocab.m.count
         t = table_take(TABLE_FOR_CORPUS)
         if (t == NULL or table_reserve(t, max_order, longest) < 0
@@ -189,30 +239,33 @@ cdef tuple count_corpus(tuple hyps, tuple streams, int kind, bint lowercase, int
         with nogil:
             for i in range(n):
                 hyp = <const int32_t*>hyp_ids.data + hyp_off[i] if hyp_ids.data != NULL else NULL
-                if per_stream:
-                    for k in range(n_streams):
-                        r = i * n_streams + k
-                        seg_row = rows_out + (k * n + i) * width
-                        memset(seg_row, 0, width * sizeof(int64_t))
-                        count_segment(t, seg_row, max_order, hash_mask,
-                                      hyp, hyp_off[i + 1] - hyp_off[i],
-                                      <const int32_t*>ref_ids.data, ref_off, r, r + 1, n_ids)
+                hyp_len = hyp_off[i + 1] - hyp_off[i]
+                if gleu_max:
+                    gleu_choice_reset(&choice)
+                    for r in range(seg_first[i], seg_first[i + 1]):
+                        if gleu_pair(&choice, t, seg_buf, hash_mask, hyp, hyp_len,
+                                     <const int32_t*>ref_ids.data, ref_off, r, n_ids, gleu_min,
+                                     gleu_max) < 0:
+                            break
+                    total[0] += choice.tp
+                    total[1] += choice.n_all
                     continue
                 if rows_out != NULL:
                     seg_row = rows_out + i * width
                 memset(seg_row, 0, width * sizeof(int64_t))
-                count_segment(t, seg_row, max_order, hash_mask,
-                              hyp, hyp_off[i + 1] - hyp_off[i],
-                              <const int32_t*>ref_ids.data, ref_off, i * n_streams,
-                              (i + 1) * n_streams, n_ids)
+                count_segment(t, seg_row, max_order, hash_mask, hyp, hyp_len,
+                              <const int32_t*>ref_ids.data, ref_off, seg_first[i],
+                              seg_first[i + 1], n_ids)
                 for k in range(width):
                     total[k] += seg_row[k]
         if t.failed:
             raise MemoryError("corpus_row: out of memory")
+        if gleu_max:
+            return [total[0], total[1]], periods
         return [total[k] for k in range(width)], periods
     finally:
         table_give(t, TABLE_FOR_CORPUS)
-        free(kinds); free(datas); free(lengths); free(hyp_off); free(ref_off)
+        free(kinds); free(datas); free(lengths); free(hyp_off); free(ref_off); free(seg_first)
         free(total); free(seg_buf)
         buf_give(HYP_IDS_SLOT, hyp_ids)
         buf_give(REF_IDS_SLOT, ref_ids)

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from turbobleu._engine.buffer_types import I64
 
 from turbobleu._engine.count._kernel_py import segment_row
+from turbobleu._engine.intern._intern_py import gleu_stats as _gleu_of_tokens
 from turbobleu._engine.recipes._sacrebleu_scores_py import sacrebleu_score_parts
 from turbobleu._engine.text._tokenize_py import (
     UNKNOWN,
@@ -26,7 +27,7 @@ from turbobleu._engine.text._tokenize_py import (
 
 # The functions the compiled module beside it has, with the same parameters
 # (tests/test_layout.py); the rest here is the specification's own helpers.
-__all__ = ["corpus_row", "stream_rows", "sentence_row", "sentence_score_parts"]
+__all__ = ["corpus_row", "gleu_stats", "sentence_row", "sentence_score_parts"]
 
 
 def _plain_corpus(hypotheses: Any, references: Any) -> Optional[Tuple[list, List[list]]]:
@@ -81,36 +82,38 @@ def corpus_row(
     return total, count_tokenized_periods(hyps)
 
 
-def stream_rows(
+def gleu_stats(
     hypotheses: Any,
     references: Any,
     kind: int,
     lowercase: bool,
-    max_order: int,
-    rows: I64,
+    min_len: int,
+    max_len: int,
     hash_mask: int = 2**64 - 1,
-) -> Optional[bool]:
-    """The statistics row of every hypothesis against each reference stream alone:
-    ``rows[k, i]`` is hypothesis i's row against ``references[k][i]`` only (``rows`` has the
-    shape ``(streams, hypotheses, 2 + 2 * max_order)``). True, or None for a corpus not in the
-    plain shape (as corpus_row); ``hash_mask`` is ignored, as there."""
+) -> Optional[Tuple[int, int]]:
+    """NLTK's corpus GLEU of tokenized text as its summed ``(tp, n_all)``: ``references[i]`` is
+    hypothesis i's list of reference strings; the lines are split by the tokenizer's rules and
+    the token lists scored by the GLEU recipe's twin (``intern/_intern_py.gleu_stats``). None
+    for input not in the plain shape (a non-empty list of str, and a list as long of lists of
+    str); ``hash_mask`` is ignored, as in corpus_row."""
     check_kind(kind)
-    if max_order < 1:
-        raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_order}")
-    corpus = _plain_corpus(hypotheses, references)
-    if corpus is None:
+    if min_len < 1 or max_len < 1:
+        raise ValueError(f"gleu_stats: orders must be >= 1, got {min_len}..{max_len}")
+    if type(hypotheses) is not list or type(references) is not list:
         return None
-    hyps, streams = corpus
-    shape = (len(streams), len(hyps), 2 + 2 * max_order)
-    if rows.shape != shape:
-        raise ValueError(f"stream_rows: rows must have shape {shape}")
-    for i, hyp in enumerate(hyps):
-        hyp_tokens = split_tokens(hyp, kind, lowercase)
-        for k, stream in enumerate(streams):
-            rows[k, i] = segment_row(
-                hyp_tokens, [split_tokens(stream[i], kind, lowercase)], max_order
-            )
-    return True
+    if not hypotheses or len(references) != len(hypotheses):
+        return None
+    if any(type(refs) is not list for refs in references):
+        return None
+    lines = [*hypotheses, *(line for refs in references for line in refs)]
+    if not all(isinstance(line, str) for line in lines):
+        return None
+    return _gleu_of_tokens(
+        [[split_tokens(line, kind, lowercase) for line in refs] for refs in references],
+        [split_tokens(line, kind, lowercase) for line in hypotheses],
+        min_len,
+        max_len,
+    )
 
 
 def sentence_row(

@@ -27,6 +27,7 @@ from turbobleu._engine.count._kernel cimport (TABLE_FOR_CORPUS, TABLE_FOR_SENTEN
                                               table_reserve, table_reserve_ids, table_take,
                                               table_warm)
 from turbobleu._engine.recipes.fsum cimport exact_sum
+from turbobleu._engine.recipes.gleu_pairs cimport GleuChoice, gleu_choice_reset, gleu_pair
 from turbobleu._engine.scratch cimport tb_scratch_give, tb_scratch_take, warm_memory
 
 cdef extern from "Python.h":
@@ -716,16 +717,6 @@ cdef object count_corpus(reference_lists, hypotheses, int orders, bint totals_on
 
 
 # -- NLTK's GLEU: per hypothesis, the reference with the best ratio ---------------------------
-cdef inline int64_t ngram_total(int64_t length, int64_t min_len, int64_t max_len) noexcept nogil:
-    """recipes.gleu.ngram_total: the n-grams of orders min_len..max_len in ``length`` items."""
-    cdef int64_t top = max_len if max_len < length else length
-    cdef int64_t orders
-    if top < min_len:
-        return 0
-    orders = top - min_len + 1
-    return orders * (length + 1) - (min_len + top) * orders // 2
-
-
 cdef inline bint is_token_sequence(object seq) noexcept:
     """A list, tuple or str (exactly): the sequences the GLEU fast path takes."""
     return (PyList_CheckExact(<PyObject*>seq) or PyTuple_CheckExact(<PyObject*>seq)
@@ -762,10 +753,9 @@ cdef void gleu_scratch_release(GleuScratch* g) noexcept:
 cdef int gleu_segment(GleuScratch* g, Interner vocab, object references, object hypothesis,
                       int64_t min_len, int64_t max_len, int64_t* sums) except -1:
     """Adds one sentence's chosen ``(tp, n_all)`` to ``sums``: 1, or 0 when declined."""
-    cdef Py_ssize_t k, m, n_ids, hyp_len, ref_len
-    cdef int64_t top, order, tp, n_all, tpfp, tpfn, best_tp = 0, best_all = 0
-    cdef double ratio, best_ratio = 0.0
-    cdef bint chosen = False
+    cdef Py_ssize_t k, m, n_ids, hyp_len
+    cdef int64_t top
+    cdef GleuChoice choice
     cdef PyObject** items
     if not is_token_sequence(hypothesis) or not (PyList_CheckExact(<PyObject*>references)
                                                  or PyTuple_CheckExact(<PyObject*>references)):
@@ -809,32 +799,13 @@ cdef int gleu_segment(GleuScratch* g, Interner vocab, object references, object 
     if top >= min_len and (table_reserve(g.table, <int>top, hyp_len) < 0
                            or table_reserve_ids(g.table, n_ids) < 0):
         raise MemoryError("gleu_stats: cannot allocate the n-gram table")
-    tpfp = ngram_total(hyp_len, min_len, max_len)
+    gleu_choice_reset(&choice)
     for k in range(m):
-        ref_len = g.offsets[k + 1] - g.offsets[k]
-        tpfn = ngram_total(ref_len, min_len, max_len)
-        n_all = tpfp if tpfp > tpfn else tpfn
-        if n_all == 0:
-            continue
-        tp = 0
-        top = max_len if max_len < hyp_len else hyp_len
-        if ref_len < top:
-            top = ref_len
-        if top >= min_len:
-            memset(g.row, 0, (2 + 2 * top) * sizeof(int64_t))
-            count_segment(g.table, g.row, <int>top, 0xFFFFFFFFFFFFFFFFULL, g.ids.data, hyp_len,
-                          g.ids.data, g.offsets, k, k + 1, n_ids)
-            if g.table.failed:
-                raise MemoryError("gleu_stats: out of memory while counting")
-            for order in range(min_len, top + 1):
-                tp += g.row[1 + order]   # [hyp_len, ref_len, matches_1..top, totals_1..top]
-        # (int / int in Python: both exact as doubles, then one rounding, as here)
-        ratio = <double>tp / <double>n_all
-        if not chosen or ratio > best_ratio:
-            chosen = True
-            best_tp, best_all, best_ratio = tp, n_all, ratio
-    sums[0] += best_tp
-    sums[1] += best_all
+        if gleu_pair(&choice, g.table, g.row, 0xFFFFFFFFFFFFFFFFULL, g.ids.data, hyp_len,
+                     g.ids.data, g.offsets, k, n_ids, min_len, max_len) < 0:
+            raise MemoryError("gleu_stats: out of memory while counting")
+    sums[0] += choice.tp
+    sums[1] += choice.n_all
     return 1
 
 
