@@ -209,9 +209,11 @@ test_wheel() {
         check_missing_core_warning "$venv" "$run/repo"
     fi
 
+    # (on every core, as the README's command: this step ends CI, after the other stream)
     log "$name: test suite (TURBOBLEU_IMPL=$impl) against the installed wheel"
     (cd "$run/repo" && run_clean "$venv" env TURBOBLEU_IMPL="$impl" \
-        python -m pytest -p no:cacheprovider -q -rs tests) || die "$name: test suite"
+        python -m pytest -p no:cacheprovider -q -rs -n auto --dist loadfile tests) \
+        || die "$name: test suite"
 }
 
 test_wheel compiled "$COMPILED_WHEEL" cython cython
