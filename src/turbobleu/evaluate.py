@@ -30,14 +30,13 @@ import numpy as np
 from turbobleu._engine.bleu import chosen as _bleu_impl
 from turbobleu._engine.count import chosen as _count_impl
 from turbobleu._engine.intern import chosen as _intern_impl
-from turbobleu._engine.recipes.gleu import gleu_score
+from turbobleu._engine.recipes.gleu import LONGEST_ORDER, gleu_score
 from turbobleu._engine.recipes.nmt import nmt_score
 from turbobleu._engine.text import chosen as _text_impl
 from turbobleu._engine.text.rules_13a import ENTITIES, language_independent, rules_13a
 
 _STR = {str}
 _SEQUENCES = {list, tuple}
-_LONGEST_ORDER = 1 << 62  # orders above any line's length count the same: clamped to an int64
 
 corpus_rows = _intern_impl.interning().corpus_rows
 
@@ -99,6 +98,27 @@ class Tokenizer13a:
 _DEFAULT_TOKENIZER = Tokenizer13a()
 
 
+def _for_compiled_13a(lines: List[str]) -> Tuple[List[str], List[int]]:
+    """``lines`` as the compiled 13a gives evaluate's tokens for them, and the indices of those
+    it would still get wrong (blanked here; Python's 13a must tokenize them).
+
+    The compiled 13a is sacrebleu's: ``rstrip()``, then the language-independent steps. That
+    gives evaluate's tokens (the steps, no rstrip) for every line but those whose stripped tail
+    holds a newline (``"a-\\n"``: evaluate drops the ``-\\n``); those get the steps first, and
+    are wrong only when the steps made a ``<skipped>`` or an entity (_compiled_agrees). The
+    list is ``lines`` itself when no line needs anything."""
+    tails = _text_impl.tokenize.newline_in_tail(lines)
+    if not tails:
+        return lines, []
+    prepared, odd = list(lines), []
+    for i in tails:
+        prepared[i] = language_independent(prepared[i])
+        if not _compiled_agrees(prepared[i]):
+            odd.append(i)
+            prepared[i] = ""
+    return prepared, odd
+
+
 def _tokenize_13a_groups(
     groups: List[List[str]],
 ) -> Tuple[List[Tuple[np.ndarray, np.ndarray]], int]:
@@ -108,22 +128,13 @@ def _tokenize_13a_groups(
     tokenized in Python afterwards, so that every token they share with another line already
     has its id (tokens found only there get the next ids after the vocabulary's).
 
-    The compiled 13a is sacrebleu's: ``rstrip()``, then the language-independent steps. That
-    gives evaluate's tokens (the steps, no rstrip) for every line but those whose stripped tail
-    holds a newline (``"a-\\n"``: evaluate drops the ``-\\n``); those get the steps first."""
+    (Which lines: _for_compiled_13a.)"""
     vocab = _text_impl.tokenize.Vocab()
     done = []
     odd_lines: List[Tuple[int, int]] = []
     for g, lines in enumerate(groups):
-        prepared = lines
-        tails = _text_impl.tokenize.newline_in_tail(lines)
-        if tails:
-            prepared = list(lines)
-            for i in tails:
-                line = prepared[i] = language_independent(prepared[i])
-                if not _compiled_agrees(line):
-                    odd_lines.append((g, i))
-                    prepared[i] = ""
+        prepared, odd = _for_compiled_13a(lines)
+        odd_lines += [(g, i) for i in odd]
         done.append(
             _text_impl.tokenize.tokenize(prepared, _text_impl.tokenize.TOK_13A, False, vocab)
         )
@@ -595,44 +606,26 @@ def _google_bleu_13a(
     reference chosen in one compiled call (``gleu_stats``). Lines whose stripped tail holds a
     newline get evaluate's steps first. None for what this path leaves to the general one:
     orders other than plain ints >= 1, a line only Python's 13a gets right (see
-    _evaluate_13a_lines)."""
+    _for_compiled_13a)."""
     if not (type(min_len) is int and type(max_len) is int and min_len >= 1 and max_len >= 1):
         return None
+    predictions, odd = _for_compiled_13a(predictions)
     flat = list(chain.from_iterable(references))
-    tokenize = _text_impl.tokenize
-    if tokenize.newline_in_tail(predictions) or tokenize.newline_in_tail(flat):
-        groups = _evaluate_13a_lines([predictions, flat])
-        if groups is None:
-            return None
-        predictions, flat = groups
+    prepared, odd_refs = _for_compiled_13a(flat)
+    if odd or odd_refs:
+        return None
+    if prepared is not flat:
         starts = list(accumulate(map(len, references), initial=0))
-        references = [flat[a:b] for a, b in zip(starts, starts[1:])]
+        references = [prepared[a:b] for a, b in zip(starts, starts[1:])]
     stats: Optional[Tuple[int, int]] = _bleu_impl.text_rows().gleu_stats(
         predictions,
         references,
-        tokenize.TOK_13A,
+        _text_impl.tokenize.TOK_13A,
         False,
-        min(min_len, _LONGEST_ORDER),
-        min(max_len, _LONGEST_ORDER),
+        min(min_len, LONGEST_ORDER),
+        min(max_len, LONGEST_ORDER),
     )
     return stats
-
-
-def _evaluate_13a_lines(groups: List[List[str]]) -> Optional[List[List[str]]]:
-    """The lines as the compiled 13a gives evaluate's tokens for them: the same lines, but those
-    whose stripped tail holds a newline take the language-independent steps first (see
-    _tokenize_13a_groups); None when one of those is a line the compiled 13a gets wrong."""
-    prepared = []
-    for lines in groups:
-        tails = _text_impl.tokenize.newline_in_tail(lines)
-        if tails:
-            lines = list(lines)
-            for i in tails:
-                lines[i] = language_independent(lines[i])
-                if not _compiled_agrees(lines[i]):
-                    return None
-        prepared.append(lines)
-    return prepared
 
 
 class GoogleBleuMetric(_Metric):

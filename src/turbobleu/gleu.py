@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 from turbobleu._engine.intern import chosen as _intern_impl
 from turbobleu._engine.recipes.gleu import (
     LENGTH_MESSAGE,
+    LONGEST_ORDER,
     corpus_gleu_in_nltk_order,
     gleu_score,
 )
@@ -32,7 +33,6 @@ __all__ = ["corpus_gleu", "sentence_gleu"]
 _gleu_stats = _intern_impl.interning().gleu_stats
 _gleu_sentence_stats = _intern_impl.interning().gleu_sentence_stats
 _SEQUENCES = (list, tuple)
-_LONGEST = 1 << 62  # orders above any sequence's length count the same: clamped to an int64
 
 
 def _fast_orders(min_len: Any, max_len: Any) -> bool:
@@ -51,7 +51,7 @@ def _corpus_stats(
     if type(list_of_references) not in _SEQUENCES or type(hypotheses) not in _SEQUENCES:
         return None
     return _gleu_stats(
-        list_of_references, hypotheses, min(min_len, _LONGEST), min(max_len, _LONGEST)
+        list_of_references, hypotheses, min(min_len, LONGEST_ORDER), min(max_len, LONGEST_ORDER)
     )
 
 
@@ -85,8 +85,8 @@ def sentence_gleu(
         stats = _gleu_sentence_stats(
             references,
             hypothesis,
-            min_len if min_len < _LONGEST else _LONGEST,
-            max_len if max_len < _LONGEST else _LONGEST,
+            min_len if min_len < LONGEST_ORDER else LONGEST_ORDER,
+            max_len if max_len < LONGEST_ORDER else LONGEST_ORDER,
         )
     if stats is None:
         return corpus_gleu_in_nltk_order([references], [hypothesis], min_len, max_len)

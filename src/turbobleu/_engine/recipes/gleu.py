@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 # NLTK's assertion text, word for word (no trailing space, unlike bleu_score's).
 LENGTH_MESSAGE = "The number of hypotheses and their reference(s) should be the same"
+# n-gram orders above any sequence's length count the same: the compiled paths take orders
+# clamped to it (an int64).
+LONGEST_ORDER = 1 << 62
 
 # nltk.util.MAX_EVERYGRAMS_DEFAULT_LEN (NLTK 3.10): with max_len=-1, everygrams refuses longer
 # sequences, with this text ("%d" twice: the length).
