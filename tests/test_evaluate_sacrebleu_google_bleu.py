@@ -252,6 +252,15 @@ def test_google_bleu_lines_and_orders_at_the_edges(predictions, references, max_
     assert same(got, oracle_google_bleu(predictions, references, max_len=max_len))
 
 
+@pytest.mark.parametrize("min_len, max_len", [(1, 2**63), (2**63, 2**63), (2**63, 4)])
+def test_google_bleu_orders_beyond_an_int64_do_what_the_script_does(min_len, max_len) -> None:
+    predictions, references = ["a b c", "d"], [["a b c", "a"], ["d e"]]
+    assert_same_outcome(
+        outcome(tbe.compute_google_bleu, predictions, references, min_len=min_len, max_len=max_len),
+        outcome(oracle_google_bleu, predictions, references, min_len=min_len, max_len=max_len),
+    )
+
+
 # -- generated text --------------------------------------------------------------------------------
 
 pieces = st.sampled_from(

@@ -158,6 +158,10 @@ def test_ties_keep_the_first_of_equal_ratios() -> None:
         (lambda: ([[["a", "b"]]], [["a", "b"]]), (0, 2)),  # empty n-grams
         (lambda: ([[["a", "b", "c"]]], [["a", "b"]]), (-1, 3)),  # shortened prefixes
         (lambda: ([[["a"]]], [["a"]]), (1, -3)),  # islice's ValueError
+        (lambda: ([[["a", "b"]]], [["a", "b"]]), (1, 2**63)),  # above sys.maxsize: the same
+        (lambda: ([[["a", "b"]]], [["a", "b"]]), (2**63, 2**63)),
+        (lambda: ([[["a", "b"]]], [["a", "b"]]), (2**63, 4)),  # no order: 0.0
+        (lambda: ([[["a", "b"]]], [["a", "b"]]), (1, 2**63 - 1)),  # sys.maxsize itself
         (lambda: ([[["a"]]], [["a"]]), (1.0, 2)),
         (lambda: ([[["a"]]], [["a"]]), (1, 2.0)),
         (lambda: ([[["a"]]], [["a"]]), (True, 2)),
@@ -263,3 +267,8 @@ def test_patch_nltk_rebinds_gleu_and_its_alias_and_unpatch_restores() -> None:
 
 def test_the_implementation_under_test() -> None:
     assert turbobleu.implementation == IMPLEMENTATION
+
+
+@pytest.mark.parametrize("orders", [(1, 2**63), (2**63, 2**70), (2**63, 4), (1, 2**63 - 1)])
+def test_sentence_gleu_orders_beyond_an_int64_match_nltk(orders: Tuple[int, int]) -> None:
+    same_sentence([["a", "b"], ["b"]], ["a", "b"], *orders)

@@ -30,7 +30,7 @@ import numpy as np
 from turbobleu._engine.bleu import chosen as _bleu_impl
 from turbobleu._engine.count import chosen as _count_impl
 from turbobleu._engine.intern import chosen as _intern_impl
-from turbobleu._engine.recipes.gleu import LONGEST_ORDER, gleu_score
+from turbobleu._engine.recipes.gleu import LONGEST_ORDER, compiled_orders, gleu_score
 from turbobleu._engine.recipes.nmt import nmt_score
 from turbobleu._engine.text import chosen as _text_impl
 from turbobleu._engine.text.rules_13a import ENTITIES, language_independent, rules_13a
@@ -605,9 +605,9 @@ def _google_bleu_13a(
     """GLEU's summed ``(tp, n_all)`` with the default tokenizer, tokenized, counted and NLTK's
     reference chosen in one compiled call (``gleu_stats``). Lines whose stripped tail holds a
     newline get evaluate's steps first. None for what this path leaves to the general one:
-    orders other than plain ints >= 1, a line only Python's 13a gets right (see
+    orders compiled_orders refuses, a line only Python's 13a gets right (see
     _for_compiled_13a)."""
-    if not (type(min_len) is int and type(max_len) is int and min_len >= 1 and max_len >= 1):
+    if not compiled_orders(min_len, max_len):
         return None
     predictions, odd = _for_compiled_13a(predictions)
     flat = list(chain.from_iterable(references))

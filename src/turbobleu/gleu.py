@@ -9,7 +9,8 @@ orders ``min_len..max_len`` are ``tp``; the n-gram totals are a closed form of t
 
 Inputs the fast path leaves alone go to NLTK's order of operations, which raises NLTK's exception
 from the same place: sequences other than lists, tuples and ``str``, ``min_len``/``max_len`` other
-than ints with ``1 <= min_len`` and ``max_len >= 1`` (e.g. ``max_len=-1``, every length),
+than ints with ``1 <= min_len`` and ``1 <= max_len <= sys.maxsize`` (e.g. ``max_len=-1``, every
+length; above sys.maxsize NLTK raises islice's ValueError),
 unhashable tokens. Tokens must follow Python's hash/equality contract, as for turbobleu's BLEU.
 """
 
@@ -22,8 +23,10 @@ if TYPE_CHECKING:
 
 from turbobleu._engine.intern import chosen as _intern_impl
 from turbobleu._engine.recipes.gleu import (
+    LARGEST_MAX_LEN,
     LENGTH_MESSAGE,
     LONGEST_ORDER,
+    compiled_orders,
     corpus_gleu_in_nltk_order,
     gleu_score,
 )
@@ -35,18 +38,13 @@ _gleu_sentence_stats = _intern_impl.interning().gleu_sentence_stats
 _SEQUENCES = (list, tuple)
 
 
-def _fast_orders(min_len: Any, max_len: Any) -> bool:
-    """Whether the fast path takes these n-gram orders (plain ints >= 1)."""
-    return type(min_len) is int and type(max_len) is int and min_len >= 1 and max_len >= 1
-
-
 def _corpus_stats(
     list_of_references: Any, hypotheses: Any, min_len: Any, max_len: Any
 ) -> Optional[Tuple[int, int]]:
     """The summed ``(tp, n_all)`` of the chosen pairs (``_intern.gleu_stats``), or None for
-    input left to NLTK's order: orders other than plain ints ``>= 1``, sequences other than
+    input left to NLTK's order: orders compiled_orders refuses, sequences other than
     lists, tuples and ``str``, unhashable tokens."""
-    if not _fast_orders(min_len, max_len):
+    if not compiled_orders(min_len, max_len):
         return None
     if type(list_of_references) not in _SEQUENCES or type(hypotheses) not in _SEQUENCES:
         return None
@@ -80,8 +78,13 @@ def sentence_gleu(
     """Sentence-level GLEU: exactly ``corpus_gleu([references], [hypothesis], ...)``, the
     minimum of n-gram precision and recall against the best reference."""
     stats = None
-    # (_fast_orders and min() written out: a sentence loop spends its time around the C call)
-    if type(min_len) is int and type(max_len) is int and min_len >= 1 and max_len >= 1:
+    # (compiled_orders and min() written out: a sentence loop spends its time around the C call)
+    if (
+        type(min_len) is int
+        and type(max_len) is int
+        and min_len >= 1
+        and 1 <= max_len <= LARGEST_MAX_LEN
+    ):
         stats = _gleu_sentence_stats(
             references,
             hypothesis,

@@ -19,6 +19,7 @@ counting kernel and end with :func:`choose_reference` and :func:`gleu_score`.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from itertools import islice
 
@@ -32,6 +33,21 @@ LENGTH_MESSAGE = "The number of hypotheses and their reference(s) should be the 
 # n-gram orders above any sequence's length count the same: the compiled paths take orders
 # clamped to it (an int64).
 LONGEST_ORDER = 1 << 62
+# NLTK's everygrams slices with islice(sequence, max_len): a max_len above sys.maxsize raises
+# its ValueError, which the compiled paths leave to NLTK's order of operations.
+LARGEST_MAX_LEN = sys.maxsize
+
+
+def compiled_orders(min_len: Any, max_len: Any) -> bool:
+    """Whether the compiled GLEU paths take these orders: plain ints, ``min_len >= 1`` and
+    ``1 <= max_len <= sys.maxsize`` (anything else goes NLTK's way, errors included)."""
+    return (
+        type(min_len) is int
+        and type(max_len) is int
+        and min_len >= 1
+        and 1 <= max_len <= LARGEST_MAX_LEN
+    )
+
 
 # nltk.util.MAX_EVERYGRAMS_DEFAULT_LEN (NLTK 3.10): with max_len=-1, everygrams refuses longer
 # sequences, with this text ("%d" twice: the length).
