@@ -1,8 +1,8 @@
 """Build the compiled kernels. All metadata lives in pyproject.toml.
 
 Which build you get (``turbobleu.implementation`` tells at run time):
-- default, on CPython: the Cython extension modules. Where they cannot be built (no C compiler, no Cython), the
-  build warns and goes on without them: the package then runs on its pure-Python twins.
+- default, on CPython: the Cython extension modules. Where they cannot be built (no C compiler,
+  no Cython), the build warns and goes on without them: the package runs on its pure-Python twins.
 - other interpreters (PyPy, GraalPy, ...): no extension (the modules read CPython's object layout,
   see src/turbobleu/_engine/cpython_layout.h); the build says so and installs the pure package.
 - ``TURBOBLEU_PURE_PYTHON=1``: no extension at all; the wheel is tagged ``py3-none-any``.

@@ -27,10 +27,8 @@ import argparse
 import sys
 from typing import Any, Callable, Dict, List, Optional
 
-from bench_sacrebleu import Comparison, ratio  # one ratio for both
-
 import benchlib
-from benchlib import Contender, System
+from benchlib import Comparison, Contender, System, ratio
 
 QUICK_PAIR = "en-de"
 
@@ -76,19 +74,17 @@ COMPARISONS = [
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p = benchlib.wmt23_parser(__doc__)
-    p.add_argument(
-        "--workloads",
-        nargs="+",
-        choices=("corpus", "sentence", "pairwise"),
-        default=["corpus", "sentence", "pairwise"],
-    )
+    benchlib.add_workloads_option(p, ("corpus", "sentence", "pairwise"))
     benchlib.add_timing_options(p, repeats=5, slow_repeats=3)
     p.add_argument("--matrix", type=int, default=256, help="hypotheses and references per matrix")
     p.add_argument(
         "--peer-threads", default="1", help="RAYON_NUM_THREADS for fastchrf (a number or 'auto')"
     )
-    p.add_argument("--quick", action="store_true", help=f"{QUICK_PAIR} only, 2 repeats")
-    benchlib.add_results_options(p, "results file stem (default: chrf, or chrf-quick)")
+    benchlib.add_results_options(
+        p,
+        "results file stem (default: chrf, or chrf-quick)",
+        quick=f"{QUICK_PAIR} only, 2 repeats",
+    )
     args = p.parse_args(argv)
     benchlib.apply_quick(args, [QUICK_PAIR])
     benchlib.require_positive(p, args, "repeats", "slow_repeats", "matrix")
@@ -201,31 +197,6 @@ def check_pairwise(
 
 
 # -- summary ----------------------------------------------------------------------------------
-def summarize(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    summary = []
-    for c in COMPARISONS:
-        found = [(r, ratio(r, c)) for r in records]
-        found = [(r, x) for r, x in found if x is not None]
-        if not found:
-            continue
-        ratios = [x for _, x in found]
-        worst_rec, worst = min(found, key=lambda p: p[1])
-        summary.append(
-            {
-                "comparison": c.key,
-                "title": c.title,
-                "target": c.target,
-                "timed": len(ratios),
-                "geomean": benchlib.geomean(ratios),
-                "min": worst,
-                "min_at": f"{worst_rec['pair']} {worst_rec['system']}",
-                "max": max(ratios),
-                "met_all": worst >= c.target,
-            }
-        )
-    return summary
-
-
 def detail_rows(records: List[Dict[str, Any]]):
     headers = ["pair", "system", "segs", "refs", "workload", "turbobleu ms", "peer ms", "ratio"]
     rows = []
@@ -256,12 +227,10 @@ def summary_rows(summary: List[Dict[str, Any]]):
     rows = [
         [
             s["title"],
-            str(s["timed"]),
-            f"{s['geomean']:.1f}x",
-            f"{s['min']:.1f}x ({s['min_at']})",
-            f"{s['max']:.1f}x",
+            str(s["systems"]),
+            *[cell(s) for _, cell in benchlib.SPREAD_COLUMNS],
             f">= {s['target']:.0f}x" if s["target"] else "(info)",
-            ("yes" if s["met_all"] else "no") if s["target"] else "-",
+            benchlib.yes_no(s["met_all"]) if s["target"] else "-",
         ]
         for s in summary
     ]
@@ -295,9 +264,9 @@ def markdown(meta: Dict[str, Any], summary, records) -> str:
 def run(args: argparse.Namespace) -> int:
     env = benchlib.pin_threads(args.peer_threads)  # before NumPy / the libraries load
     libs = load_libraries()
-    systems = benchlib.load_wmt23(args.data, args.pairs)
-    machine = benchlib.machine_info(["turbobleu", "sacrebleu", "fastchrf", "numpy"])
-    print(f"Machine: {benchlib.machine_line(machine)}")
+    systems, machine = benchlib.load_and_describe(
+        args, ["turbobleu", "sacrebleu", "fastchrf", "numpy"]
+    )
     print(f"turbobleu implementation: {libs['turbobleu'].implementation}; thread env: {env}\n")
     first_of_pair = {}
     for s in systems:
@@ -315,47 +284,28 @@ def run(args: argparse.Namespace) -> int:
     records: List[Dict[str, Any]] = []
     failures = 0
     for n, s in enumerate(systems, 1):
-        rec: Dict[str, Any] = {
-            "pair": s.pair,
-            "system": s.name,
-            "segments": s.segments,
-            "refs": len(s.refs),
-            "workloads": {},
-        }
+        rec = benchlib.system_record(s)
         for workload in args.workloads:
             if workload == "pairwise" and first_of_pair[s.pair] is not s:
                 continue  # one matrix per language pair
-            outputs, timings = benchlib.time_interleaved(
-                work[workload](s), args.repeats, args.slow_seconds * 1000, args.slow_repeats
-            )
+            outputs, timings = benchlib.time_with(args, work[workload](s))
             checks = checks_of[workload](outputs, s)
             for check in checks:
                 if not check["ok"]:
                     failures += 1
                     print(f"!!! MISMATCH {s.pair} {s.name}: {check['what']}", file=sys.stderr)
-            rec["workloads"][workload] = {
-                "timings": {k: t.as_dict() for k, t in timings.items()},
-                "checks": checks,
-            }
+            rec["workloads"][workload] = benchlib.workload_entry(timings, checks)
         records.append(rec)
         parts = [
             f"{c.key} {benchlib.ratio_cell(ratio(rec, c))}" for c in COMPARISONS if ratio(rec, c)
         ]
         print(f"[{n}/{len(systems)}] {s.pair} {s.name}: {', '.join(parts)}", flush=True)
 
-    summary = summarize(records)
-    dh, dr = detail_rows(records)
-    sh, sr = summary_rows(summary)
-    print("\nPer system (median ms; ratio = peer / turbobleu):\n" + benchlib.text_table(dh, dr))
-    print("\nSummary:\n" + benchlib.text_table(sh, sr))
+    summary = benchlib.summarize(records, COMPARISONS)
+    benchlib.print_tables(detail_rows(records), summary_rows(summary))
     all_checks = [c for r in records for w in r["workloads"].values() for c in w["checks"]]
     meta = {
-        "benchmark": "bench_chrf",
-        "date": benchlib.utc_now().isoformat(timespec="seconds"),
-        "command": " ".join(["python", "bench/bench_chrf.py"] + sys.argv[1:]),
-        "args": benchlib.args_record(args),
-        "env": env,
-        "machine": machine,
+        **benchlib.run_meta("bench_chrf", args, env, machine),
         "checks_ok": sum(c["ok"] for c in all_checks),
         "checks_total": len(all_checks),
     }

@@ -30,30 +30,29 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
 import benchlib
-from benchlib import Contender, System
+from benchlib import Comparison, Contender, System, ratio
 
 QUICK_PAIR = "en-de"
 
 
-@dataclass(frozen=True)
-class Comparison:
-    key: str
-    title: str
-    workload: str
-    target: float
-
-
 COMPARISONS = [
-    Comparison("sentence_loop", "sentence_bleu loop: nltk / turbobleu.nltk", "sentence", 20.0),
-    Comparison("corpus", "corpus_bleu: nltk / turbobleu.nltk", "corpus", 50.0),
+    Comparison(
+        "sentence_loop",
+        "sentence_bleu loop: nltk / turbobleu.nltk",
+        "sentence",
+        "nltk",
+        "turbobleu",
+        20.0,
+    ),
+    Comparison("corpus", "corpus_bleu: nltk / turbobleu.nltk", "corpus", "nltk", "turbobleu", 50.0),
 ]
+# The comparison of each workload.
+BY_WORKLOAD = {c.workload: c for c in COMPARISONS}
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p = benchlib.wmt23_parser(__doc__)
-    p.add_argument(
-        "--workloads", nargs="+", choices=("sentence", "corpus"), default=["sentence", "corpus"]
-    )
+    benchlib.add_workloads_option(p, ("sentence", "corpus"))
     p.add_argument(
         "--smoothing",
         default="none",
@@ -61,13 +60,10 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
         help="smoothing function for both libraries (default: NLTK's default)",
     )
     benchlib.add_timing_options(p, repeats=5, slow_repeats=3)
-    p.add_argument(
-        "--quick",
-        action="store_true",
-        help=f"smoke run: pair {QUICK_PAIR} only, 2 repeats, results named *-quick",
-    )
     benchlib.add_results_options(
-        p, "results file stem (default: nltk, nltk-<smoothing>, or *-quick)"
+        p,
+        "results file stem (default: nltk, nltk-<smoothing>, or *-quick)",
+        quick=f"smoke run: pair {QUICK_PAIR} only, 2 repeats, results named *-quick",
     )
     args = p.parse_args(argv)
     benchlib.apply_quick(args, [QUICK_PAIR])
@@ -140,111 +136,31 @@ def check(outputs: Dict[str, Any], workload: str) -> Dict[str, Any]:
 # -- summary ---------------------------------------------------------------------------------
 
 
-def ratio(record: Dict[str, Any], workload: str) -> Optional[float]:
-    t = record["workloads"].get(workload, {}).get("timings", {})
-    if "nltk" not in t or "turbobleu" not in t:
-        return None
-    return t["nltk"]["median_ms"] / t["turbobleu"]["median_ms"]
+DETAIL_COLUMNS: List[benchlib.Column] = [
+    *benchlib.SYSTEM_COLUMNS,
+    ("tokens/seg", lambda r: f"{r['hyp_tokens_per_segment']:.1f}"),
+    *benchlib.comparison_columns(BY_WORKLOAD["sentence"], "sent loop tb ms", "nltk ms", "nltk/tb"),
+    *benchlib.comparison_columns(BY_WORKLOAD["corpus"], "corpus tb ms", "nltk ms", "nltk/tb"),
+]
 
-
-def summarize(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    summary = []
-    for c in COMPARISONS:
-        pairs = [(r, ratio(r, c.workload)) for r in records]
-        pairs = [(r, x) for r, x in pairs if x is not None]
-        if not pairs:
-            continue
-        ratios = [x for _, x in pairs]
-        worst_rec, worst = min(pairs, key=lambda p: p[1])
-
-        def total(key: str) -> float:
-            return sum(r["workloads"][c.workload]["timings"][key]["median_ms"] for r, _ in pairs)
-
-        total_ratio = total("nltk") / total("turbobleu")
-        summary.append(
-            {
-                "comparison": c.key,
-                "title": c.title,
-                "target": c.target,
-                "systems": len(ratios),
-                "total_time_ratio": total_ratio,
-                "geomean": benchlib.geomean(ratios),
-                "min": worst,
-                "min_system": f"{worst_rec['pair']} {worst_rec['system']}",
-                "max": max(ratios),
-                "nltk_total_ms": total("nltk"),
-                "turbobleu_total_ms": total("turbobleu"),
-                "met_total": total_ratio >= c.target,
-            }
-        )
-    return summary
+SUMMARY_COLUMNS: List[benchlib.Column] = [
+    ("workload", lambda s: s["title"]),
+    ("systems", lambda s: str(s["systems"])),
+    ("total nltk ms", lambda s: f"{s['peer_total_ms']:.0f}"),
+    ("total tb ms", lambda s: f"{s['turbo_total_ms']:.0f}"),
+    ("total-time ratio", lambda s: f"{s['total_time_ratio']:.1f}x"),
+    *benchlib.SPREAD_COLUMNS,
+    ("target", lambda s: f">= {s['target']:.0f}x"),
+    ("met (total time)", lambda s: benchlib.yes_no(s["met_total"])),
+]
 
 
 def detail_rows(records: List[Dict[str, Any]]):
-    headers = [
-        "pair",
-        "system",
-        "segs",
-        "refs",
-        "tokens/seg",
-        "sent loop tb ms",
-        "nltk ms",
-        "nltk/tb",
-        "corpus tb ms",
-        "nltk ms",
-        "nltk/tb",
-    ]
-    rows = []
-    for r in records:
-        ts = r["workloads"].get("sentence", {}).get("timings", {})
-        tc = r["workloads"].get("corpus", {}).get("timings", {})
-        rows.append(
-            [
-                r["pair"],
-                r["system"],
-                str(r["segments"]),
-                str(r["refs"]),
-                f"{r['hyp_tokens_per_segment']:.1f}",
-                benchlib.ms_cell(ts, "turbobleu"),
-                benchlib.ms_cell(ts, "nltk"),
-                benchlib.ratio_cell(ratio(r, "sentence")),
-                benchlib.ms_cell(tc, "turbobleu"),
-                benchlib.ms_cell(tc, "nltk"),
-                benchlib.ratio_cell(ratio(r, "corpus")),
-            ]
-        )
-    return headers, rows
+    return benchlib.build_table(DETAIL_COLUMNS, records)
 
 
 def summary_rows(summary: List[Dict[str, Any]]):
-    headers = [
-        "workload",
-        "systems",
-        "total nltk ms",
-        "total tb ms",
-        "total-time ratio",
-        "geomean",
-        "min (system)",
-        "max",
-        "target",
-        "met (total time)",
-    ]
-    rows = [
-        [
-            s["title"],
-            str(s["systems"]),
-            f"{s['nltk_total_ms']:.0f}",
-            f"{s['turbobleu_total_ms']:.0f}",
-            f"{s['total_time_ratio']:.1f}x",
-            f"{s['geomean']:.1f}x",
-            f"{s['min']:.1f}x ({s['min_system']})",
-            f"{s['max']:.1f}x",
-            f">= {s['target']:.0f}x",
-            "yes" if s["met_total"] else "no",
-        ]
-        for s in summary
-    ]
-    return headers, rows
+    return benchlib.build_table(SUMMARY_COLUMNS, summary)
 
 
 def markdown(meta: Dict[str, Any], summary, records) -> str:
@@ -253,7 +169,6 @@ def markdown(meta: Dict[str, Any], summary, records) -> str:
     dh, dr = detail_rows(records)
     commit = benchlib.commit_label(m["git"])
     checks = meta["checks"]
-    load = lambda key: f"{m[key][0]:.1f}" if m.get(key) else "unknown"  # noqa: E731
     return "\n".join(
         [
             f"### turbobleu.nltk vs NLTK {meta['nltk_version']} on WMT23 "
@@ -266,14 +181,7 @@ def markdown(meta: Dict[str, Any], summary, records) -> str:
             "Sentence loop: "
             "one `sentence_bleu` call per segment; corpus: one `corpus_bleu` call.",
             "",
-            benchlib.md_table(sh, sr),
-            "",
-            "<details><summary>Per system (median ms)</summary>",
-            "",
-            benchlib.md_table(dh, dr),
-            "",
-            "</details>",
-            "",
+            *benchlib.md_summary_and_details((sh, sr), (dh, dr)),
             f"Scores: turbobleu.nltk == NLTK on {checks['ok']}/{checks['total']} checks "
             "(corpus score "
             "and every sentence score, compared with `==`).",
@@ -283,7 +191,8 @@ def markdown(meta: Dict[str, Any], summary, records) -> str:
             f"{'yes' if meta['compiled_token_interning'] else 'no'}), "
             f"commit {commit}; {meta['date']}; "
             "1-min load "
-            f"average {load('loadavg_start')} at start, {load('loadavg_end')} at end "
+            f"average {benchlib.load_cell(m, 'loadavg_start')} at start, "
+            f"{benchlib.load_cell(m, 'loadavg_end')} at end "
             "(above the CPU "
             "count means other work shared the machine).",
             f"Command: `{meta['command']}`",
@@ -305,9 +214,7 @@ def run(args: argparse.Namespace) -> int:
     libs = {"turbobleu": tb_nltk, "nltk": nltk_bleu}
     warnings.simplefilter("ignore")  # method0's zero-order warnings, for both libraries alike
 
-    systems = benchlib.load_wmt23(args.data, args.pairs)
-    machine = benchlib.machine_info(["turbobleu", "nltk", "numpy"])
-    print(f"Machine: {benchlib.machine_line(machine)}")
+    systems, machine = benchlib.load_and_describe(args, ["turbobleu", "nltk", "numpy"])
     print(
         f"turbobleu implementation: {turbobleu.implementation} (compiled token interning: "
         f"{turbobleu.implementation == 'cython'}); smoothing {args.smoothing}; "
@@ -319,20 +226,11 @@ def run(args: argparse.Namespace) -> int:
     failures = 0
     for n, s in enumerate(systems, 1):
         data = tokenize(s)
-        rec: Dict[str, Any] = {
-            "pair": s.pair,
-            "system": s.name,
-            "segments": s.segments,
-            "refs": len(s.refs),
-            "hyp_tokens_per_segment": sum(map(len, data.hyps)) / max(1, len(data.hyps)),
-            "workloads": {},
-        }
+        tokens = sum(map(len, data.hyps)) / max(1, len(data.hyps))
+        rec = benchlib.system_record(s, hyp_tokens_per_segment=tokens)
         for workload in args.workloads:
-            outputs, timings = benchlib.time_interleaved(
-                contenders(libs, data, workload, args.smoothing),
-                args.repeats,
-                args.slow_seconds * 1000,
-                args.slow_repeats,
+            outputs, timings = benchlib.time_with(
+                args, contenders(libs, data, workload, args.smoothing)
             )
             result = check(outputs, workload)
             if not result["ok"]:
@@ -343,23 +241,17 @@ def run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                     flush=True,
                 )
-            rec["workloads"][workload] = {
-                "timings": {k: t.as_dict() for k, t in timings.items()},
-                "checks": [result],
-            }
+            rec["workloads"][workload] = benchlib.workload_entry(timings, [result])
         records.append(rec)
-        parts = [f"{w} {benchlib.ratio_cell(ratio(rec, w))}" for w in args.workloads]
+        parts = [f"{w} {benchlib.ratio_cell(ratio(rec, BY_WORKLOAD[w]))}" for w in args.workloads]
         print(
             f"[{n}/{len(systems)}] {s.pair} {s.name} ({s.segments} segs, "
             f"{rec['hyp_tokens_per_segment']:.1f} tokens/seg): {', '.join(parts)}",
             flush=True,
         )
 
-    summary = summarize(records)
-    dh, dr = detail_rows(records)
-    sh, sr = summary_rows(summary)
-    print("\nPer system (median ms; ratio = nltk / turbobleu):\n" + benchlib.text_table(dh, dr))
-    print("\nSummary:\n" + benchlib.text_table(sh, sr))
+    summary = benchlib.summarize(records, COMPARISONS)
+    benchlib.print_tables(detail_rows(records), summary_rows(summary), "nltk")
     for s_ in summary:
         print(
             f"AGGREGATE {s_['comparison']}: total-time ratio {s_['total_time_ratio']:.2f}x, "
@@ -369,12 +261,7 @@ def run(args: argparse.Namespace) -> int:
 
     all_checks = [c for r in records for w in r["workloads"].values() for c in w["checks"]]
     meta = {
-        "benchmark": "bench_nltk",
-        "date": benchlib.utc_now().isoformat(timespec="seconds"),
-        "command": " ".join(["python", "bench/bench_nltk.py"] + sys.argv[1:]),
-        "args": benchlib.args_record(args),
-        "env": env,
-        "machine": machine,
+        **benchlib.run_meta("bench_nltk", args, env, machine),
         "nltk_version": benchlib.package_version("nltk"),
         "turbobleu_implementation": turbobleu.implementation,
         "systems": len(systems),
@@ -389,8 +276,7 @@ def run(args: argparse.Namespace) -> int:
     benchlib.save_results(args, payload, markdown(meta, summary, records))
     if failures:
         print(f"\n{failures} SCORE MISMATCH(ES) vs nltk - see above", file=sys.stderr)
-        return 1
-    return 0
+    return 1 if failures else 0
 
 
 def main(argv: Optional[List[str]] = None) -> int:

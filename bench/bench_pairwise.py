@@ -41,8 +41,11 @@ def parse_args(argv: Optional[List[str]] = None) -> Any:
     p.add_argument("--size", type=int, default=256, help="hypotheses and references per matrix")
     benchlib.add_timing_options(p, repeats=7, slow_repeats=3)
     p.add_argument("--threads", type=int, default=None, help="turbobleu's 'all threads' count")
-    p.add_argument("--quick", action="store_true", help="smoke run: zh-en, 64 x 64, 2 repeats")
-    benchlib.add_results_options(p, "results file stem (default: pairwise)")
+    benchlib.add_results_options(
+        p,
+        "results file stem (default: pairwise)",
+        quick="smoke run: zh-en, 64 x 64, 2 repeats",
+    )
     args = p.parse_args(argv)
     if args.quick:
         args.pairs, args.size, args.repeats = ["zh-en"], min(args.size, 64), 2
@@ -139,11 +142,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         hyps, refs = system.hyps[: args.size], system.refs[0][: args.size]
         tok = TOKENIZE.get(pair.split("-")[1], "13a")
         cells = len(hyps) * len(refs)
-        outputs, timings = benchlib.time_interleaved(
-            contenders(hyps, refs, tok, threads, metric_bleu),
-            args.repeats,
-            args.slow_seconds * 1000,
-            args.slow_repeats,
+        outputs, timings = benchlib.time_with(
+            args, contenders(hyps, refs, tok, threads, metric_bleu)
         )
         problems += check(outputs, pair)
         base = timings["turbobleu (1 thread)"].median_ms

@@ -26,24 +26,19 @@ from typing import Any, Dict, List, Tuple
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(1, str(BENCH.parent / "tests"))  # the caption set the tests check
-from benchlib import (  # noqa: E402
-    RESULTS_DIR,
-    Contender,
-    finish,
-    geomean,
-    load_wmt23,
-    machine_info,
-    machine_line,
-    md_table,
-    pin_threads,
-    text_table,
-    time_interleaved,
-    utc_now,
-    wmt23_parser,
-)
+import benchlib  # noqa: E402
 
 TARGET = 50.0
 Captions = Dict[Any, List[str]]
+
+COLUMNS: List[benchlib.Column] = [
+    ("workload", lambda r: r["workload"]),
+    ("images x refs", lambda r: f"{r['images']} x {r['references'] / max(r['images'], 1):.3g}"),
+    ("turbobleu ms", lambda r: f"{r['turbobleu']['median_ms']:.2f}"),
+    ("pycocoevalcap ms", lambda r: f"{r['pycocoevalcap']['median_ms']:.0f}"),
+    ("ratio", lambda r: f"{r['ratio']:.0f}x"),
+    ("==", lambda r: "yes" if r["equal"] else "NO"),
+]
 
 
 def wmt23_captions(system: Any) -> Tuple[Captions, Captions]:
@@ -55,16 +50,16 @@ def wmt23_captions(system: Any) -> Tuple[Captions, Captions]:
 
 
 def main() -> int:
-    parser = wmt23_parser(__doc__)
+    parser = benchlib.wmt23_parser(__doc__)
     parser.add_argument("--all-systems", action="store_true", help="every system of the pairs")
     parser.add_argument("--images", type=int, default=5000, help="images in the caption set")
     parser.add_argument("--repeats", type=int, default=15, help="timed runs of turbobleu")
     parser.add_argument("--slow-repeats", type=int, default=5, help="timed runs of pycocoevalcap")
     parser.add_argument("--name", default="pycocoevalcap")
-    parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out-dir", type=Path, default=benchlib.RESULTS_DIR)
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
-    pin_threads("1")
+    benchlib.pin_threads("1")
 
     from pycocoevalcap.bleu.bleu import Bleu as RealBleu
     from pycocoevalcap_support import caption_set
@@ -72,13 +67,13 @@ def main() -> int:
     import turbobleu
     from turbobleu.pycocoevalcap import Bleu
 
-    info = machine_info(["turbobleu", "pycocoevalcap", "numpy"])
-    print(machine_line(info), f"(turbobleu {turbobleu.implementation})")
+    info = benchlib.machine_info(["turbobleu", "pycocoevalcap", "numpy"])
+    print(benchlib.machine_line(info), f"(turbobleu {turbobleu.implementation})")
 
     workloads: List[Tuple[str, Captions, Captions]] = [
         (f"captions {args.images}x5", *caption_set(args.images, 5, seed=0))
     ]
-    systems = load_wmt23(args.data, args.pairs or ["he-en"])
+    systems = benchlib.load_wmt23(args.data, args.pairs or ["he-en"])
     for system in systems if args.all_systems else systems[:1]:
         workloads.append((f"{system.pair}/{system.name}", *wmt23_captions(system)))
 
@@ -86,10 +81,14 @@ def main() -> int:
     failed = False
     for label, gts, res in workloads:
         contenders = [
-            Contender("turbobleu", lambda: Bleu(4).compute_score(gts, res, verbose=0)),
-            Contender("pycocoevalcap", lambda: RealBleu(4).compute_score(gts, res, verbose=0)),
+            benchlib.Contender("turbobleu", lambda: Bleu(4).compute_score(gts, res, verbose=0)),
+            benchlib.Contender(
+                "pycocoevalcap", lambda: RealBleu(4).compute_score(gts, res, verbose=0)
+            ),
         ]
-        outputs, timings = time_interleaved(contenders, args.repeats, 200.0, args.slow_repeats)
+        outputs, timings = benchlib.time_interleaved(
+            contenders, args.repeats, 200.0, args.slow_repeats
+        )
         same = outputs["turbobleu"] == outputs["pycocoevalcap"]
         if not same:
             print(f"FAIL {label}: turbobleu's scores differ from pycocoevalcap's")
@@ -111,40 +110,26 @@ def main() -> int:
             flush=True,
         )
 
-    headers = ["workload", "images x refs", "turbobleu ms", "pycocoevalcap ms", "ratio", "=="]
-    table = [
-        [
-            r["workload"],
-            f"{r['images']} x {r['references'] / max(r['images'], 1):.3g}",
-            f"{r['turbobleu']['median_ms']:.2f}",
-            f"{r['pycocoevalcap']['median_ms']:.0f}",
-            f"{r['ratio']:.0f}x",
-            "yes" if r["equal"] else "NO",
-        ]
-        for r in rows
-    ]
-    print()
-    print(text_table(headers, table))
+    headers, table = benchlib.build_table(COLUMNS, rows)
+    benchlib.print_table(headers, table)
     ratios = [r["ratio"] for r in rows]
-    print(f"geometric mean ratio {geomean(ratios):.0f}x (target >= {TARGET:.0f}x)")
-    machine = machine_line(info)
+    print(f"geometric mean ratio {benchlib.geomean(ratios):.0f}x (target >= {TARGET:.0f}x)")
+    machine = benchlib.machine_line(info)
     markdown = (
         f"pycocoevalcap's Bleu(4).compute_score (verbose=0): turbobleu "
         f"({turbobleu.implementation}) vs pycocoevalcap, one thread, medians of alternating "
         f"runs; ratio = pycocoevalcap / turbobleu (target >= {TARGET:.0f}x), every value "
-        f"compared with ==. Machine: {machine}.\n\n" + md_table(headers, table) + "\n"
+        f"compared with ==. Machine: {machine}.\n\n" + benchlib.md_table(headers, table) + "\n"
     )
     payload = {
-        "benchmark": "pycocoevalcap",
-        "date": utc_now().isoformat(),
-        "machine": info,
+        **benchlib.stamp("pycocoevalcap", info),
         "implementation": turbobleu.implementation,
         "repeats": args.repeats,
         "slow_repeats": args.slow_repeats,
         "target": TARGET,
         "rows": rows,
     }
-    return finish(args, payload, markdown, failed)
+    return benchlib.finish(args, payload, markdown, failed)
 
 
 if __name__ == "__main__":

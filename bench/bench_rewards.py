@@ -57,8 +57,11 @@ def parse_args(argv: Optional[List[str]] = None) -> Any:
     p.set_defaults(pairs=["he-en"])
     p.add_argument("--repeats", type=int, default=5, help="timed runs per contender")
     p.add_argument("--peer-rows", type=int, default=512, help="rows the per-sample peers score")
-    p.add_argument("--quick", action="store_true", help="smoke run: 2 repeats, 64 peer rows")
-    benchlib.add_results_options(p, "results file stem (default: rewards)")
+    benchlib.add_results_options(
+        p,
+        "results file stem (default: rewards)",
+        quick="smoke run: 2 repeats, 64 peer rows",
+    )
     p.add_argument(
         "--once",
         choices=["setup", "adapter", "hand"],

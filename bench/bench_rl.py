@@ -65,8 +65,11 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
         help="also run the memory loop (1,000 calls) and the 8-thread check",
     )
     p.add_argument("--memory-iterations", type=int, default=1000)
-    p.add_argument("--quick", action="store_true", help="smoke run: 2 repeats, 64 peer rows")
-    benchlib.add_results_options(p, "results file stem (default: rl or rl-quick)")
+    benchlib.add_results_options(
+        p,
+        "results file stem (default: rl or rl-quick)",
+        quick="smoke run: 2 repeats, 64 peer rows",
+    )
     args = p.parse_args(argv)
     if args.quick:
         args.repeats = min(args.repeats, 2)

@@ -26,25 +26,12 @@ import logging
 import os
 import pstats
 import sys
-from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional
 
 import benchlib
-from benchlib import Contender, System
+from benchlib import Comparison, Contender, System, ratio
 
 QUICK_PAIR = "en-de"  # the smallest pair (557 segments, one reference)
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """One ratio that the benchmark reports: peer time / turbobleu time on a workload."""
-
-    key: str
-    title: str
-    workload: str
-    peer: str
-    turbo: str
-    target: float
 
 
 COMPARISONS = [
@@ -85,9 +72,7 @@ COMPARISONS = [
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p = benchlib.wmt23_parser(__doc__)
-    p.add_argument(
-        "--workloads", nargs="+", choices=("corpus", "sentence"), default=["corpus", "sentence"]
-    )
+    benchlib.add_workloads_option(p, ("corpus", "sentence"))
     benchlib.add_timing_options(p, repeats=5, slow_repeats=3)
     p.add_argument(
         "--peer-threads",
@@ -95,12 +80,11 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
         help="threads for rayon-based peers (bleuscore): a number, or 'auto' for "
         "their default (all cores). turbobleu always runs on one thread.",
     )
-    p.add_argument(
-        "--quick",
-        action="store_true",
-        help=f"smoke run: pair {QUICK_PAIR} only, 2 repeats, results named *-quick",
+    benchlib.add_results_options(
+        p,
+        "results file stem (default: sacrebleu, or sacrebleu-quick)",
+        quick=f"smoke run: pair {QUICK_PAIR} only, 2 repeats, results named *-quick",
     )
-    benchlib.add_results_options(p, "results file stem (default: sacrebleu, or sacrebleu-quick)")
     p.add_argument(
         "--profile",
         action="store_true",
@@ -323,116 +307,44 @@ def shout(system: System, check: Dict[str, Any]) -> None:
 # -- summary and output ----------------------------------------------------------------------
 
 
-def ratio(record: Dict[str, Any], c: Comparison) -> Optional[float]:
-    t = record["workloads"].get(c.workload, {}).get("timings", {})
-    if c.peer not in t or c.turbo not in t:
-        return None
-    return t[c.peer]["median_ms"] / t[c.turbo]["median_ms"]
-
-
 def summarize(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    summary = []
-    for c in COMPARISONS:
-        pairs = [(r, ratio(r, c)) for r in records]
-        pairs = [(r, x) for r, x in pairs if x is not None]
-        if not pairs:
-            continue
-        ratios = [x for _, x in pairs]
-        worst_rec, worst = min(pairs, key=lambda p: p[1])
-
-        def tot(key, c=c, pairs=pairs):
-            return sum(r["workloads"][c.workload]["timings"][key]["median_ms"] for r, _ in pairs)
-
-        gm = benchlib.geomean(ratios)
-        summary.append(
-            {
-                "comparison": c.key,
-                "title": c.title,
-                "target": c.target,
-                "systems": len(ratios),
-                "geomean": gm,
-                "min": worst,
-                "min_system": f"{worst_rec['pair']} {worst_rec['system']}",
-                "max": max(ratios),
-                "total_time_ratio": tot(c.peer) / tot(c.turbo),
-                "met_geomean": gm >= c.target,
-                "met_all": worst >= c.target,
-                "fraction_of_target": gm / c.target,
-            }
-        )
+    """``benchlib.summarize`` of COMPARISONS, with each geometric mean as a fraction of its
+    target (for the profile hint)."""
+    summary = benchlib.summarize(records, COMPARISONS)
+    for s in summary:
+        s["fraction_of_target"] = s["geomean"] / s["target"]
     return summary
 
 
+BY_KEY = {c.key: c for c in COMPARISONS}
+DETAIL_COLUMNS: List[benchlib.Column] = [
+    *benchlib.SYSTEM_COLUMNS,
+    *benchlib.comparison_columns(BY_KEY["corpus_sacrebleu"], "corpus tb ms", "sb ms", "sb/tb"),
+    *benchlib.comparison_columns(BY_KEY["corpus_bleuscore"], None, "bs ms", "bs/tb"),
+    *benchlib.comparison_columns(BY_KEY["sentence_loop"], "sent loop tb ms", "sb loop ms", "sb/tb"),
+    *benchlib.comparison_columns(BY_KEY["sentence_batch"], "sent batch tb ms", None, "sb/tb"),
+]
+
+SUMMARY_COLUMNS: List[benchlib.Column] = [
+    ("workload", lambda s: s["title"].split(": ")[0]),
+    ("comparison", lambda s: s["title"].split(": ")[1]),
+    ("systems", lambda s: str(s["systems"])),
+    *benchlib.SPREAD_COLUMNS,
+    ("total-time ratio", lambda s: f"{s['total_time_ratio']:.1f}x"),
+    ("target", lambda s: f">= {s['target']:.0f}x"),
+    (
+        "met (geomean / every system)",
+        lambda s: f"{benchlib.yes_no(s['met_geomean'])} / {benchlib.yes_no(s['met_all'])}",
+    ),
+]
+
+
 def detail_rows(records: List[Dict[str, Any]]):
-    headers = [
-        "pair",
-        "system",
-        "segs",
-        "refs",
-        "corpus tb ms",
-        "sb ms",
-        "sb/tb",
-        "bs ms",
-        "bs/tb",
-        "sent loop tb ms",
-        "sb loop ms",
-        "sb/tb",
-        "sent batch tb ms",
-        "sb/tb",
-    ]
-    by_key = {c.key: c for c in COMPARISONS}
-    rows = []
-    for r in records:
-        tc = r["workloads"].get("corpus", {}).get("timings", {})
-        ts = r["workloads"].get("sentence", {}).get("timings", {})
-        rows.append(
-            [
-                r["pair"],
-                r["system"],
-                str(r["segments"]),
-                str(r["refs"]),
-                benchlib.ms_cell(tc, "turbobleu"),
-                benchlib.ms_cell(tc, "sacrebleu"),
-                benchlib.ratio_cell(ratio(r, by_key["corpus_sacrebleu"])),
-                benchlib.ms_cell(tc, "bleuscore"),
-                benchlib.ratio_cell(ratio(r, by_key["corpus_bleuscore"])),
-                benchlib.ms_cell(ts, "turbobleu.loop"),
-                benchlib.ms_cell(ts, "sacrebleu.loop"),
-                benchlib.ratio_cell(ratio(r, by_key["sentence_loop"])),
-                benchlib.ms_cell(ts, "turbobleu.batch"),
-                benchlib.ratio_cell(ratio(r, by_key["sentence_batch"])),
-            ]
-        )
-    return headers, rows
+    return benchlib.build_table(DETAIL_COLUMNS, records)
 
 
 def summary_rows(summary: List[Dict[str, Any]]):
-    headers = [
-        "workload",
-        "comparison",
-        "systems",
-        "geomean",
-        "min (system)",
-        "max",
-        "total-time ratio",
-        "target",
-        "met (geomean / every system)",
-    ]
-    rows = [
-        [
-            s["title"].split(": ")[0],
-            s["title"].split(": ")[1],
-            str(s["systems"]),
-            f"{s['geomean']:.1f}x",
-            f"{s['min']:.1f}x ({s['min_system']})",
-            f"{s['max']:.1f}x",
-            f"{s['total_time_ratio']:.1f}x",
-            f">= {s['target']:.0f}x",
-            f"{'yes' if s['met_geomean'] else 'no'} / {'yes' if s['met_all'] else 'no'}",
-        ]
-        for s in summary
-    ]
-    return headers, rows
+    return benchlib.build_table(SUMMARY_COLUMNS, summary)
 
 
 def profile_hint(summary: List[Dict[str, Any]]) -> str:
@@ -444,11 +356,6 @@ def profile_hint(summary: List[Dict[str, Any]]) -> str:
         f">= {worst['target']:.0f}x ({100 * worst['fraction_of_target']:.0f}% of target; "
         f"needs {1 / worst['fraction_of_target']:.1f}x more speed)"
     )
-
-
-def _load(machine: Dict[str, Any], key: str) -> str:
-    value = machine.get(key)
-    return f"{value[0]:.1f}" if value else "unknown"
 
 
 def markdown(meta: Dict[str, Any], summary, records) -> str:
@@ -471,14 +378,7 @@ def markdown(meta: Dict[str, Any], summary, records) -> str:
         )
         + ".",
         "",
-        benchlib.md_table(sh, sr),
-        "",
-        "<details><summary>Per system (median ms)</summary>",
-        "",
-        benchlib.md_table(dh, dr),
-        "",
-        "</details>",
-        "",
+        *benchlib.md_summary_and_details((sh, sr), (dh, dr)),
         f"Scores: turbobleu == sacrebleu on {checks['turbobleu_ok']}/{checks['turbobleu_total']} "
         f"checks (corpus fields and every sentence score, compared with `==`)"
         + (f"; bleuscore: {checks['bleuscore_summary']}" if checks.get("bleuscore_summary") else "")
@@ -486,8 +386,9 @@ def markdown(meta: Dict[str, Any], summary, records) -> str:
         "",
         f"Machine: {benchlib.machine_line(m)}; turbobleu implementation "
         f"`{meta['turbobleu_implementation']}`, commit {commit}; {meta['date']}; "
-        f"1-min load average {_load(m, 'loadavg_start')} at start, {_load(m, 'loadavg_end')} "
-        "at end (above the CPU count means other work shared the machine).",
+        f"1-min load average {benchlib.load_cell(m, 'loadavg_start')} at start, "
+        f"{benchlib.load_cell(m, 'loadavg_end')} at end (above the CPU count means other work "
+        "shared the machine).",
         f"Command: `{meta['command']}`",
         "",
     ]
@@ -550,9 +451,9 @@ def run(args: argparse.Namespace) -> int:
     tb = libs["turbobleu"]
     peers = [k for k in ("sacrebleu", "bleuscore") if k in libs]
 
-    systems = benchlib.load_wmt23(args.data, args.pairs)
-    machine = benchlib.machine_info(["turbobleu", "sacrebleu", "bleuscore", "numpy"])
-    print(f"Machine: {benchlib.machine_line(machine)}")
+    systems, machine = benchlib.load_and_describe(
+        args, ["turbobleu", "sacrebleu", "bleuscore", "numpy"]
+    )
     print(f"turbobleu implementation: {tb.implementation}; thread env: {env}")
     print(
         f"{len(systems)} systems from {args.data}; workloads {args.workloads}; "
@@ -563,30 +464,15 @@ def run(args: argparse.Namespace) -> int:
     records: List[Dict[str, Any]] = []
     failures = 0
     for n, s in enumerate(systems, 1):
-        rec: Dict[str, Any] = {
-            "pair": s.pair,
-            "system": s.name,
-            "segments": s.segments,
-            "refs": len(s.refs),
-            "ref_names": s.ref_names,
-            "workloads": {},
-        }
+        rec = benchlib.system_record(s, ref_names=s.ref_names)
         for workload in args.workloads:
-            outputs, timings = benchlib.time_interleaved(
-                CONTENDERS[workload](libs, s),
-                args.repeats,
-                args.slow_seconds * 1000,
-                args.slow_repeats,
-            )
+            outputs, timings = benchlib.time_with(args, CONTENDERS[workload](libs, s))
             checks = CHECKS[workload](outputs)
             for check in checks:
                 if not check["ok"]:
                     shout(s, check)
                     failures += check["turbobleu"]
-            rec["workloads"][workload] = {
-                "timings": {k: t.as_dict() for k, t in timings.items()},
-                "checks": checks,
-            }
+            rec["workloads"][workload] = benchlib.workload_entry(timings, checks)
         records.append(rec)
         parts = [
             f"{c.key} {benchlib.ratio_cell(ratio(rec, c))}" for c in COMPARISONS if ratio(rec, c)
@@ -604,10 +490,7 @@ def run(args: argparse.Namespace) -> int:
         )
 
     summary = summarize(records)
-    dh, dr = detail_rows(records)
-    sh, sr = summary_rows(summary)
-    print("\nPer system (median ms; ratio = peer / turbobleu):\n" + benchlib.text_table(dh, dr))
-    print("\nSummary:\n" + benchlib.text_table(sh, sr))
+    benchlib.print_tables(detail_rows(records), summary_rows(summary))
     for s_ in summary:
         print(
             f"AGGREGATE {s_['comparison']}: geomean {s_['geomean']:.2f}x, min "
@@ -635,12 +518,7 @@ def run(args: argparse.Namespace) -> int:
         c for r in records for w in r["workloads"].values() for c in w["checks"] if c["turbobleu"]
     ]
     meta = {
-        "benchmark": "bench_sacrebleu",
-        "date": benchlib.utc_now().isoformat(timespec="seconds"),
-        "command": " ".join(["python", "bench/bench_sacrebleu.py"] + sys.argv[1:]),
-        "args": benchlib.args_record(args),
-        "env": env,
-        "machine": machine,
+        **benchlib.run_meta("bench_sacrebleu", args, env, machine),
         "peers": peers,
         "turbobleu_implementation": tb.implementation,
         "systems": len(systems),
@@ -672,8 +550,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"\n{failures} turbobleu SCORE MISMATCH(ES) vs sacrebleu - see above", file=sys.stderr
         )
-        return 1
-    return 0
+    return 1 if failures else 0
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -20,7 +20,7 @@ import os
 import statistics
 import sys
 import time
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Optional
 
 from benchlib import (
     add_results_options,
@@ -235,19 +235,27 @@ def estimate(rate_per_core: float, cores_per_node: int = 16, nodes: int = 100) -
     )
 
 
-def main() -> None:
+def parse_args(argv: Optional[List[str]] = None) -> Any:
     parser = wmt23_parser(__doc__ or "")
     parser.add_argument("--rows", type=int, default=1_000_000, help="rows for turbobleu")
     parser.add_argument("--baseline-rows", type=int, default=20_000, help="rows for sacrebleu")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--engines", nargs="+", default=["spark", "ray"])
     parser.add_argument("--workers", nargs="+", type=int, default=[1, 2])
-    parser.add_argument("--quick", action="store_true", help="20k / 2k rows, 1 repeat")
-    add_results_options(parser, "results file stem (default: scale, also with --quick)")
-    args = parser.parse_args()
+    add_results_options(
+        parser,
+        "results file stem (default: scale, also with --quick)",
+        quick="20k / 2k rows, 1 repeat",
+    )
+    args = parser.parse_args(argv)
     args.name = args.name or "scale"
     if args.quick:
         args.rows, args.baseline_rows, args.repeats = 20_000, 2_000, 1
+    return args
+
+
+def main() -> None:
+    args = parse_args()
     pairs = args.pairs or PAIRS
     frames = {
         "turbobleu": rows_of(args.data, pairs, args.rows),

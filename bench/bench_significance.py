@@ -24,7 +24,8 @@ Two ratios per workload (contenders alternate in rounds; medians; ratio = sacreb
   rows, so only its resampling and scoring are timed.
 
 Every result is checked for equality with sacrebleu's (floats ==); a mismatch is printed and makes
-the exit status 1.
+the exit status 1. ``bench_paired_test.py`` times the ``PairedTest`` classes themselves, for
+BLEU, chrF, chrF++ and TER.
 """
 
 from __future__ import annotations
@@ -64,12 +65,11 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--bs-samples", type=int, default=1000)
     p.add_argument("--ar-trials", type=int, default=10000)
     benchlib.add_timing_options(p, repeats=5, slow_repeats=1)
-    p.add_argument(
-        "--quick",
-        action="store_true",
-        help=f"smoke run: pair {QUICK_PAIR} only, 2 repeats, results named *-quick",
+    benchlib.add_results_options(
+        p,
+        "results file stem (default: significance[-quick])",
+        quick=f"smoke run: pair {QUICK_PAIR} only, 2 repeats, results named *-quick",
     )
-    benchlib.add_results_options(p, "results file stem (default: significance[-quick])")
     args = p.parse_args(argv)
     benchlib.apply_quick(args, [QUICK_PAIR])
     args.name = benchlib.results_name(args, "significance")
@@ -304,9 +304,7 @@ def run(args: argparse.Namespace) -> int:
                 contenders = cli_contenders(workload, args.data / pair, members)
             else:
                 contenders = library_contenders(workload, members, args)
-            outputs, timings = benchlib.time_interleaved(
-                contenders, args.repeats, args.slow_seconds * 1000, args.slow_repeats
-            )
+            outputs, timings = benchlib.time_with(args, contenders)
             equal = all(outputs[k] == outputs["sb"] for k in outputs)
             if not equal:
                 failures += 1
@@ -345,22 +343,19 @@ def run(args: argparse.Namespace) -> int:
                     f"{record['tb_test_ms']:6.1f} ms ({record['test_ratio']:6.1f}x)"
                 )
             print(line + f"  equal={equal}", flush=True)
-    print()
-    print(
-        benchlib.text_table(
-            ["workload", "timed", "pairs", "geomean", "min (pair)", "max", "target", "met"],
-            summary_rows(records),
-        )
+    paths = benchlib.finish_records(
+        "significance",
+        args,
+        info,
+        records,
+        failures,
+        summary_rows(records),
+        lambda: markdown(records, info, args),
     )
-    info["loadavg_end"] = benchlib.load_average()
-    payload = benchlib.records_payload("significance", args, info, records, failures)
-    paths = benchlib.save_results(args, payload, markdown(records, info, args))
     if paths:  # also as <name>-latest.json
-        latest = args.out_dir / f"{args.name}-latest.json"
+        latest = paths[0].parent / f"{args.name}-latest.json"
         latest.write_text(paths[0].read_text(encoding="utf-8"), encoding="utf-8")
         print(f"wrote {latest}")
-    if failures:
-        print(f"\n!!! {failures} result(s) differ from sacrebleu's", flush=True)
     return 1 if failures else 0
 
 

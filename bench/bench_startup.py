@@ -48,20 +48,14 @@ QUICK_PAIRS = ["de-en", "en-ja"]  # the smallest pair, and one of 2074 segments
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p = benchlib.wmt23_parser(__doc__)
-    p.add_argument(
-        "--workloads",
-        nargs="+",
-        choices=("import", "cli-b", "cli-pbs"),
-        default=["import", "cli-b", "cli-pbs"],
-    )
+    benchlib.add_workloads_option(p, ("import", "cli-b", "cli-pbs"))
     p.add_argument("--repeats", type=int, default=11, help="timed runs of each import command")
     p.add_argument("--cli-repeats", type=int, default=7, help="timed runs of each command line")
-    p.add_argument(
-        "--quick",
-        action="store_true",
-        help=f"smoke run: pairs {' '.join(QUICK_PAIRS)}, 3 repeats, results named *-quick",
+    benchlib.add_results_options(
+        p,
+        "results file stem (default: startup[-quick])",
+        quick=f"smoke run: pairs {' '.join(QUICK_PAIRS)}, 3 repeats, results named *-quick",
     )
-    benchlib.add_results_options(p, "results file stem (default: startup[-quick])")
     args = p.parse_args(argv)
     if benchlib.apply_quick(args, QUICK_PAIRS, repeats=3):
         args.cli_repeats = min(args.cli_repeats, 3)
@@ -360,19 +354,8 @@ def run(args: argparse.Namespace) -> int:
                     records.append(cli_record(workload, pair, args, env))
     failures = sum(1 for r in records if r.get("equal") is False)
     rows = summary_rows(records)
-    if rows:
-        print()
-        print(
-            benchlib.text_table(
-                ["workload", "timed", "pairs", "geomean", "min (pair)", "max", "target", "met"],
-                rows,
-            )
-        )
-    info["loadavg_end"] = benchlib.load_average()
-    payload = benchlib.records_payload("startup", args, info, records, failures)
-    benchlib.save_results(args, payload, markdown(records, info, args, tb_path))
-    if failures:
-        print(f"\n!!! {failures} output(s) differ from sacrebleu's", flush=True)
+    text = lambda: markdown(records, info, args, tb_path)  # noqa: E731 (after the load average)
+    benchlib.finish_records("startup", args, info, records, failures, rows, text)
     return 1 if failures else 0
 
 

@@ -16,35 +16,14 @@ are listed apart).
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from statistics import median
 from typing import Any, Callable, Dict, List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchlib import (  # noqa: E402
-    add_results_options,
-    args_record,
-    finish,
-    geomean,
-    load_wmt23,
-    machine_info,
-    machine_line,
-    md_table,
-    pin_threads,
-    results_name,
-    text_table,
-    utc_now,
-    wmt23_parser,
-)
+import benchlib  # noqa: E402
 
 PARAGRAPH_PAIRS = ("en-de", "de-en")
-
-
-def _seconds(fn: Callable[[], Any]) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
 
 
 def _side_by_side(
@@ -52,9 +31,9 @@ def _side_by_side(
 ) -> Dict[str, Any]:
     """sacrebleu once, between ``repeats`` runs of turbobleu before and after it: the row's
     fields for ``workload`` (turbobleu's median)."""
-    t_ours = [_seconds(ours) for _ in range(repeats)]
-    t_sacre = _seconds(sacre)
-    t_ours += [_seconds(ours) for _ in range(repeats)]
+    t_ours = [benchlib.seconds(ours) for _ in range(repeats)]
+    t_sacre = benchlib.seconds(sacre)
+    t_ours += [benchlib.seconds(ours) for _ in range(repeats)]
     return {
         f"{workload}_equal": same,
         f"{workload}_sacrebleu_s": t_sacre,
@@ -67,7 +46,7 @@ def _ratios(key: str, chosen: List[Dict[str, Any]]) -> str:
     values = [r[key] for r in chosen if key in r]
     if not values:
         return "-"
-    return f"{geomean(values):.0f}x (min {min(values):.0f}x)"
+    return f"{benchlib.geomean(values):.0f}x (min {min(values):.0f}x)"
 
 
 def summary(rows: List[Dict[str, Any]], slow_s: float, machine: str) -> str:
@@ -84,7 +63,7 @@ def summary(rows: List[Dict[str, Any]], slow_s: float, machine: str) -> str:
 
     def threads(chosen: List[Dict[str, Any]]) -> str:
         values = [r["threads2_speedup"] for r in chosen if "threads2_speedup" in r]
-        return f"{geomean(values):.2f}x (min {min(values):.2f}x)" if values else "-"
+        return f"{benchlib.geomean(values):.2f}x (min {min(values):.2f}x)" if values else "-"
 
     headers = ["systems", "n", "corpus_ter", "sentence scores", "threads=2"]
     table = [
@@ -106,37 +85,37 @@ def summary(rows: List[Dict[str, Any]], slow_s: float, machine: str) -> str:
     if untimed:
         table.append(["sacrebleu not run", str(len(untimed)), "-", "-", threads(untimed)])
     print()
-    print(text_table(headers, table))
+    print(benchlib.text_table(headers, table))
     return (
         f"TER, turbobleu vs sacrebleu 2.6.0 (one thread; ratios are sacrebleu's time over "
         f"turbobleu's, geometric mean and minimum). Machine: {machine}.\n\n"
-        + md_table(headers, table)
+        + benchlib.md_table(headers, table)
         + "\n"
     )
 
 
 def main() -> int:
-    parser = wmt23_parser(__doc__)
+    parser = benchlib.wmt23_parser(__doc__)
     parser.add_argument("--segments", type=int, help="cut sentence-level systems to this many")
     parser.add_argument("--paragraphs", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--slow", type=float, default=1.0)
     parser.add_argument("--workloads", nargs="+", default=["corpus", "sentence", "threads"])
-    add_results_options(parser, "results file stem (default: ter)")
+    benchlib.add_results_options(parser, "results file stem (default: ter)")
     parser.add_argument(
         "--from-json", type=Path, help="print (and write) the summary of an earlier run's rows"
     )
     args = parser.parse_args()
-    args.name = results_name(args, "ter")
+    args.name = benchlib.results_name(args, "ter")
     if args.from_json:
         import json
 
         earlier = json.loads(args.from_json.read_text(encoding="utf-8"))
-        markdown = summary(earlier["systems"], args.slow, machine_line(earlier["machine"]))
+        markdown = summary(earlier["systems"], args.slow, benchlib.machine_line(earlier["machine"]))
         if not args.no_write:
             (args.out_dir / f"{args.name}-latest.md").write_text(markdown, encoding="utf-8")
         return 0
-    pin_threads("1")
+    benchlib.pin_threads("1")
 
     import sacrebleu
     from sacrebleu.metrics import TER as SacreTER
@@ -144,11 +123,11 @@ def main() -> int:
     import turbobleu
     from turbobleu.ter import TER
 
-    info = machine_info(["turbobleu", "sacrebleu"])
-    print(machine_line(info), f"(turbobleu {turbobleu.implementation})")
+    info = benchlib.machine_info(["turbobleu", "sacrebleu"])
+    print(benchlib.machine_line(info), f"(turbobleu {turbobleu.implementation})")
     rows: List[Dict[str, Any]] = []
     failed = False
-    for system in load_wmt23(args.data, args.pairs):
+    for system in benchlib.load_wmt23(args.data, args.pairs):
         cut = args.paragraphs if system.pair in PARAGRAPH_PAIRS else args.segments
         hyps = system.hyps[:cut] if cut else system.hyps
         refs = [r[: len(hyps)] for r in system.refs]
@@ -192,8 +171,8 @@ def main() -> int:
             one: List[float] = []
             two: List[float] = []
             for _ in range(args.repeats):  # alternating
-                one.append(_seconds(lambda: TER().corpus_score(hyps, refs)))
-                two.append(_seconds(lambda: TER().corpus_score(hyps, refs, threads=2)))
+                one.append(benchlib.seconds(lambda: TER().corpus_score(hyps, refs)))
+                two.append(benchlib.seconds(lambda: TER().corpus_score(hyps, refs, threads=2)))
             row.update(threads2_speedup=median(one) / median(two))
         rows.append(row)
         print(
@@ -206,15 +185,15 @@ def main() -> int:
             flush=True,
         )
 
-    markdown = summary(rows, args.slow, machine_line(info))
+    markdown = summary(rows, args.slow, benchlib.machine_line(info))
     payload = {
         "benchmark": "ter",
-        "date": utc_now().isoformat(),
+        "date": benchlib.utc_now().isoformat(),
         "machine": info,
-        "args": args_record(args, all_strings=True),
+        "args": benchlib.args_record(args, all_strings=True),
         "systems": rows,
     }
-    return finish(args, payload, markdown, failed)
+    return benchlib.finish(args, payload, markdown, failed)
 
 
 if __name__ == "__main__":

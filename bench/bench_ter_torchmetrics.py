@@ -20,32 +20,14 @@ import sys
 import time
 from pathlib import Path
 from statistics import median
-from typing import Any, Callable, Dict, List
+from typing import Any, Dict, List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchlib import (  # noqa: E402
-    RESULTS_DIR,
-    finish,
-    geomean,
-    load_wmt23,
-    machine_info,
-    machine_line,
-    md_table,
-    pin_threads,
-    text_table,
-    utc_now,
-    wmt23_parser,
-)
+import benchlib  # noqa: E402
 
 # Paragraph-level pairs: a few long segments would dominate; the sentence-level ones are what
 # torchmetrics users score.
 SKIPPED_PAIRS = ("en-de", "de-en")
-
-
-def _seconds(fn: Callable[[], Any]) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
 
 
 def _close(a: float, b: float) -> bool:
@@ -53,14 +35,14 @@ def _close(a: float, b: float) -> bool:
 
 
 def main() -> int:
-    parser = wmt23_parser(__doc__)
+    parser = benchlib.wmt23_parser(__doc__)
     parser.add_argument("--segments", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--name", default="ter-torchmetrics")
-    parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out-dir", type=Path, default=benchlib.RESULTS_DIR)
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
-    pin_threads("1")
+    benchlib.pin_threads("1")
 
     import sacrebleu
     import torch
@@ -69,11 +51,11 @@ def main() -> int:
     from turbobleu.ter import TER
 
     torch.set_num_threads(1)
-    info = machine_info(["turbobleu", "sacrebleu", "torchmetrics", "torch"])
-    print(machine_line(info))
+    info = benchlib.machine_info(["turbobleu", "sacrebleu", "torchmetrics", "torch"])
+    print(benchlib.machine_line(info))
     rows: List[Dict[str, Any]] = []
     failed = False
-    for system in load_wmt23(args.data, args.pairs):
+    for system in benchlib.load_wmt23(args.data, args.pairs):
         if system.pair in SKIPPED_PAIRS:
             continue
         hyps = system.hyps[: args.segments]
@@ -91,11 +73,15 @@ def main() -> int:
         def peer() -> Any:
             return translation_edit_rate(hyps, per_segment, return_sentence_level_score=True)
 
-        t_ours = [_seconds(lambda: TER().corpus_score(hyps, refs)) for _ in range(args.repeats)]
+        t_ours = [
+            benchlib.seconds(lambda: TER().corpus_score(hyps, refs)) for _ in range(args.repeats)
+        ]
         start = time.perf_counter()
         corpus, sentences = peer()
         t_peer = time.perf_counter() - start
-        t_ours += [_seconds(lambda: TER().corpus_score(hyps, refs)) for _ in range(args.repeats)]
+        t_ours += [
+            benchlib.seconds(lambda: TER().corpus_score(hyps, refs)) for _ in range(args.repeats)
+        ]
         ours_sentences = TER().sentence_scores(hyps, refs)
         differs = sum(
             not _close(100 * float(s), float(o)) for s, o in zip(sentences, ours_sentences)
@@ -130,27 +116,24 @@ def main() -> int:
         [
             str(len(rows)),
             str(total),
-            f"{geomean(ratios):.0f}x (min {min(ratios):.0f}x)" if rows else "-",
+            f"{benchlib.geomean(ratios):.0f}x (min {min(ratios):.0f}x)" if rows else "-",
             f"{differing} ({100 * differing / max(total, 1):.1f}%)",
             f"{corpus_differ} of {len(rows)} differ",
         ]
     ]
-    print()
-    print(text_table(headers, table))
+    benchlib.print_table(headers, table)
     markdown = (
         "TER, turbobleu vs torchmetrics' translation_edit_rate (one thread; speed-up is "
         "torchmetrics' time over turbobleu's; torchmetrics' TER differs from sacrebleu's by "
         f"design: segments and corpus scores that differ are counted). Machine: "
-        f"{machine_line(info)}.\n\n" + md_table(headers, table) + "\n"
+        f"{benchlib.machine_line(info)}.\n\n" + benchlib.md_table(headers, table) + "\n"
     )
     payload = {
-        "benchmark": "ter-torchmetrics",
-        "date": utc_now().isoformat(),
-        "machine": info,
+        **benchlib.stamp("ter-torchmetrics", info),
         "args": {k: str(v) for k, v in vars(args).items()},
         "systems": rows,
     }
-    return finish(args, payload, markdown, failed)
+    return benchlib.finish(args, payload, markdown, failed)
 
 
 if __name__ == "__main__":

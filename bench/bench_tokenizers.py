@@ -27,13 +27,11 @@ from __future__ import annotations
 
 import argparse
 import logging
-import statistics
 import sys
-from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence
 
 import benchlib
-from benchlib import Contender, System
+from benchlib import Comparison, Contender, System, ratio
 
 # Pairs each tokenizer is benchmarked on by default: the pairs whose target language uses it,
 # and for the language-independent ones every pair.
@@ -56,16 +54,6 @@ QUICK = {
     "char": ("en-ja",),
     "ja-mecab": ("en-ja",),
 }
-
-
-@dataclass(frozen=True)
-class Comparison:
-    key: str
-    title: str
-    workload: str
-    peer: str
-    turbo: str
-    target: float  # for the fast tokenizers; library tokenizers have none
 
 
 COMPARISONS = [
@@ -94,13 +82,12 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
         "--workloads", nargs="+", choices=("corpus", "sentence"), default=["corpus", "sentence"]
     )
     benchlib.add_timing_options(p, repeats=5, slow_repeats=3)
-    p.add_argument(
-        "--quick",
-        action="store_true",
-        help="smoke run: one pair per fast tokenizer and ja-mecab, one system, "
+    benchlib.add_results_options(
+        p,
+        "results file stem (default: tokenizers[-quick])",
+        quick="smoke run: one pair per fast tokenizer and ja-mecab, one system, "
         "2 repeats; results named tokenizers-quick",
     )
-    benchlib.add_results_options(p, "results file stem (default: tokenizers[-quick])")
     args = p.parse_args(argv)
     benchlib.require_positive(p, args, "repeats", "slow_repeats")
     args.name = benchlib.results_name(args, "tokenizers")
@@ -136,6 +123,14 @@ def sentence_contenders(tok: str, s: System) -> List[Contender]:
 
     per_segment = s.refs_per_segment()
     pairs = list(zip(s.hyps, per_segment))
+    batch = Contender(
+        "turbobleu.batch",
+        lambda: (
+            turbobleu.BLEU(tokenize=tok, effective_order=True)
+            .sentence_scores(s.hyps, s.refs)
+            .tolist()
+        ),
+    )
     if tok not in FAST:
         # sacrebleu.sentence_bleu builds a tokenizer per call, and its lru_cache keeps every one
         # alive: with MeCab, thousands of taggers exhaust the process (MeCab fails to map its
@@ -148,14 +143,7 @@ def sentence_contenders(tok: str, s: System) -> List[Contender]:
 
         return [
             Contender("turbobleu.loop", lambda: loop(turbobleu)),
-            Contender(
-                "turbobleu.batch",
-                lambda: (
-                    turbobleu.BLEU(tokenize=tok, effective_order=True)
-                    .sentence_scores(s.hyps, s.refs)
-                    .tolist()
-                ),
-            ),
+            batch,
             Contender("sacrebleu.loop", lambda: loop(sacrebleu)),
         ]
     return [
@@ -163,14 +151,7 @@ def sentence_contenders(tok: str, s: System) -> List[Contender]:
             "turbobleu.loop",
             lambda: [turbobleu.sentence_bleu(h, r, tokenize=tok).score for h, r in pairs],
         ),
-        Contender(
-            "turbobleu.batch",
-            lambda: (
-                turbobleu.BLEU(tokenize=tok, effective_order=True)
-                .sentence_scores(s.hyps, s.refs)
-                .tolist()
-            ),
-        ),
+        batch,
         Contender(
             "sacrebleu.loop",
             lambda: [sacrebleu.sentence_bleu(h, r, tokenize=tok).score for h, r in pairs],
@@ -227,9 +208,7 @@ def run_plan(args: argparse.Namespace, systems: Dict[str, List[System]]) -> Dict
                 for workload in args.workloads:
                     make = corpus_contenders if workload == "corpus" else sentence_contenders
                     try:
-                        outputs, timings = benchlib.time_interleaved(
-                            make(tok, s), args.repeats, args.slow_seconds * 1000, args.slow_repeats
-                        )
+                        outputs, timings = benchlib.time_with(args, make(tok, s))
                     except Exception as exc:  # a library failing mid-run: report, go on
                         record["checks"].append(
                             f"{workload}: {type(exc).__name__}: "
@@ -255,19 +234,6 @@ def run_plan(args: argparse.Namespace, systems: Dict[str, List[System]]) -> Dict
     return {"records": records, "skipped": skipped, "failures": failures}
 
 
-def ratio(record: Dict[str, Any], c: Comparison, clock: str = "wall") -> Optional[float]:
-    """sacrebleu time / turbobleu time: medians of wall time, or of process CPU time (steadier
-    than wall time on a machine shared with other work)."""
-    t = record["timings"]
-    if c.peer not in t or c.turbo not in t:
-        return None
-    if clock == "cpu":
-        return statistics.median(t[c.peer]["cpu_ms"]) / max(
-            statistics.median(t[c.turbo]["cpu_ms"]), 1e-6
-        )
-    return t[c.peer]["median_ms"] / t[c.turbo]["median_ms"]
-
-
 def line(record: Dict[str, Any]) -> str:
     t = record["timings"]
     parts = [f"{record['tokenizer']:<9} {record['pair']}/{record['system']:<14}"]
@@ -282,38 +248,14 @@ def line(record: Dict[str, Any]) -> str:
 
 
 def summarize(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """``benchlib.summarize`` per tokenizer; targets only for the fast tokenizers."""
     rows = []
     for tok in dict.fromkeys(r["tokenizer"] for r in records):
         mine = [r for r in records if r["tokenizer"] == tok]
-        for c in COMPARISONS:
-            ratios = [(ratio(r, c), r) for r in mine if ratio(r, c) is not None]
-            if not ratios:
-                continue
-            values = [x for x, _ in ratios]
-            worst = min(ratios, key=lambda xr: xr[0])
-            turbo_ms = sum(r["timings"][c.turbo]["median_ms"] for _, r in ratios)
-            peer_ms = sum(r["timings"][c.peer]["median_ms"] for _, r in ratios)
-            rows.append(
-                {
-                    "tokenizer": tok,
-                    "comparison": c.key,
-                    "title": c.title,
-                    "systems": len(ratios),
-                    "geomean": benchlib.geomean(values),
-                    "min": worst[0],
-                    "min_system": f"{worst[1]['pair']}/{worst[1]['system']}",
-                    "max": max(values),
-                    "total_ratio": peer_ms / turbo_ms,
-                    "cpu_geomean": benchlib.geomean(ratio(r, c, "cpu") for _, r in ratios),
-                    "turbo_ms_median": sorted(
-                        r["timings"][c.turbo]["median_ms"] for _, r in ratios
-                    )[len(ratios) // 2],
-                    "peer_ms_median": sorted(r["timings"][c.peer]["median_ms"] for _, r in ratios)[
-                        len(ratios) // 2
-                    ],
-                    "target": c.target if tok in FAST else None,
-                }
-            )
+        for entry in benchlib.summarize(mine, COMPARISONS, lambda r: f"{r['pair']}/{r['system']}"):
+            entry["tokenizer"] = tok
+            entry["target"] = entry["target"] if tok in FAST else None
+            rows.append(entry)
     return rows
 
 
@@ -335,7 +277,7 @@ def summary_table(summary: List[Dict[str, Any]]) -> List[List[str]]:
                 f"{s['geomean']:.0f}x",
                 f"{s['min']:.0f}x ({s['min_system']})",
                 f"{s['max']:.0f}x",
-                f"{s['total_ratio']:.0f}x",
+                f"{s['total_time_ratio']:.0f}x",
                 f"{s['cpu_geomean']:.0f}x",
                 target,
             ]

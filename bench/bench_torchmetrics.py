@@ -136,9 +136,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     rows, records, failed = [], [], False
     for work in WORKLOADS:
         contenders = [Contender(lib, jobs[lib][work.key]) for lib in ("turbobleu", "torchmetrics")]
-        outputs, timings = benchlib.time_interleaved(
-            contenders, args.repeats, args.slow_seconds * 1000, args.slow_repeats
-        )
+        outputs, timings = benchlib.time_with(args, contenders)
         same = snapshot(outputs["turbobleu"]) == snapshot(outputs["torchmetrics"])
         failed |= not same
         tb_ms = timings["turbobleu"].median_ms
@@ -171,8 +169,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             }
         )
         print(benchlib.text_table(HEADERS, rows[-1:]).splitlines()[-1], flush=True)
-    print()
-    print(benchlib.text_table(HEADERS, rows))
+    benchlib.print_table(HEADERS, rows)
     markdown = (
         f"# torchmetrics BLEU: turbobleu.torchmetrics vs torchmetrics\n\n"
         f"{args.pair} {args.system} ({len(hyps)} segments, {len(system.refs)} references); "
@@ -181,9 +178,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         f"{benchlib.machine_line(info)}\n\n" + benchlib.md_table(HEADERS, rows) + "\n"
     )
     payload = {
-        "benchmark": "torchmetrics",
-        "date": benchlib.utc_now().isoformat(),
-        "machine": info,
+        **benchlib.stamp("torchmetrics", info),
         "threads": threads,
         "implementation": turbobleu.implementation,
         "pair": args.pair,

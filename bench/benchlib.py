@@ -27,6 +27,9 @@ BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "wmt23"
 RESULTS_DIR = BENCH_DIR / "results"
+# Where --quick (smoke) runs write by default: git ignores it (.gitignore), so a smoke run never
+# leaves files that look like results to commit.
+QUICK_RESULTS_DIR = RESULTS_DIR / "quick"
 
 # Thread pools that could otherwise use every core: OpenMP/BLAS (via NumPy), turbobleu's own
 # pool (if it grows one) and Rust's rayon (bleuscore).
@@ -112,6 +115,11 @@ def wmt23_parser(
     return p
 
 
+def add_workloads_option(p: argparse.ArgumentParser, workloads: Sequence[str]) -> None:
+    """``--workloads``: one or more of ``workloads``, all of them by default (in that order)."""
+    p.add_argument("--workloads", nargs="+", choices=tuple(workloads), default=list(workloads))
+
+
 def add_timing_options(p: argparse.ArgumentParser, repeats: int, slow_repeats: int) -> None:
     """``--repeats``, ``--slow-seconds`` and ``--slow-repeats``: what ``time_interleaved``
     takes (``args.slow_seconds * 1000`` is its ``slow_ms``)."""
@@ -127,12 +135,28 @@ def add_timing_options(p: argparse.ArgumentParser, repeats: int, slow_repeats: i
     )
 
 
-def add_results_options(p: argparse.ArgumentParser, name_help: str) -> None:
+def add_results_options(
+    p: argparse.ArgumentParser, name_help: str, quick: Optional[str] = None
+) -> None:
     """``--name`` (the results file stem; None until the script sets its default, e.g. with
-    ``results_name``), ``--out-dir`` and ``--no-write``: where ``save_results`` writes."""
+    ``results_name``), ``--out-dir`` and ``--no-write``: where ``save_results`` writes; with
+    ``quick`` (its help), also ``--quick``, whose results go to QUICK_RESULTS_DIR."""
+    if quick is not None:
+        p.add_argument(
+            "--quick", action="store_true", help=f"{quick} (results in {QUICK_RESULTS_DIR.name}/)"
+        )
     p.add_argument("--name", help=name_help)
     p.add_argument("--out-dir", type=Path, default=RESULTS_DIR, help="folder of the result files")
     p.add_argument("--no-write", action="store_true", help="print only, write no result files")
+
+
+def results_dir(args: argparse.Namespace) -> Path:
+    """Where a run writes: ``--out-dir``, except that a ``--quick`` run left at the default
+    folder writes to QUICK_RESULTS_DIR (ignored by git)."""
+    out_dir: Path = args.out_dir
+    if getattr(args, "quick", False) and out_dir == RESULTS_DIR:
+        return QUICK_RESULTS_DIR
+    return out_dir
 
 
 def results_name(args: argparse.Namespace, stem: str) -> str:
@@ -288,12 +312,129 @@ def time_interleaved(
     return outputs, timings
 
 
+def time_with(args: argparse.Namespace, contenders: Sequence[Contender]):
+    """``time_interleaved`` with the options of ``add_timing_options`` (``--repeats``,
+    ``--slow-seconds``, ``--slow-repeats``)."""
+    return time_interleaved(contenders, args.repeats, args.slow_seconds * 1000, args.slow_repeats)
+
+
+def seconds(fn: Callable[[], Any]) -> float:
+    """Wall seconds of one call of ``fn`` (for the scripts that time a peer once)."""
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def system_record(s: System, **extra: Any) -> Dict[str, Any]:
+    """A per-system record of a benchmark that times workloads: the system, its size and
+    ``extra`` fields; ``workload_entry`` fills ``record["workloads"]``."""
+    return {
+        "pair": s.pair,
+        "system": s.name,
+        "segments": s.segments,
+        "refs": len(s.refs),
+        **extra,
+        "workloads": {},
+    }
+
+
+def workload_entry(timings: Dict[str, Timing], checks: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """``record["workloads"][workload]``: every timing sample and the exactness checks."""
+    return {"timings": {k: t.as_dict() for k, t in timings.items()}, "checks": checks}
+
+
 # -- statistics ------------------------------------------------------------------------------
 
 
 def geomean(values: Iterable[float]) -> float:
     vals = list(values)
     return math.exp(sum(math.log(v) for v in vals) / len(vals)) if vals else float("nan")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One ratio that a benchmark reports: ``peer`` time / ``turbo`` time (contender keys) on
+    a workload, against the project's target for it (0: reported for information)."""
+
+    key: str
+    title: str
+    workload: str
+    peer: str
+    turbo: str
+    target: float
+
+
+def record_timings(record: Dict[str, Any], workload: str) -> Dict[str, Any]:
+    """The timings (contender key -> ``Timing.as_dict()``) of one workload of a record: records
+    of several workloads keep them under ``record["workloads"][workload]``, records of one
+    workload under ``record["timings"]``."""
+    if "workloads" in record:
+        timings: Dict[str, Any] = record["workloads"].get(workload, {}).get("timings", {})
+        return timings
+    return record["timings"]
+
+
+def ratio(record: Dict[str, Any], c: Comparison, clock: str = "wall") -> Optional[float]:
+    """``c.peer`` time / ``c.turbo`` time in ``record`` (None when either did not run): medians
+    of wall time, or with ``clock="cpu"`` of process CPU time (steadier than wall time on a
+    machine shared with other work)."""
+    t = record_timings(record, c.workload)
+    if c.peer not in t or c.turbo not in t:
+        return None
+    if clock == "cpu":
+        return statistics.median(t[c.peer]["cpu_ms"]) / max(
+            statistics.median(t[c.turbo]["cpu_ms"]), 1e-6
+        )
+    return float(t[c.peer]["median_ms"] / t[c.turbo]["median_ms"])
+
+
+def _system_of(record: Dict[str, Any]) -> str:
+    return f"{record['pair']} {record['system']}"
+
+
+def summarize(
+    records: List[Dict[str, Any]],
+    comparisons: Sequence[Comparison],
+    where: Callable[[Dict[str, Any]], str] = _system_of,
+) -> List[Dict[str, Any]]:
+    """Per comparison that has ratios in ``records``: the geometric mean, minimum (and
+    ``where`` it is, by default "<pair> <system>") and maximum of the per-record ratios, the
+    ratio of total times, the geometric mean of the CPU-time ratios, the median peer and
+    turbobleu times, and whether the target is met by the geometric mean, by every record and
+    by the total times."""
+    summary = []
+    for c in comparisons:
+        found = [(r, x) for r, x in ((r, ratio(r, c)) for r in records) if x is not None]
+        if not found:
+            continue
+        ratios = [x for _, x in found]
+        worst_rec, worst = min(found, key=lambda p: p[1])
+        peer_ms = [record_timings(r, c.workload)[c.peer]["median_ms"] for r, _ in found]
+        turbo_ms = [record_timings(r, c.workload)[c.turbo]["median_ms"] for r, _ in found]
+        mean = geomean(ratios)
+        total = sum(peer_ms) / sum(turbo_ms)
+        summary.append(
+            {
+                "comparison": c.key,
+                "title": c.title,
+                "target": c.target,
+                "systems": len(ratios),
+                "geomean": mean,
+                "min": worst,
+                "min_system": where(worst_rec),
+                "max": max(ratios),
+                "total_time_ratio": total,
+                "peer_total_ms": sum(peer_ms),
+                "turbo_total_ms": sum(turbo_ms),
+                "peer_ms_median": sorted(peer_ms)[len(found) // 2],
+                "turbo_ms_median": sorted(turbo_ms)[len(found) // 2],
+                "cpu_geomean": geomean(ratio(r, c, "cpu") or math.nan for r, _ in found),
+                "met_geomean": mean >= c.target,
+                "met_all": worst >= c.target,
+                "met_total": total >= c.target,
+            }
+        )
+    return summary
 
 
 # -- machine and environment -----------------------------------------------------------------
@@ -374,42 +515,65 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def result_paths(name: str, out_dir: Path) -> Tuple[Path, Path]:
+    """The files ``write_results`` writes: ``<name>-<YYYY-MM-DD>.json`` (full data) and
+    ``<name>-latest.md`` (README table)."""
+    return out_dir / f"{name}-{utc_now():%Y-%m-%d}.json", out_dir / f"{name}-latest.md"
+
+
 def write_results(
     name: str, payload: Dict[str, Any], markdown: str, out_dir: Path = RESULTS_DIR
 ) -> List[Path]:
-    """``<name>-<YYYY-MM-DD>.json`` (full data) and ``<name>-latest.md`` (README table)."""
+    """Writes ``result_paths(name, out_dir)``: the payload as JSON, and the markdown."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    json_path = out_dir / f"{name}-{utc_now():%Y-%m-%d}.json"
-    md_path = out_dir / f"{name}-latest.md"
+    json_path, md_path = result_paths(name, out_dir)
     json_path.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     md_path.write_text(markdown, encoding="utf-8")
     return [json_path, md_path]
 
 
-def records_payload(
+# The console summary of the benchmarks that compare by language pair (significance, startup).
+PAIR_TABLE_HEADER = ["workload", "timed", "pairs", "geomean", "min (pair)", "max", "target", "met"]
+
+
+def finish_records(
     benchmark: str,
     args: argparse.Namespace,
     machine: Dict[str, Any],
     records: List[Dict[str, Any]],
-    mismatches: int,
-) -> Dict[str, Any]:
-    """The results file of a benchmark that keeps one list of records (significance, startup):
-    its name, its options as strings, the machine, the records and the count of mismatches."""
-    return {
+    failures: int,
+    summary: Sequence[Sequence[str]],
+    markdown: Callable[[], str],
+    header: Sequence[str] = PAIR_TABLE_HEADER,
+) -> List[Path]:
+    """The end of a benchmark that keeps one list of records (significance, startup, paired
+    test): prints the ``summary`` rows under ``header`` if any, notes the load average, writes
+    the results file (the benchmark's name, its options as strings, the machine, the records and
+    the count of mismatches) and ``markdown()`` (made after that) unless ``--no-write``, and says
+    how many results differ. Returns the paths written."""
+    if summary:
+        print()
+        print(text_table(header, summary))
+    machine["loadavg_end"] = load_average()
+    payload = {
         "benchmark": benchmark,
         "args": args_record(args, all_strings=True),
         "machine": machine,
         "records": records,
-        "mismatches": mismatches,
+        "mismatches": failures,
     }
+    paths = save_results(args, payload, markdown())
+    if failures:
+        print(f"\n!!! {failures} result(s) differ from sacrebleu's", flush=True)
+    return paths
 
 
 def save_results(args: argparse.Namespace, payload: Dict[str, Any], markdown: str) -> List[Path]:
-    """Writes ``write_results(args.name, ..., args.out_dir)`` and prints each path, unless
+    """Writes ``write_results(args.name, ..., results_dir(args))`` and prints each path, unless
     ``--no-write``; returns the paths written."""
     if args.no_write:
         return []
-    paths = write_results(args.name, payload, markdown, args.out_dir)
+    paths = write_results(args.name, payload, markdown, results_dir(args))
     for path in paths:
         print(f"wrote {path}")
     return paths
@@ -452,3 +616,136 @@ def md_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     lines = ["| " + " | ".join(headers) + " |", "| " + " | ".join(align) + " |"]
     lines += ["| " + " | ".join(str(x) for x in r) + " |" for r in rows]
     return "\n".join(lines)
+
+
+# -- tables shared by the benchmarks ------------------------------------------------------------
+
+# A table column: its header and how a row's item (a record, a summary entry) becomes its cell.
+Column = Tuple[str, Callable[[Any], str]]
+
+# The first columns of a per-system table (records of ``system_record``).
+SYSTEM_COLUMNS: List[Column] = [
+    ("pair", lambda r: r["pair"]),
+    ("system", lambda r: r["system"]),
+    ("segs", lambda r: str(r["segments"])),
+    ("refs", lambda r: str(r["refs"])),
+]
+
+# The spread of a ``summarize`` entry: geometric mean, minimum (where) and maximum.
+SPREAD_COLUMNS: List[Column] = [
+    ("geomean", lambda s: f"{s['geomean']:.1f}x"),
+    ("min (system)", lambda s: f"{s['min']:.1f}x ({s['min_system']})"),
+    ("max", lambda s: f"{s['max']:.1f}x"),
+]
+
+
+def build_table(
+    columns: Sequence[Column], items: Iterable[Any]
+) -> Tuple[List[str], List[List[str]]]:
+    """The headers and rows of a table: one row per item, each cell its column's function of
+    the item."""
+    return [header for header, _ in columns], [
+        [cell(item) for _, cell in columns] for item in items
+    ]
+
+
+def comparison_columns(
+    c: Comparison, turbo: Optional[str], peer: Optional[str], ratio_header: str
+) -> List[Column]:
+    """Per-system cells of one comparison: turbobleu's and the peer's median ms (each left out
+    when its header is None) and the ratio."""
+    columns: List[Column] = []
+    for header, key in ((turbo, c.turbo), (peer, c.peer)):
+        if header is not None:
+            columns.append((header, lambda r, k=key: ms_cell(record_timings(r, c.workload), k)))
+    columns.append((ratio_header, lambda r: ratio_cell(ratio(r, c))))
+    return columns
+
+
+def spread_cells(items: Sequence[Dict[str, Any]], key: str, where: str = "pair") -> List[str]:
+    """Cells of the ratios ``item[key]``: how many, geometric mean, minimum (with the item's
+    ``where``) and maximum."""
+    ratios = [item[key] for item in items]
+    worst = min(items, key=lambda item: item[key])
+    return [
+        str(len(items)),
+        f"{geomean(ratios):.1f}x",
+        f"{worst[key]:.1f}x ({worst[where]})",
+        f"{max(ratios):.1f}x",
+    ]
+
+
+def yes_no(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def print_tables(
+    detail: Tuple[List[str], List[List[str]]],
+    summary: Tuple[List[str], List[List[str]]],
+    peer: str = "peer",
+) -> None:
+    """Prints a benchmark's per-system table and its summary as plain text."""
+    print(f"\nPer system (median ms; ratio = {peer} / turbobleu):\n" + text_table(*detail))
+    print("\nSummary:\n" + text_table(*summary))
+
+
+def md_summary_and_details(
+    summary: Tuple[Sequence[str], Sequence[Sequence[str]]],
+    detail: Tuple[Sequence[str], Sequence[Sequence[str]]],
+    label: str = "Per system (median ms)",
+) -> List[str]:
+    """Markdown lines: the summary table, then the detail table folded under ``label``."""
+    return [
+        md_table(*summary),
+        "",
+        f"<details><summary>{label}</summary>",
+        "",
+        md_table(*detail),
+        "",
+        "</details>",
+        "",
+    ]
+
+
+def load_cell(machine: Dict[str, Any], key: str) -> str:
+    """The 1-minute load average ``machine[key]`` (e.g. ``loadavg_start``) for prose."""
+    value = machine.get(key)
+    return f"{value[0]:.1f}" if value else "unknown"
+
+
+def run_meta(
+    script: str, args: argparse.Namespace, env: Dict[str, str], machine: Dict[str, Any]
+) -> Dict[str, Any]:
+    """The first fields of a results file's ``meta``: the benchmark ``script`` (its stem), the
+    time, the command line, the options, the thread environment and the machine."""
+    return {
+        "benchmark": script,
+        "date": utc_now().isoformat(timespec="seconds"),
+        "command": " ".join(["python", f"bench/{script}.py"] + sys.argv[1:]),
+        "args": args_record(args),
+        "env": env,
+        "machine": machine,
+    }
+
+
+def print_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """Prints a blank line and a plain-text table."""
+    print()
+    print(text_table(headers, rows))
+
+
+def stamp(benchmark: str, machine: Dict[str, Any]) -> Dict[str, Any]:
+    """The first fields of a one-table benchmark's results file: its name, the time and the
+    machine."""
+    return {"benchmark": benchmark, "date": utc_now().isoformat(), "machine": machine}
+
+
+def load_and_describe(
+    args: argparse.Namespace, packages: Sequence[str]
+) -> Tuple[List[System], Dict[str, Any]]:
+    """The WMT23 systems of ``--data``/``--pairs`` and ``machine_info(packages)``, after
+    printing the machine line."""
+    systems = load_wmt23(args.data, args.pairs)
+    machine = machine_info(packages)
+    print(f"Machine: {machine_line(machine)}")
+    return systems, machine

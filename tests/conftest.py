@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -38,6 +38,8 @@ IMPLEMENTATION = turbobleu.implementation
 # path: both builds run a documented subset (every pair and option against the libraries on real
 # data) unless TURBOBLEU_TEST_FULL=1 asks for everything (.ci/run does, for the compiled build).
 FULL_MATRIX = os.environ.get("TURBOBLEU_TEST_FULL", "").strip() not in ("", "0")
+# Every system of every WMT23 pair also against the slowest oracles (NLTK, evaluate's scripts).
+LONG_TESTS = os.environ.get("TURBOBLEU_LONG_TESTS", "").strip() not in ("", "0")
 
 
 def _twin_lines() -> Optional[int]:
@@ -169,6 +171,27 @@ def all_corpora() -> List[Corpus]:
     return discover_corpora(FIXTURE_DATA, "fixture") + discover_corpora(SHARED_DATA, "wmt23")
 
 
+def chosen_systems(
+    corpus: Corpus, every: bool = FULL_MATRIX, every_fixture_system: bool = True
+) -> Tuple[str, ...]:
+    """The systems of ``corpus`` a run checks against a slow oracle: all of them when ``every``
+    (the full matrix, or a module's own long-test switch) or, with ``every_fixture_system``,
+    when ``corpus`` is a small fixture pair; else the pair's first system."""
+    if every or (every_fixture_system and corpus.source == "fixture"):
+        return corpus.systems
+    return corpus.systems[:1]
+
+
+def system_cases(every: bool = FULL_MATRIX) -> List[Any]:
+    """Test parameters ``(corpus, system)``, id ``<corpus>/<system>``: ``chosen_systems`` of
+    every corpus (the fixture pairs, then the WMT23 pairs)."""
+    return [
+        pytest.param(corpus, system, id=f"{corpus.name}/{system}")
+        for corpus in all_corpora()
+        for system in chosen_systems(corpus, every)
+    ]
+
+
 def data_files(root: Path) -> List[Path]:
     """Every text file of every pair under ``root`` (sources, hypotheses and references)."""
     if not root.is_dir():
@@ -275,6 +298,27 @@ def compiled_tokenize() -> Optional[object]:
     return _tokenize
 
 
+def unpatched_around_each_test(
+    target: str, before: bool = False, still_patched: Optional[Callable[[], bool]] = None
+) -> Any:
+    """An autouse fixture for a module whose tests patch ``target``: ``unpatch(target)`` after
+    each test (and before it too with ``before``), then, when given, ``assert not
+    still_patched()``. Assign it to a module-level name for pytest to find it."""
+
+    @pytest.fixture(autouse=True)
+    def unpatched() -> Iterator[None]:
+        from turbobleu import patching
+
+        if before:
+            patching.unpatch(target)
+        yield
+        patching.unpatch(target)
+        if still_patched is not None:
+            assert not still_patched()
+
+    return unpatched
+
+
 def pytest_report_header(config: pytest.Config) -> List[str]:
     return [
         f"turbobleu implementation: {IMPLEMENTATION} "
@@ -284,6 +328,41 @@ def pytest_report_header(config: pytest.Config) -> List[str]:
 
 
 # -- comparing scores ------------------------------------------------------------------------
+# sacrebleu's smoothing methods, each with its default and with explicit values.
+SMOOTHINGS: Tuple[Tuple[str, Optional[float]], ...] = (
+    ("none", None),
+    ("floor", None),
+    ("floor", 0.5),
+    ("add-k", None),
+    ("add-k", 2),
+    ("exp", None),
+)
+
+
+def same_typed(a: Any, b: Any) -> bool:
+    """Equal values of equal types, recursively through dicts, lists and tuples (floats with
+    ==): what a drop-in must return, down to int against float."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_typed(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same_typed(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def evaluate_streams(references: List[Any]) -> List[List[Any]]:
+    """References given per prediction (a list each, or one string each) regrouped into
+    sacrebleu's streams, as Hugging Face evaluate's sacrebleu-based scripts do, with their error
+    when predictions have different numbers of references."""
+    if isinstance(references[0], str):
+        references = [[ref] for ref in references]
+    per_prediction = len(references[0])
+    if any(len(refs) != per_prediction for refs in references):
+        raise ValueError("Sacrebleu requires the same number of references for each prediction")
+    return [[refs[i] for refs in references] for i in range(per_prediction)]
+
+
 SCORE_FIELDS = ("score", "counts", "totals", "precisions", "bp", "sys_len", "ref_len")
 TER_FIELDS = ("score", "num_edits", "ref_length")
 CHRF_FIELDS = ("score",)  # its text names the rest (chrF2++)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from typing import Any, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import numpy as np
 import pytest
@@ -18,6 +18,7 @@ from conftest import (
     SHARED_DATA,
     assert_same_score,
     discover_corpora,
+    requires_wmt23,
 )
 
 # The matrix of the issue: 13a, zh, char and intl with and without lowercase, and NLTK's recipe.
@@ -44,6 +45,22 @@ GENERATED_CONFIGS = (
     if os.environ.get("TURBOBLEU_SCALE_FULL", "") not in ("", "0")
     else ["13a", "intl-lc", "nltk-method1"]
 )
+
+
+# Three rows (hypothesis, references, group) for the small checks of the Spark and Ray tests.
+SMALL_ROWS: List[Tuple[str, List[str], str]] = [
+    ("the cat sat", ["the cat sat on", "a cat"], "x"),
+    ("a dog", ["a dog ran", "a dog"], "y"),
+    ("hello there", ["hi there", "x"], "x"),
+]
+
+
+def wmt23_matrix(test: Callable) -> Callable:
+    """Runs ``test`` once per configuration of CONFIGS (its ``config_name`` argument): with the
+    shared WMT23 data, and under TURBOBLEU_TEST_FULL=1 (see ``full_matrix_only``)."""
+    return requires_wmt23(
+        full_matrix_only(pytest.mark.parametrize("config_name", list(CONFIGS))(test))
+    )
 
 
 def wmt23_rows() -> List[Tuple[str, str, str, List[str]]]:
@@ -148,6 +165,47 @@ def partition_sizes(n: int) -> List[int]:
     sizes = [0, n * 6 // 10, 1, 0, n * 3 // 10, 17, 0]
     sizes.append(n - sum(sizes))
     return sizes
+
+
+def generated_frame() -> Any:
+    """The generated million rows as a pandas DataFrame: hyp, ref, and part (the row's
+    partition: ``partition_sizes`` rows each, in order)."""
+    import pandas as pd
+
+    hyps, refs = cached_generated_rows()
+    part = [p for p, size in enumerate(partition_sizes(len(hyps))) for _ in range(size)]
+    return pd.DataFrame({"hyp": hyps, "ref": refs, "part": part})
+
+
+def check_generated(score_of: Callable[[str], Any], names: Sequence[str] = ()) -> None:
+    """``score_of(name)``, a distributed corpus score of the generated million rows with the
+    configuration ``CONFIGS[name]``, equals the single-process score for each name given
+    (default: GENERATED_CONFIGS)."""
+    hyps, _ = cached_generated_rows()
+    for name in names or GENERATED_CONFIGS:
+        assert_same(score_of(name), generated_expected(name), len(hyps), name)
+
+
+def check_small_corpus(score: Any) -> None:
+    """A distributed corpus score of SMALL_ROWS (sacrebleu's defaults) equals sacrebleu's,
+    signature included."""
+    import sacrebleu
+
+    streams = [list(s) for s in zip(*[refs for _, refs, _ in SMALL_ROWS])]
+    want = sacrebleu.corpus_bleu([hyp for hyp, _, _ in SMALL_ROWS], streams)
+    assert_same(score, want, len(SMALL_ROWS), "corpus")
+    assert str(score.signature) == "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
+
+
+def check_wmt23_grouped(
+    corpus_bleu: Callable[..., Any], to_dataset: Callable[[Any], Any], config_name: str
+) -> None:
+    """``corpus_bleu`` (Spark's or Ray's) of ``to_dataset(wmt23_frame())`` (that engine's data),
+    grouped by pair and system with the configuration ``config_name``, equals the single-process
+    score of every WMT23 system."""
+    dataset = to_dataset(wmt23_frame())
+    config = CONFIGS[config_name]
+    check_wmt23(corpus_bleu(dataset, "hyp", "refs", by=["pair", "system"], **config), config_name)
 
 
 def check_wmt23(scores: Dict[Tuple[str, str], Any], config_name: str) -> None:

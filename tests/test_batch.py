@@ -18,6 +18,7 @@ import turbobleu
 from conftest import (
     IMPLEMENTATION,
     SHARED_DATA,
+    SMOOTHINGS,
     all_corpora,
     compiled_module,
     discover_corpora,
@@ -28,14 +29,6 @@ from turbobleu._engine.count import _kernel_py, _pack_py, _ref_tables_py, _self_
 from turbobleu._engine.count import chosen as _count_impl
 
 MAX_ID = 2**31 - 1
-SMOOTHINGS = [
-    ("none", None),
-    ("floor", None),
-    ("floor", 0.5),
-    ("add-k", None),
-    ("add-k", 2),
-    ("exp", None),
-]
 
 
 def as_text(ids) -> str:

@@ -3,13 +3,18 @@ threads give what serial calls give (the kernels release the GIL and share nothi
 
 from __future__ import annotations
 
+import ast
 import threading
+import typing
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from turbobleu import NLTKRecipe, ReferenceSets, self_bleu, sentence_bleu_batch
 from turbobleu import batch as batch_module
+from turbobleu import pairwise as pairwise_module
+from turbobleu._engine import threads as threads_module
 from turbobleu.batch import default_threads
 
 
@@ -160,3 +165,50 @@ def test_forked_child_gets_working_pools():
         os.close(read)
         os.waitpid(pid, 0)
     assert status == b"1"
+
+
+def test_chunk_bounds_cover_the_rows_in_order():
+    """The engine's chunking (batch, pairwise): consecutive, complete, at most 4 per thread, none
+    below its minimum of work, one chunk on one thread."""
+    for start, end, threads, min_units, per_row in [
+        (0, 0, 4, 128, 1),
+        (0, 255, 4, 128, 1),
+        (0, 256, 4, 128, 1),
+        (5, 10_005, 3, 128, 1),
+        (7, 9, 8, 1, 1),
+        (0, 40, 2, 8192, 500),
+        (0, 1000, 1, 1, 1),
+    ]:
+        bounds = threads_module.chunk_bounds(start, end, threads, min_units, per_row)
+        assert bounds[0] == start and bounds[-1] == end
+        assert all(a < b for a, b in zip(bounds, bounds[1:])) or end == start
+        chunks = len(bounds) - 1
+        assert chunks <= max(1, 4 * threads) and (threads > 1 or chunks == 1)
+        if chunks > 1:
+            assert min(b - a for a, b in zip(bounds, bounds[1:])) * per_row >= min_units // 2
+    assert len(threads_module.chunk_bounds(0, 255, 4)) == 2  # below 2 * 128 rows: one chunk
+    assert len(threads_module.chunk_bounds(0, 40, 2, 8192, 500)) == 3  # 20000 cells: two
+    calls = []
+    out = threads_module.run_chunks(3, 1003, 2, lambda a, b: calls.append((a, b)) or (a, b), 100)
+    assert out == sorted(calls) and out[0][0] == 3 and out[-1][1] == 1003 and len(out) == 8
+
+
+def test_pairwise_imports_nothing_private_from_batch():
+    """pairwise shares batch's recipes and the engine's chunking through public names only."""
+    tree = ast.parse(Path(pairwise_module.__file__).read_text(encoding="utf-8"))
+    private = [
+        (node.module, alias.name)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("turbobleu")
+        for alias in node.names
+        if alias.name.startswith("_")
+    ]
+    assert private == []
+
+
+def test_batch_recipe_keeps_its_old_name():
+    assert batch_module.Recipe is batch_module.SentenceBLEURecipe
+    assert typing.get_args(batch_module.SentenceBLEURecipe) == (
+        batch_module.SacreBLEURecipe,
+        batch_module.NLTKRecipe,
+    )

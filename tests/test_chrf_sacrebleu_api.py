@@ -4,7 +4,7 @@ results sacrebleu produced unpatched."""
 
 from __future__ import annotations
 
-from typing import Iterator, List, Tuple
+from typing import List, Tuple
 
 import pytest
 import sacrebleu
@@ -15,7 +15,7 @@ from sacrebleu.metrics import CHRF as EarlyCHRF  # imported before any patch
 import turbobleu
 import turbobleu.evaluate as tbe
 import turbobleu.sacrebleu as standin
-from conftest import FIXTURE_DATA, read_lines
+from conftest import FIXTURE_DATA, read_lines, unpatched_around_each_test
 from turbobleu import patching
 from turbobleu.sacrebleu import _patch as _patch_sacrebleu
 
@@ -32,11 +32,9 @@ HYPS, REFS = fixture_corpus()
 OPTION_SETS = [{}, {"word_order": 2}, {"lowercase": True, "eps_smoothing": True, "beta": 1}]
 
 
-@pytest.fixture(autouse=True)
-def never_leave_patched() -> Iterator[None]:
-    yield
-    patching.unpatch("sacrebleu")
-    assert not _patch_sacrebleu.is_patched()
+never_leave_patched = unpatched_around_each_test(
+    "sacrebleu", still_patched=_patch_sacrebleu.is_patched
+)
 
 
 # -- turbobleu.sacrebleu ------------------------------------------------------------------------

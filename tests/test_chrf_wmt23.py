@@ -24,7 +24,7 @@ import pytest
 from sacrebleu.metrics import CHRF as SacreCHRF
 
 import turbobleu
-from conftest import FULL_MATRIX, HAVE_SHARED_DATA, Corpus, all_corpora
+from conftest import FULL_MATRIX, HAVE_SHARED_DATA, Corpus, all_corpora, chosen_systems
 
 SENTENCE_SAMPLES = 8  # segments per case that also go through sentence_score() end to end
 
@@ -44,9 +44,8 @@ class Case:
 def _cases() -> List[Any]:
     cases = []
     for corpus in all_corpora():
-        systems = corpus.systems if FULL_MATRIX else corpus.systems[:1]
         ref_a = corpus.references[:1]
-        for system in systems:
+        for system in chosen_systems(corpus, every_fixture_system=False):
             for word_order in (0, 2):
                 cases.append(Case(corpus, system, ref_a, {"word_order": word_order}))
         if not FULL_MATRIX and corpus.source == "wmt23":

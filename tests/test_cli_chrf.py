@@ -7,9 +7,9 @@ level, ``-ci``, ``--paired-bs`` and ``--paired-ar``. The
 harness (sacrebleu's ``main()`` as the oracle, the installed console script for turbobleu) is
 ``test_cli``'s.
 
-One difference is on purpose: sacrebleu 2.6.0 cannot print chrF's paired bootstrap results as
-JSON (its means are NumPy float32, which ``json`` refuses); turbobleu prints them, and the test
-compares them with sacrebleu's ``PairedTest`` run in this process.
+One difference is on purpose: under NumPy 2, sacrebleu 2.6.0 cannot print chrF's paired bootstrap
+results as JSON (its means are NumPy float32, which ``json`` refuses); turbobleu prints them, and
+the test compares them with sacrebleu's ``PairedTest`` run in this process.
 """
 
 from __future__ import annotations

@@ -176,6 +176,7 @@ def test_long_corpora_in_blocks_give_the_same_output(
     moves); the output is the same as in one piece."""
     from conftest import FIXTURE_DATA
     from turbobleu import cli
+    from turbobleu.cli import bleu as cli_bleu
 
     he = FIXTURE_DATA / "he-en"
     refs = [str(he / "ref.refA.en"), str(he / "ref.refB.en")]
@@ -188,7 +189,7 @@ def test_long_corpora_in_blocks_give_the_same_output(
     for argv in argvs:
         assert cli.main(argv) == 0
         whole = capsys.readouterr().out
-        monkeypatch.setattr(cli, "STATS_BLOCK", 7)
+        monkeypatch.setattr(cli_bleu, "STATS_BLOCK", 7)
         assert cli.main(argv) == 0
         blocked = capsys.readouterr().out
         monkeypatch.undo()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -86,6 +87,28 @@ def test_expect_grows_the_total_and_unknown_total() -> None:
     assert bar.total == 100 and " 50%|" in bar.line()
 
 
+def test_unknown_total_shows_count_and_rate_not_a_percentage() -> None:
+    """Work read as it comes (the streamed files) has no total: count and rate, no bar."""
+    clock = FakeClock()
+    stream = TTYBuffer()
+    bar = Progress("statistics", stream=stream, delay=0.0, clock=clock, width=60, unit="segments")
+    clock.now += 2.0
+    bar.update(30000)
+    assert bar.line() == "statistics: 30000 segments [00:02, 15000 segments/s]"
+    clock.now += 0.05  # within the redraw interval: an unknown total is not drawn on each update
+    bar.update(1)
+    assert stream.getvalue() == "\r" + "statistics: 30000 segments [00:02, 15000 segments/s]"
+    clock.now += 7.95
+    bar.update(2)
+    drawn = stream.getvalue()
+    assert drawn.rstrip(" ").endswith("\rstatistics: 30003 segments [00:10, 3000 segments/s]")
+    assert "%" not in drawn
+    slow = Progress("x", delay=0.0, clock=clock, stream=TTYBuffer())
+    clock.now += 4.0
+    slow.update(2)
+    assert slow.line() == "x: 2 [00:04, 0.5 it/s]"
+
+
 def test_quiet_flag_disables_and_broken_stream_is_ignored() -> None:
     assert not Progress("x", stream=TTYBuffer(), enabled=False).enabled
 
@@ -151,10 +174,14 @@ def test_cli_bar_on_a_terminal_only() -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 def test_cli_bar_for_a_large_file(tmp_path: Path) -> None:
-    """A corpus longer than one statistics block shows the statistics bar moving."""
+    """A corpus longer than one statistics block shows the statistics bar moving. The files are
+    streamed, so no total is known: the bar counts segments, and never claims a percentage (a
+    total grown chunk by chunk once read 100% from the first chunk on)."""
     lines = 45000
     (tmp_path / "ref").write_text("the cat sat on the mat\n" * lines, encoding="utf-8")
     (tmp_path / "hyp").write_text("the cat sat on a mat\n" * lines, encoding="utf-8")
     rc, out, err = _run_with_terminal_stderr(["ref", "-i", "hyp", "-b"], tmp_path)
     assert rc == 0 and out.strip() == "53.7"
-    assert "statistics:" in err and f"{lines}/{lines}" in err
+    counts = [int(n) for n in re.findall(r"statistics: (\d+) segments \[\d\d:\d\d, [\d.?]+ ", err)]
+    assert counts and counts == sorted(counts) and 0 < counts[-1] <= lines
+    assert "%" not in err

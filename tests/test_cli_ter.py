@@ -6,9 +6,9 @@ pair (zh-en, the first 300 segments: sacrebleu's TER is slow) when the shared da
 the build is compiled.
 
 ``-ci``, ``--paired-bs`` and ``--paired-ar`` with TER give sacrebleu's numbers and text; one
-difference is on purpose, as for chrF: sacrebleu 2.6.0 cannot print TER's paired bootstrap results
-as JSON (its means are NumPy float32), turbobleu prints them, and the test compares them with
-sacrebleu's ``PairedTest`` run in this process.
+difference is on purpose, as for chrF: under NumPy 2, sacrebleu 2.6.0 cannot print TER's paired
+bootstrap results as JSON (its means are NumPy float32), turbobleu prints them, and the test
+compares them with sacrebleu's ``PairedTest`` run in this process.
 """
 
 from __future__ import annotations

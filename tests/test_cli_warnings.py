@@ -11,6 +11,7 @@ import pytest
 
 from turbobleu import cli
 from turbobleu.bleu import BLEU
+from turbobleu.cli import bleu as cli_bleu
 
 TOKENIZED_WARNING = [
     "turbobleu: That's 100 lines that end in a tokenized period ('.')",
@@ -34,7 +35,7 @@ def test_tokenized_input_warns_on_stderr(
     files: List[str], capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, block: int
 ) -> None:
     if block:  # a long corpus, done in blocks: still one warning
-        monkeypatch.setattr(cli, "STATS_BLOCK", block)
+        monkeypatch.setattr(cli_bleu, "STATS_BLOCK", block)
     assert cli.main(files) == 0
     out, err = capsys.readouterr()
     assert err.splitlines() == TOKENIZED_WARNING

@@ -24,7 +24,6 @@ from conftest import (  # noqa: E402
     HAVE_SHARED_DATA,
     IMPLEMENTATION,
     read_lines,
-    requires_wmt23,
 )
 from scale_helpers import (  # noqa: E402
     CONFIGS,
@@ -34,10 +33,10 @@ from scale_helpers import (  # noqa: E402
     cached_wmt23_rows,
     check_wmt23,
     compiled_only,
-    full_matrix_only,
     generated_expected,
     generated_rows,
     partition_sizes,
+    wmt23_matrix,
 )
 from turbobleu.aggregate import Totals  # noqa: E402
 from turbobleu.distributed import (  # noqa: E402
@@ -127,9 +126,7 @@ def results(tmp_path_factory) -> Dict[str, Any]:
     return pickle.loads(out.read_bytes())
 
 
-@requires_wmt23
-@full_matrix_only
-@pytest.mark.parametrize("config_name", list(CONFIGS))
+@wmt23_matrix
 def test_wmt23_two_ranks_equal_single_process(results, config_name: str) -> None:
     check_wmt23(results[f"wmt23:{config_name}"], config_name)
 

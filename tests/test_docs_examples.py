@@ -176,31 +176,16 @@ def test_trl_example_runs_up_to_the_trainer(tmp_path, monkeypatch):
     check_output(replace(example, code=head), output)
 
     pytest.importorskip("trl", reason="TRL is not installed (pip install trl)")
-    transformers = pytest.importorskip("transformers")
+    pytest.importorskip("transformers")
     pytest.importorskip("tokenizers")
-    import torch
     import trl
 
-    from rewards_support import word_tokenizer
+    from rewards_support import tiny_llama, word_tokenizer
 
     data = namespace["data"]
     words = [*data["prompt"], *(r for refs in data["reference"] for r in refs)]
     tokenizer = word_tokenizer(words)
-    torch.manual_seed(0)
-    model = transformers.LlamaForCausalLM(
-        transformers.LlamaConfig(
-            vocab_size=len(tokenizer),
-            hidden_size=32,
-            intermediate_size=64,
-            num_hidden_layers=2,
-            num_attention_heads=2,
-            num_key_value_heads=2,
-            max_position_embeddings=128,
-            bos_token_id=tokenizer.bos_token_id,
-            eos_token_id=tokenizer.eos_token_id,
-            pad_token_id=tokenizer.pad_token_id,
-        )
-    )
+    model = tiny_llama(tokenizer)
     trainer = trl.GRPOTrainer(
         model=model,
         reward_funcs=namespace["reward"],

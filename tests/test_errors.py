@@ -38,73 +38,94 @@ def _corpus_entry_points():
 CORPUS = _corpus_entry_points()
 
 
-# -- lengths ---------------------------------------------------------------------------------
+# -- lengths and types -------------------------------------------------------------------------
+# (hypotheses, references, exception, message) of each bad corpus input, id'd by what is wrong.
+BAD_CORPUS_INPUTS = [
+    pytest.param(
+        HYPS[:1],
+        REFS,
+        ValueError,
+        r"hypotheses has 1 segments?.*2|2 segments.*hypotheses has 1",
+        id="fewer_hypotheses_than_references",
+    ),
+    pytest.param(
+        HYPS + ["extra"],
+        REFS,
+        ValueError,
+        r"hypotheses has 3|3 segments",
+        id="more_hypotheses_than_references",
+    ),
+    pytest.param(
+        HYPS,
+        [REFS[0], REFS[0][:1]],
+        ValueError,
+        r"references\[1\] has 1 segments|different lengths",
+        id="reference_streams_of_different_lengths",
+    ),
+    pytest.param(
+        ["fine", 7],
+        REFS,
+        TypeError,
+        r"hypotheses\[1\] must be a str, got int",
+        id="non_string_hypothesis",
+    ),
+    pytest.param(
+        [None, "fine"],
+        REFS,
+        TypeError,
+        r"hypotheses\[0\] must be a str, got NoneType",
+        id="none_hypothesis",
+    ),
+    pytest.param(
+        HYPS,
+        [["fine", b"bytes"]],
+        TypeError,
+        r"references\[0\]\[1\] must be a str or None, got bytes",
+        id="non_string_reference",
+    ),
+    pytest.param(
+        "the cat sat",
+        [["the cat sat"] * 11],
+        TypeError,
+        r"hypotheses must be a sequence of strings.*got str",
+        id="string_as_hypotheses",
+    ),
+    pytest.param(
+        HYPS,
+        "the cat sat .",
+        TypeError,
+        r"references must be a sequence of reference streams.*got str",
+        id="string_as_references",
+    ),
+    # A single stream passed without the outer list: sacrebleu would zip it letter by letter.
+    pytest.param(
+        HYPS,
+        REFS[0],
+        TypeError,
+        r"references\[0\] must be a sequence of strings.*got str",
+        id="flat_list_of_strings_as_references",
+    ),
+    pytest.param(
+        HYPS,
+        [["the cat", None], ["a cat", None]],
+        ValueError,
+        r"segment 1 has a non-empty hypothesis but no reference",
+        id="segment_with_only_none_references",
+    ),
+]
+
+
+@pytest.mark.parametrize("hyps, refs, error, message", BAD_CORPUS_INPUTS)
 @pytest.mark.parametrize("score", CORPUS)
-def test_fewer_hypotheses_than_references(score) -> None:
-    with pytest.raises(
-        ValueError, match=r"hypotheses has 1 segments?.*2|2 segments.*hypotheses has 1"
-    ):
-        score(HYPS[:1], REFS)
-
-
-@pytest.mark.parametrize("score", CORPUS)
-def test_more_hypotheses_than_references(score) -> None:
-    with pytest.raises(ValueError, match=r"hypotheses has 3|3 segments"):
-        score(HYPS + ["extra"], REFS)
-
-
-@pytest.mark.parametrize("score", CORPUS)
-def test_reference_streams_of_different_lengths(score) -> None:
-    with pytest.raises(ValueError, match=r"references\[1\] has 1 segments|different lengths"):
-        score(HYPS, [REFS[0], REFS[0][:1]])
-
-
-# -- types -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("score", CORPUS)
-def test_non_string_hypothesis(score) -> None:
-    with pytest.raises(TypeError, match=r"hypotheses\[1\] must be a str, got int"):
-        score(["fine", 7], REFS)
-
-
-@pytest.mark.parametrize("score", CORPUS)
-def test_none_hypothesis(score) -> None:
-    with pytest.raises(TypeError, match=r"hypotheses\[0\] must be a str, got NoneType"):
-        score([None, "fine"], REFS)
-
-
-@pytest.mark.parametrize("score", CORPUS)
-def test_non_string_reference(score) -> None:
-    with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be a str or None, got bytes"):
-        score(HYPS, [["fine", b"bytes"]])
-
-
-@pytest.mark.parametrize("score", CORPUS)
-def test_string_as_hypotheses(score) -> None:
-    with pytest.raises(TypeError, match=r"hypotheses must be a sequence of strings.*got str"):
-        score("the cat sat", [["the cat sat"] * 11])
+def test_bad_corpus_input(score, hyps, refs, error, message: str) -> None:
+    with pytest.raises(error, match=message):
+        score(hyps, refs)
 
 
 @pytest.mark.parametrize("score", CORPUS)
 def test_generator_as_hypotheses(score) -> None:
     with pytest.raises(TypeError, match=r"hypotheses must be a sequence.*got generator"):
         score((h for h in HYPS), REFS)
-
-
-@pytest.mark.parametrize("score", CORPUS)
-def test_string_as_references(score) -> None:
-    with pytest.raises(
-        TypeError,
-        match=r"references must be a sequence of reference streams"
-        r".*got str",
-    ):
-        score(HYPS, "the cat sat .")
-
-
-@pytest.mark.parametrize("score", CORPUS)
-def test_flat_list_of_strings_as_references(score) -> None:
-    """A single stream passed without the outer list: sacrebleu would zip it letter by letter."""
-    with pytest.raises(TypeError, match=r"references\[0\] must be a sequence of strings.*got str"):
-        score(HYPS, REFS[0])
 
 
 @pytest.mark.parametrize("score", CORPUS)
@@ -119,16 +140,6 @@ def test_empty_inputs(score) -> None:
 def test_no_references_and_none_cached() -> None:
     with pytest.raises(ValueError, match=r"references: none given and none cached"):
         turbobleu.BLEU().corpus_score(HYPS)
-
-
-@pytest.mark.parametrize("score", CORPUS)
-def test_segment_with_only_none_references(score) -> None:
-    with pytest.raises(
-        ValueError,
-        match=r"segment 1 has a non-empty hypothesis but no "
-        r"reference",
-    ):
-        score(HYPS, [["the cat", None], ["a cat", None]])
 
 
 # -- sentence_bleu ---------------------------------------------------------------------------
@@ -176,14 +187,20 @@ def test_max_order_not_an_integer(order) -> None:
         turbobleu.BLEU(max_ngram_order=order)
 
 
+def assert_option_rejected(option: str, value: object, message: str, pattern: str) -> None:
+    """``BLEU(option=value)`` raises a ValueError saying ``message``; ``corpus_bleu`` and
+    ``sentence_bleu`` with that option raise one matching ``pattern``."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        turbobleu.BLEU(**{option: value})
+    with pytest.raises(ValueError, match=pattern):
+        turbobleu.corpus_bleu(HYPS, REFS, **{option: value})
+    with pytest.raises(ValueError, match=pattern):
+        turbobleu.sentence_bleu(HYPS[0], [REFS[0][0]], **{option: value})
+
+
 @pytest.mark.parametrize("name", ["13b", "13A", "", "moses", "intl ", "zh-cn"])
 def test_unknown_tokenizer(name: str) -> None:
-    with pytest.raises(ValueError, match=re.escape(f"unknown tokenize={name!r}")):
-        turbobleu.BLEU(tokenize=name)
-    with pytest.raises(ValueError, match=r"unknown tokenize="):
-        turbobleu.corpus_bleu(HYPS, REFS, tokenize=name)
-    with pytest.raises(ValueError, match=r"unknown tokenize="):
-        turbobleu.sentence_bleu(HYPS[0], [REFS[0][0]], tokenize=name)
+    assert_option_rejected("tokenize", name, f"unknown tokenize={name!r}", r"unknown tokenize=")
     with pytest.raises(ValueError, match=r"unknown tokenize="):
         turbobleu.get_tokenizer(name)
 
@@ -203,12 +220,8 @@ def test_tokenizer_name_of_the_wrong_type() -> None:
 
 @pytest.mark.parametrize("method", ["expo", "Exp", "add_k", "", None, "floor "])
 def test_unknown_smoothing(method) -> None:
-    with pytest.raises(ValueError, match=re.escape(f"unknown smooth_method={method!r}")):
-        turbobleu.BLEU(smooth_method=method)
-    with pytest.raises(ValueError, match=r"smooth_method"):
-        turbobleu.corpus_bleu(HYPS, REFS, smooth_method=method)
-    with pytest.raises(ValueError, match=r"smooth_method"):
-        turbobleu.sentence_bleu(HYPS[0], [REFS[0][0]], smooth_method=method)
+    message = f"unknown smooth_method={method!r}"
+    assert_option_rejected("smooth_method", method, message, r"smooth_method")
 
 
 @pytest.mark.parametrize("value", ["0.1", [1], True])

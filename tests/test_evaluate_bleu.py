@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import collections
 import math
-import os
 from typing import Any, List
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import all_corpora
+from conftest import LONG_TESTS, same_typed, system_cases
 from turbobleu import evaluate as tbe
 
 sacrebleu_13a = pytest.importorskip("sacrebleu.tokenizers.tokenizer_13a")
@@ -88,16 +87,6 @@ def oracle_compute(predictions, references, max_order=4, smooth=False):
     }
 
 
-def same(a: Any, b: Any) -> bool:
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return a == b
-
-
 def outcome(fn, *args, **kwargs):
     try:
         return ("ok", fn(*args, **kwargs))
@@ -119,13 +108,15 @@ def test_readme_example() -> None:
         "translation_length": 7,
         "reference_length": 6,
     }
-    assert same(tbe.compute(predictions, references), want)
-    assert same(tbe.load("bleu").compute(predictions=predictions, references=references), want)
+    assert same_typed(tbe.compute(predictions, references), want)
+    assert same_typed(
+        tbe.load("bleu").compute(predictions=predictions, references=references), want
+    )
 
 
 def test_one_string_per_prediction_and_add_batch() -> None:
     preds = ["the cat sat on the mat", "a dog"]
-    assert same(
+    assert same_typed(
         tbe.compute(preds, ["the cat is on the mat", "a dog barks"]),
         oracle_compute(preds, [["the cat is on the mat"], ["a dog barks"]]),
     )
@@ -134,7 +125,7 @@ def test_one_string_per_prediction_and_add_batch() -> None:
     metric.add(prediction="a dog", reference=["a dog barks", "the dog"])
     got = metric.compute(max_order=2)
     want = oracle_compute(preds, [["the cat is on the mat"], ["a dog barks", "the dog"]], 2)
-    assert same(got, want)
+    assert same_typed(got, want)
     with pytest.raises(ValueError, match="nothing to score"):
         metric.compute()  # the collected inputs were consumed
 
@@ -144,7 +135,7 @@ def test_smooth_applies_to_unigrams_too_and_shortest_reference_is_used() -> None
     got = tbe.compute(preds, refs, smooth=True)
     assert got["precisions"][0] == (3 + 1.0) / (3 + 1.0)
     assert got["reference_length"] == 2  # the shortest reference (the closest would be 2 too)
-    assert same(got, oracle_compute(preds, refs, smooth=True))
+    assert same_typed(got, oracle_compute(preds, refs, smooth=True))
     longer = tbe.compute(["a b c d e"], [["a b c d e f", "a x"]])
     assert longer["reference_length"] == 2  # shortest, not the closest (6)
 
@@ -162,7 +153,7 @@ def test_custom_tokenizer_and_max_order() -> None:
     want = oracle_compute_bleu(
         [[r.lower().split() for r in g] for g in refs], [p.lower().split() for p in preds], 3
     )
-    assert same(got["bleu"], want[0]) and same(got["precisions"], want[1])
+    assert same_typed(got["bleu"], want[0]) and same_typed(got["precisions"], want[1])
 
 
 def test_input_errors() -> None:
@@ -270,7 +261,7 @@ def test_compute_matches_the_oracle(data, max_order: int, smooth: bool, single: 
     want = outcome(oracle_compute, predictions, references, max_order, smooth)
     assert got[0] == want[0], (got, want)
     if want[0] == "ok":
-        assert same(got[1], want[1]), (got, want)
+        assert same_typed(got[1], want[1]), (got, want)
     else:
         assert got[1] is want[1], (got, want)
 
@@ -292,34 +283,23 @@ def test_compute_bleu_on_tokens_matches_the_oracle(corpus, max_order: int, smoot
     want = outcome(oracle_compute_bleu, refs, hyps, max_order, smooth)
     assert got[0] == want[0], (got, want)
     if want[0] == "ok":
-        assert same(got[1], want[1]), (got, want)
+        assert same_typed(got[1], want[1]), (got, want)
     else:
         assert got[1:] == want[1:], (got, want)
 
 
 # -- real data -----------------------------------------------------------------------------------
 
-LONG = os.environ.get("TURBOBLEU_LONG_TESTS", "").strip() not in ("", "0")
 
-
-def _wmt_cases():
-    """The fixture's systems and one system per WMT23 pair (every system with
-    TURBOBLEU_LONG_TESTS=1: the oracle is slow)."""
-    cases = []
-    for corpus in all_corpora():
-        systems = corpus.systems if LONG or corpus.source == "fixture" else corpus.systems[:1]
-        for system in systems:
-            cases.append(pytest.param(corpus, system, id=f"{corpus.name}/{system}"))
-    return cases
-
-
-@pytest.mark.parametrize("corpus,system", _wmt_cases())
+# The fixture's systems and one system per WMT23 pair (every system with TURBOBLEU_LONG_TESTS=1:
+# the oracle is slow).
+@pytest.mark.parametrize("corpus,system", system_cases(LONG_TESTS))
 def test_every_system_matches_the_oracle(corpus, system) -> None:
     hyps = corpus.hypotheses(system)
     streams = corpus.reference_streams(corpus.references)
     references = [list(group) for group in zip(*streams)]
     got = tbe.compute(hyps, references)
-    assert same(got, oracle_compute(hyps, references)), corpus.name
+    assert same_typed(got, oracle_compute(hyps, references)), corpus.name
     if corpus.source == "fixture":
         got = tbe.compute(hyps, references, max_order=2, smooth=True)
-        assert same(got, oracle_compute(hyps, references, 2, True)), corpus.name
+        assert same_typed(got, oracle_compute(hyps, references, 2, True)), corpus.name

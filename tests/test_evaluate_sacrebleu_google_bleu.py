@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import FULL_MATRIX, all_corpora
+from conftest import FULL_MATRIX, evaluate_streams, same_typed, system_cases
 
 sacrebleu = pytest.importorskip("sacrebleu")
 gleu_score = pytest.importorskip("nltk.translate.gleu_score")
@@ -45,12 +45,7 @@ def oracle_sacrebleu(
     tokenize: Any = None,
     use_effective_order: bool = False,
 ) -> Dict[str, Any]:
-    if isinstance(references[0], str):
-        references = [[ref] for ref in references]
-    per_prediction = len(references[0])
-    if any(len(refs) != per_prediction for refs in references):
-        raise ValueError("Sacrebleu requires the same number of references for each prediction")
-    streams = [[refs[i] for refs in references] for i in range(per_prediction)]
+    streams = evaluate_streams(references)
     extra = {"tokenize": tokenize} if tokenize else {}
     out = sacrebleu.corpus_bleu(
         predictions,
@@ -91,17 +86,6 @@ def oracle_google_bleu(
     }
 
 
-def same(a: Any, b: Any) -> bool:
-    """Equal values of equal types, recursively (floats with ==)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return bool(a == b)
-
-
 def outcome(fn: Any, *args: Any, **kwargs: Any) -> tuple:
     try:
         return ("ok", fn(*args, **kwargs))
@@ -112,7 +96,7 @@ def outcome(fn: Any, *args: Any, **kwargs: Any) -> tuple:
 def assert_same_outcome(got: tuple, want: tuple) -> None:
     assert got[0] == want[0], (got, want)
     if want[0] == "ok":
-        assert same(got[1], want[1]), (got, want)
+        assert same_typed(got[1], want[1]), (got, want)
     else:
         assert got[1:] == want[1:], (got, want)
 
@@ -145,7 +129,7 @@ HISTORY_REF = "he was interested in world history because he read the book"
 def test_google_bleu_documented_examples(references: Any, kwargs: Any, rounded: float) -> None:
     predictions = [GUIDE, HISTORY]
     got = tbe.load("google_bleu").compute(predictions=predictions, references=references, **kwargs)
-    assert same(got, oracle_google_bleu(predictions, references, **kwargs))
+    assert same_typed(got, oracle_google_bleu(predictions, references, **kwargs))
     assert round(got["google_bleu"], 2) == rounded  # the values the script documents
 
 
@@ -169,7 +153,7 @@ def test_google_bleu_documented_examples(references: Any, kwargs: Any, rounded: 
 )
 def test_sacrebleu_documented_examples(predictions: Any, references: Any, rounded: float) -> None:
     got = tbe.load("sacrebleu").compute(predictions=predictions, references=references)
-    assert same(got, oracle_sacrebleu(predictions, references))
+    assert same_typed(got, oracle_sacrebleu(predictions, references))
     assert list(got) == ["score", "counts", "totals", "precisions", "bp", "sys_len", "ref_len"]
     assert round(got["score"], 1) == rounded
 
@@ -204,7 +188,7 @@ def test_add_and_add_batch_then_compute_with_the_scripts_options() -> None:
         module = tbe.load(name)
         module.add(prediction=predictions[0], reference=references[0])
         module.add_batch(predictions=predictions[1:], references=references[1:])
-        assert same(module.compute(**options), oracle(predictions, references, **options))
+        assert same_typed(module.compute(**options), oracle(predictions, references, **options))
         # compute() cleared what was added
         with pytest.raises(ValueError, match="empty"):
             module.compute()
@@ -230,7 +214,7 @@ def test_google_bleu_errors_and_references_of_any_number() -> None:
         metric.compute(predictions=["a"], references=[[None]])
     predictions = ["a b c", "a b", "c"]
     references: List[Any] = [["a b c d"], [], ["c", "c d", "d"]]  # no count check here
-    assert same(
+    assert same_typed(
         metric.compute(predictions=predictions, references=references),
         oracle_google_bleu(predictions, references),
     )
@@ -249,7 +233,7 @@ def test_google_bleu_errors_and_references_of_any_number() -> None:
 )
 def test_google_bleu_lines_and_orders_at_the_edges(predictions, references, max_len) -> None:
     got = tbe.compute_google_bleu(predictions, references, max_len=max_len)
-    assert same(got, oracle_google_bleu(predictions, references, max_len=max_len))
+    assert same_typed(got, oracle_google_bleu(predictions, references, max_len=max_len))
 
 
 @pytest.mark.parametrize("min_len, max_len", [(1, 2**63), (2**63, 2**63), (2**63, 4)])
@@ -343,27 +327,17 @@ def test_sacrebleu_matches_the_script(
 # -- real data -------------------------------------------------------------------------------------
 
 
-def wmt_cases() -> List[Any]:
-    cases = []
-    for corpus in all_corpora():
-        systems = (
-            corpus.systems if FULL_MATRIX or corpus.source == "fixture" else corpus.systems[:1]
-        )
-        cases += [pytest.param(corpus, s, id=f"{corpus.name}/{s}") for s in systems]
-    return cases
-
-
-@pytest.mark.parametrize("corpus,system", wmt_cases())
+@pytest.mark.parametrize("corpus,system", system_cases())
 def test_wmt23_systems_match_the_scripts(corpus: Any, system: str) -> None:
     step = 1 if FULL_MATRIX or corpus.source == "fixture" else 8  # a sample in the default run
     predictions = corpus.hypotheses(system)[::step]
     streams = corpus.reference_streams(corpus.references)
     references = [list(group) for group in zip(*streams)][::step]
     got = tbe.load("google_bleu").compute(predictions=predictions, references=references)
-    assert same(got, oracle_google_bleu(predictions, references))
+    assert same_typed(got, oracle_google_bleu(predictions, references))
     got = tbe.load("sacrebleu").compute(predictions=predictions, references=references)
-    assert same(got, oracle_sacrebleu(predictions, references))
+    assert same_typed(got, oracle_sacrebleu(predictions, references))
     # the first reference only, given as one string per prediction
     firsts = [group[0] for group in references]
     got = tbe.compute_google_bleu(predictions, firsts, min_len=2, max_len=6)
-    assert same(got, oracle_google_bleu(predictions, firsts, min_len=2, max_len=6))
+    assert same_typed(got, oracle_google_bleu(predictions, firsts, min_len=2, max_len=6))

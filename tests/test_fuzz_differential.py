@@ -22,6 +22,11 @@ Each case draws random input and one API, and checks it against its oracle:
   2**64-1, negatives in signed arrays, any int in Python lists) must score as the same rows
   without padding, at every token-id entry point.
 
+``test_garbage_input_fuzz`` (issue 40) feeds the token-id entry points random nestings of odd
+values (0-d and object arrays, NumPy scalars, dicts, sets, bytes, None, ragged lists): each call
+must score or raise a TypeError/ValueError in turbobleu's words, naming the argument, never
+NumPy's or CPython's ("len() of unsized object", "inhomogeneous shape", ...).
+
 Outcomes are counted (ok, mismatch, unclear error, valid input refused). ``TURBOBLEU_FUZZ_CASES``
 sets the number of cases (default 300, about 2 s), ``TURBOBLEU_FUZZ_SEED`` the seed; the counts
 are printed (``pytest -s``) and any case that is not ok fails the test with its reproducer.
@@ -750,6 +755,191 @@ def unusual_pad(rng: random.Random) -> Tuple[str, str]:
 
 KINDS = [text_corpus, text_functions, nltk_drop_in, batch_ids, batch_ids, malformed, chrf_text]
 KINDS += [pairwise, wrong_argument, unusual_pad, ter_text]
+
+
+# -- garbage input (issue 40) ------------------------------------------------------------------
+# Values no argument should hold, alone or nested: what NumPy and CPython answer for them must
+# never reach the caller.
+GARBAGE_ATOMS: List[Callable[[], Any]] = [
+    lambda: np.array(5),
+    lambda: np.array(2.5),
+    lambda: np.array([1, 2], dtype=object),
+    lambda: np.array(["a"]),
+    lambda: np.array([[1, 2], [3, 4]]),
+    lambda: np.zeros((0,)),
+    lambda: np.array([1.5]),
+    lambda: np.array([True]),
+    lambda: np.array([1, 2], dtype=np.int8),
+    lambda: np.int64(3),
+    lambda: np.float32(1),
+    lambda: {},
+    lambda: {1: 2},
+    lambda: set(),
+    lambda: frozenset({1}),
+    lambda: (),
+    lambda: [],
+    lambda: "a b",
+    lambda: "",
+    lambda: b"x",
+    lambda: bytearray(b"ab"),
+    lambda: None,
+    lambda: 7,
+    lambda: -3,
+    lambda: 2**70,
+    lambda: 1.5,
+    lambda: float("nan"),
+    lambda: True,
+    lambda: 1j,
+    lambda: range(3),
+    lambda: object(),
+]
+# Words of NumPy's and CPython's errors that mean a check of ours is missing.
+FOREIGN_WORDS = (
+    "unsized object",
+    "inhomogeneous",
+    "setting an array element",
+    "only integer scalar arrays",
+    "is not iterable",
+    "not a sequence",
+    "has no len",
+    "iteration over a 0-d array",
+    "unhashable",
+    "not subscriptable",
+)
+
+
+def garbage(rng: random.Random, depth: int = 0) -> Any:
+    """An odd value, or a list, tuple or object array of them (up to 4 levels)."""
+    if depth >= 4 or rng.random() < 0.35:
+        return rng.choice(GARBAGE_ATOMS)()
+    items = [garbage(rng, depth + 1) for _ in range(rng.choice([0, 1, 1, 2, 2, 3]))]
+    form = rng.random()
+    if form < 0.55:
+        return items
+    if form < 0.8:
+        return tuple(items)
+    array = np.empty(len(items), dtype=object)  # (never NumPy's ragged-nesting error here)
+    array[:] = items
+    return array
+
+
+def _rows(value: Any) -> int:
+    """How many rows the other argument needs to pair with ``value`` (1 where it has no length)."""
+    try:
+        return max(1, len(value))
+    except TypeError:
+        return 1
+
+
+GARBAGE_CALLS: Dict[str, Tuple[str, Callable[[Any], Any]]] = {
+    "self_bleu": ("texts", lambda g: turbobleu.self_bleu(g, threads=1)),
+    "ReferenceSets.score": (
+        "hypotheses",
+        lambda g: turbobleu.ReferenceSets([[[1, 2]], [[2, 3]]]).score(g, threads=1),
+    ),
+    "sentence_bleu_batch/hypotheses": (
+        "hypotheses",
+        lambda g: turbobleu.sentence_bleu_batch(g, [[[1, 2]]] * _rows(g), threads=1),
+    ),
+    "sentence_bleu_batch/references": (
+        "references",
+        lambda g: turbobleu.sentence_bleu_batch([[1, 2]] * _rows(g), g, threads=1),
+    ),
+    "ReferenceSets": ("references", lambda g: turbobleu.ReferenceSets(g)),
+    "pairwise_bleu/hypotheses": (
+        "hypotheses",
+        lambda g: turbobleu.pairwise_bleu(g, [[1, 2]], threads=1),
+    ),
+    "pairwise_bleu/references": (
+        "references",
+        lambda g: turbobleu.pairwise_bleu([[1, 2]], g, threads=1),
+    ),
+}
+
+
+def our_words(call: Callable[[], Any], name: str) -> str:
+    """ok if ``call`` scores, or raises a TypeError/ValueError naming ``name`` in our words."""
+    kind, got = outcome(call)
+    if kind == "value":
+        return "ok"
+    text = str(got)
+    foreign = [w for w in FOREIGN_WORDS if w in text]
+    if type(got) not in (TypeError, ValueError) or name not in text or foreign:
+        return f"unclear: {type(got).__name__}: {text} (expected our message naming {name})"
+    return "ok"
+
+
+def garbage_input(rng: random.Random) -> Tuple[str, str]:
+    value = garbage(rng)
+    if not isinstance(value, (list, tuple)) and rng.random() < 0.7:
+        value = [value]  # mostly a list of rows, some odd, sometimes the odd value itself
+    api = rng.choice(sorted(GARBAGE_CALLS))
+    name, call = GARBAGE_CALLS[api]
+    return f"{api}({value!r})", our_words(lambda: call(value), name)
+
+
+# The garbage of issue 40's report, and its kin: each message in our words, for each
+# implementation (the suite runs under TURBOBLEU_IMPL=cython and python).
+GARBAGE_CASES = [
+    (
+        lambda: turbobleu.self_bleu([np.array(5), ({},), []]),
+        ValueError,
+        "texts[0] must be 1-D, got shape ()",
+    ),
+    (
+        lambda: turbobleu.ReferenceSets([[[1, 2]]]).score((np.array(5), [[(1, 2)]])),
+        ValueError,
+        "hypotheses[0] must be 1-D, got shape ()",
+    ),
+    (
+        lambda: turbobleu.self_bleu(
+            (np.array([1, 2], dtype=object), [[[[[]]], np.array(["a"])]], [])
+        ),
+        ValueError,
+        "texts[1] must be a 1-D array or sequence of token ids, got a ragged list",
+    ),
+    (
+        lambda: turbobleu.self_bleu([[np.array([1, 2])]]),
+        TypeError,
+        "texts[0][0] must be an integer token id, got ndarray array([1, 2])",
+    ),
+    (
+        lambda: turbobleu.self_bleu([[1], np.float32(1)]),
+        TypeError,
+        "texts[1] must be a sequence of token ids, got float32",
+    ),
+    (
+        lambda: turbobleu.sentence_bleu_batch([[1], [2]], [[[1]], [np.array(5)]]),
+        TypeError,
+        "references[1][0] is an integer",
+    ),
+    (
+        lambda: turbobleu.self_bleu([["a"], None]),
+        TypeError,
+        "texts[1] must be a sequence of str tokens, got NoneType",
+    ),
+]
+
+
+@pytest.mark.parametrize("index", range(len(GARBAGE_CASES)))
+def test_reported_garbage_gets_our_words(index: int) -> None:
+    call, error, message = GARBAGE_CASES[index]
+    with pytest.raises(error) as raised:
+        call()
+    assert str(raised.value).startswith(message)
+
+
+def test_garbage_input_fuzz() -> None:
+    failures, counts = [], Counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i in range(2 * CASES):
+            detail, result = garbage_input(random.Random(SEED * 1_000_003 + i))
+            counts[result.split(":")[0]] += 1
+            if result != "ok":
+                failures.append(f"case {i} (seed {SEED}): {result}\n    {detail[:300]}")
+    print(f"\ngarbage fuzz: {2 * CASES} cases, seed {SEED}: {dict(counts)}")
+    assert not failures, "\n".join(failures[:20]) + f"\n({len(failures)} not ok)"
 
 
 def run(cases: int, seed: int) -> Tuple[Counter, List[str]]:

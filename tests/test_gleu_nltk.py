@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import FULL_MATRIX, IMPLEMENTATION, all_corpora
+from conftest import FULL_MATRIX, IMPLEMENTATION, system_cases
 
 nltk_gleu = pytest.importorskip("nltk.translate.gleu_score")
 
@@ -208,17 +208,7 @@ SAMPLE_STEP = 1 if FULL_MATRIX else 10  # segments sampled per system in the def
 SENTENCE_STEP = 5 if FULL_MATRIX else 40  # of those, sentence_gleu on every k-th
 
 
-def wmt_cases() -> List[Any]:
-    cases = []
-    for corpus in all_corpora():
-        systems = (
-            corpus.systems if FULL_MATRIX or corpus.source == "fixture" else corpus.systems[:1]
-        )
-        cases += [pytest.param(corpus, s, id=f"{corpus.name}/{s}") for s in systems]
-    return cases
-
-
-@pytest.mark.parametrize("corpus,system", wmt_cases())
+@pytest.mark.parametrize("corpus,system", system_cases())
 def test_wmt23_systems_match_nltk(corpus: Any, system: str) -> None:
     step = 1 if corpus.source == "fixture" else SAMPLE_STEP
     hyps = [line.split() for line in corpus.hypotheses(system)][::step]

@@ -44,6 +44,8 @@ if job["interpreter"]:
                                                       name=job["interpreter"]))
 import turbobleu
 from turbobleu import batch, cli, significance  # later imports warn no more
+from turbobleu._engine import choice
+choice.decide()  # deciding again warns no more: once per process, even under -W always
 hyps, refs = job["hyps"], job["refs"]
 print(json.dumps({
     "implementation": turbobleu.implementation,
@@ -106,6 +108,11 @@ def runtime_warnings(stderr: str) -> List[str]:
     return [line for line in stderr.splitlines() if ": RuntimeWarning: " in line]
 
 
+FIRST_LINE = (
+    "turbobleu's compiled core is missing: running the pure-Python twin (same scores, slower)."
+)
+
+
 @pytest.mark.parametrize(
     "block, failed",
     [
@@ -122,16 +129,20 @@ def test_one_warning_names_the_module_the_error_and_the_fixes(
     assert_sacrebleu_scores(proc)
     warnings = runtime_warnings(proc.stderr)
     assert len(warnings) == 1, proc.stderr
-    where, _, text = warnings[0].partition(": RuntimeWarning: ")
+    where, _, first = warnings[0].partition(": RuntimeWarning: ")
     assert where == f"<string>:{IMPORT_LINE}"  # the importer's line, not turbobleu's
-    assert text.startswith(
-        f"turbobleu's compiled core is missing: importing {failed} failed "
-        f"(import of {failed} halted; None in sys.modules). "
-    )
-    assert "pure-Python twin" in text
-    assert "install a C compiler and reinstall turbobleu" in text
-    assert "compiled wheel" in text
-    assert text.endswith("set TURBOBLEU_IMPL=python.")
+    # A short first line, then one line each: the cause, the fix (with its command), the choice.
+    assert first == FIRST_LINE
+    lines = proc.stderr.splitlines()
+    if sys.version_info >= (3, 13):  # linecache now knows `-c` code: the source line follows
+        assert lines.pop() == "  import turbobleu", proc.stderr
+    assert lines[0] == warnings[0] and lines[1:] == [
+        f"Cause: importing {failed} failed (import of {failed} halted; None in sys.modules).",
+        "Fix: install a compiled wheel, or install a C compiler and reinstall turbobleu:",
+        "  pip install --force-reinstall --no-cache-dir turbobleu  (in a checkout: pip install .)",
+        "To use the twin on purpose, without this warning: set TURBOBLEU_IMPL=python.",
+    ]
+    assert max(len(line) for line in lines[2:]) <= 100
 
 
 def test_the_default_filters_show_it_too() -> None:
@@ -174,3 +185,54 @@ def test_silent_with_the_compiled_core_present() -> None:
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["implementation"] == "cython"
     assert proc.stderr == ""
+
+
+# The command, as its console script (a __main__ file named turbobleu) or as python -m turbobleu,
+# with the compiled modules blocked before turbobleu is imported.
+SCRIPT = """\
+import sys
+for name in {block!r}:
+    sys.modules[name] = None
+from turbobleu.cli import console_main
+sys.exit(console_main())
+"""
+RUN_MODULE = """\
+import runpy, sys
+for name in {block!r}:
+    sys.modules[name] = None
+sys.argv = ["turbobleu"] + sys.argv[1:]
+runpy.run_module("turbobleu", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize("form", ["console-script", "python-m"])
+@pytest.mark.parametrize("asked", [False, True])
+def test_the_command_warns_only_when_asked(tmp_path: Path, form: str, asked: bool) -> None:
+    """A command run many times would repeat the warning on every call: it gives it only with
+    TURBOBLEU_WARN_MISSING_CORE=1 (once). Its scores are sacrebleu's either way."""
+    if form == "console-script":
+        script = tmp_path / "turbobleu"
+        script.write_text(SCRIPT.format(block=list(COMPILED)), encoding="utf-8")
+        command = [sys.executable, str(script)]
+    else:
+        command = [sys.executable, "-c", RUN_MODULE.format(block=list(COMPILED))]
+    env = {k: v for k, v in os.environ.items() if k not in ("TURBOBLEU_IMPL", "PYTHONWARNINGS")}
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])
+    env.pop("TURBOBLEU_WARN_MISSING_CORE", None)
+    if asked:
+        env["TURBOBLEU_WARN_MISSING_CORE"] = "1"
+    proc = subprocess.run(
+        [*command, str(REFS[0]), "-i", str(HYPS), "-b"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    hyps, refs = list(read_lines(HYPS)), [list(read_lines(REFS[0]))]
+    assert proc.stdout.strip() == f"{sacrebleu.corpus_bleu(hyps, refs).score:.1f}"
+    if asked:
+        assert len(runtime_warnings(proc.stderr)) == 1, proc.stderr
+        assert runtime_warnings(proc.stderr)[0].endswith(FIRST_LINE)
+    else:
+        assert proc.stderr == ""

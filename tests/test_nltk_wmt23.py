@@ -10,20 +10,18 @@ on every system, corpus and every sentence.
 
 from __future__ import annotations
 
-import os
 import warnings
 from typing import List, Tuple
 
 import pytest
 
-from conftest import FULL_MATRIX, all_corpora
+from conftest import FULL_MATRIX, LONG_TESTS, all_corpora, chosen_systems, system_cases
 
 nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
 
 from turbobleu import nltk as tb  # noqa: E402
 
-LONG = os.environ.get("TURBOBLEU_LONG_TESTS", "").strip() not in ("", "0")
-SENTENCE_STEP = 1 if LONG else (4 if FULL_MATRIX else 20)
+SENTENCE_STEP = 1 if LONG_TESTS else (4 if FULL_MATRIX else 20)
 SMOOTHING_PAIR = "wmt23/en-de"  # the smallest WMT23 pair
 
 
@@ -34,16 +32,12 @@ def tokenized(corpus, system) -> Tuple[List[List[List[str]]], List[List[str]]]:
     return refs, hyps
 
 
-def systems():
-    return [pytest.param(c, s, id=f"{c.name}/{s}") for c in all_corpora() for s in c.systems]
-
-
 def smoothing_cases():
     cases = []
     for c in all_corpora():
-        if not (LONG or c.source == "fixture" or c.name == SMOOTHING_PAIR):
+        if not (LONG_TESTS or c.source == "fixture" or c.name == SMOOTHING_PAIR):
             continue
-        for s in c.systems if LONG or c.source == "fixture" else c.systems[:1]:
+        for s in chosen_systems(c, LONG_TESTS):
             for method in range(1, 8):
                 cases.append(pytest.param(c, s, method, id=f"{c.name}/{s}/method{method}"))
     return cases
@@ -58,12 +52,12 @@ def quietly(fn, *args, **kwargs):
 WEIGHT_LIST = [(1.0,), (0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (0.25, 0.25, 0.25, 0.25)]
 
 
-@pytest.mark.parametrize("corpus,system", systems())
+@pytest.mark.parametrize("corpus,system", system_cases(every=True))
 def test_corpus_and_sentence_bleu_on_every_system(corpus, system) -> None:
     refs, hyps = tokenized(corpus, system)
     got, want = quietly(tb.corpus_bleu, refs, hyps), quietly(nltk_bleu.corpus_bleu, refs, hyps)
     assert got == want and type(got) is type(want), (got, want)
-    if LONG or corpus.source == "fixture" or corpus.name == SMOOTHING_PAIR:
+    if LONG_TESTS or corpus.source == "fixture" or corpus.name == SMOOTHING_PAIR:
         got, want = (
             quietly(tb.corpus_bleu, refs, hyps, WEIGHT_LIST),
             quietly(nltk_bleu.corpus_bleu, refs, hyps, WEIGHT_LIST),
@@ -93,7 +87,7 @@ def test_smoothing_methods_on_real_data(corpus, system, method) -> None:
     assert run(tb.corpus_bleu, refs, hyps, smoothing_function=ours) == run(
         nltk_bleu.corpus_bleu, refs, hyps, smoothing_function=theirs
     )
-    step = 1 if LONG else 7
+    step = 1 if LONG_TESTS else 7
     bad = []
     for i in range(0, len(hyps), step):
         g = run(tb.sentence_bleu, refs[i], hyps[i], smoothing_function=ours)

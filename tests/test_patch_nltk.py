@@ -12,6 +12,7 @@ nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
 nltk = importlib.import_module("nltk")
 nltk_translate = importlib.import_module("nltk.translate")
 
+from conftest import unpatched_around_each_test  # noqa: E402
 from turbobleu import nltk as tb  # noqa: E402
 from turbobleu import patching  # noqa: E402
 
@@ -26,11 +27,7 @@ NAMES = (
 )
 
 
-@pytest.fixture(autouse=True)
-def always_unpatched():
-    patching.unpatch("nltk")
-    yield
-    patching.unpatch("nltk")
+always_unpatched = unpatched_around_each_test("nltk", before=True)
 
 
 def test_patch_rebinds_every_name_and_alias_and_unpatch_restores() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
-from typing import Iterator, List, Tuple
+from typing import List, Tuple
 
 import pytest
 import sacrebleu
@@ -22,7 +22,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 import turbobleu
 import turbobleu.sacrebleu
-from conftest import FIXTURE_DATA, read_lines
+from conftest import FIXTURE_DATA, read_lines, unpatched_around_each_test
 from turbobleu import patching
 from turbobleu.sacrebleu import _patch as _patch_sacrebleu
 from turbobleu.sacrebleu._patch_common import RefCache
@@ -54,11 +54,9 @@ def key(score: object) -> tuple:
     )
 
 
-@pytest.fixture(autouse=True)
-def never_leave_patched() -> Iterator[None]:
-    yield
-    patching.unpatch("sacrebleu")
-    assert not _patch_sacrebleu.is_patched()
+never_leave_patched = unpatched_around_each_test(
+    "sacrebleu", still_patched=_patch_sacrebleu.is_patched
+)
 
 
 def test_registered_with_the_patch_registry() -> None:

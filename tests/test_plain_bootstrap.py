@@ -256,7 +256,9 @@ def _buffers(rows: List[np.ndarray]) -> List[memoryview]:
 def _check_against_significance(
     rows: List[np.ndarray], options: SacreBLEUOptions, n_samples: int, seed: int
 ) -> None:
-    expected = significance.paired_bootstrap(rows[0], rows[1:], options, n_samples, seed)
+    # (significance takes a metric or its resampler, which BLEU's options give the values of)
+    resampler = significance.Recipe(*options._values())
+    expected = significance.paired_bootstrap(rows[0], rows[1:], resampler, n_samples, seed)
     scores = [r.score for r in expected]
     got = plain.paired_bootstrap(_buffers(rows), scores, options, n_samples, seed)
     assert got == expected
@@ -350,7 +352,9 @@ def test_seed_and_result_are_values() -> None:
     r = Result(1.0, 0.5, 2.0, 0.25)
     assert r == Result(1.0, 0.5, 2.0, 0.25) != Result(1.0)
     assert r.as_dict() == {"score": 1.0, "p_value": 0.5, "mean": 2.0, "ci": 0.25}
-    assert repr(Result(1.0)) == "Result(score=1.0, p_value=None, mean=None, ci=None)"
+    # sacrebleu's layout: the fields as attributes, its repr
+    assert repr(Result(1.0)) == "score=1.0,p_value=None,mean=None,ci=None"
+    assert list(vars(r)) == ["score", "p_value", "mean", "ci"]
     assert significance.Result is Result and significance.Seed is Seed
     seed = resolve_seed("012")
     assert pickle.loads(pickle.dumps(seed)) == seed == copy.deepcopy(seed) == copy.copy(seed)

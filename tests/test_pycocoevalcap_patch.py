@@ -19,6 +19,7 @@ bleu_module = pytest.importorskip(
 )
 
 import turbobleu  # noqa: E402
+from conftest import unpatched_around_each_test  # noqa: E402
 from turbobleu import patching  # noqa: E402
 from turbobleu import pycocoevalcap as tb  # noqa: E402
 
@@ -26,11 +27,7 @@ ORIGINAL = bleu_module.Bleu
 SRC = Path(turbobleu.__file__).resolve().parent.parent
 
 
-@pytest.fixture(autouse=True)
-def always_unpatched():
-    patching.unpatch("pycocoevalcap")
-    yield
-    patching.unpatch("pycocoevalcap")
+always_unpatched = unpatched_around_each_test("pycocoevalcap", before=True)
 
 
 def test_patch_replaces_bleu_in_both_modules_and_unpatch_restores() -> None:

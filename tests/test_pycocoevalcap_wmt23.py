@@ -15,21 +15,13 @@ from typing import Any, Dict, List, Tuple
 import pytest
 from pycocoevalcap_support import captured
 
-from conftest import FULL_MATRIX, all_corpora
+from conftest import system_cases
 
 real_bleu = pytest.importorskip(
     "pycocoevalcap.bleu.bleu", reason="pycocoevalcap is not installed (pip install pycocoevalcap)"
 )
 
 from turbobleu import pycocoevalcap as tb  # noqa: E402
-
-
-def systems() -> List[Any]:
-    params = []
-    for corpus in all_corpora():
-        chosen = corpus.systems if FULL_MATRIX or corpus.source == "fixture" else corpus.systems[:1]
-        params += [pytest.param(corpus, s, id=f"{corpus.name}/{s}") for s in chosen]
-    return params
 
 
 def as_captions(corpus: Any, system: str) -> Tuple[Dict[int, List[str]], Dict[int, List[str]]]:
@@ -40,7 +32,7 @@ def as_captions(corpus: Any, system: str) -> Tuple[Dict[int, List[str]], Dict[in
     return gts, res
 
 
-@pytest.mark.parametrize("corpus,system", systems())
+@pytest.mark.parametrize("corpus,system", system_cases())
 def test_every_system_equals_pycocoevalcap(corpus: Any, system: str) -> None:
     gts, res = as_captions(corpus, system)
     (want, want_scores), want_printed = captured(lambda: real_bleu.Bleu(4).compute_score(gts, res))

@@ -16,18 +16,15 @@ pytest.importorskip("pandas")
 import pandas as pd  # noqa: E402
 import sacrebleu  # noqa: E402
 
-from conftest import requires_wmt23  # noqa: E402
 from scale_helpers import (  # noqa: E402
     CONFIGS,
-    GENERATED_CONFIGS,
-    assert_same,
-    cached_generated_rows,
-    check_wmt23,
+    SMALL_ROWS,
+    check_generated,
+    check_small_corpus,
+    check_wmt23_grouped,
     compiled_only,
-    full_matrix_only,
-    generated_expected,
-    partition_sizes,
-    wmt23_frame,
+    generated_frame,
+    wmt23_matrix,
 )
 from turbobleu import ray as tbr  # noqa: E402
 
@@ -41,13 +38,7 @@ def local_ray():
     ray.shutdown()
 
 
-SMALL = pd.DataFrame(
-    {
-        "hyp": ["the cat sat", "a dog", "hello there"],
-        "refs": [["the cat sat on", "a cat"], ["a dog ran", "a dog"], ["hi there", "x"]],
-        "g": ["x", "y", "x"],
-    }
-)
+SMALL = pd.DataFrame(SMALL_ROWS, columns=["hyp", "refs", "g"])
 
 
 @pytest.mark.parametrize("name,options", [("chrf", {"word_order": 2}), ("ter", {})])
@@ -83,10 +74,7 @@ def test_batch_callable_pickles_and_scores(local_ray) -> None:
 
 def test_corpus_and_grouped(local_ray) -> None:
     ds = ray.data.from_pandas([SMALL.iloc[:2], SMALL.iloc[2:]])
-    streams = [list(s) for s in zip(*SMALL.refs)]
-    score = tbr.corpus_bleu(ds, "hyp", "refs")
-    assert_same(score, sacrebleu.corpus_bleu(list(SMALL.hyp), streams), 3, "corpus")
-    assert str(score.signature) == "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
+    check_small_corpus(tbr.corpus_bleu(ds, "hyp", "refs"))
     grouped = tbr.corpus_bleu(ds, "hyp", "refs", by=["g"])
     assert sorted(grouped) == [("x",), ("y",)]
     assert grouped[("x",)].segments == 2
@@ -101,26 +89,16 @@ def test_bad_rows_named_or_counted(local_ray) -> None:
     assert (score.segments, score.skipped) == (1, 2)
 
 
-@requires_wmt23
-@full_matrix_only
-@pytest.mark.parametrize("config_name", list(CONFIGS))
+@wmt23_matrix
 def test_wmt23_grouped_by_pair_and_system(local_ray, config_name: str) -> None:
-    frame = wmt23_frame()
-    ds = ray.data.from_pandas(frame).repartition(5)
-    scores = tbr.corpus_bleu(ds, "hyp", "refs", by=["pair", "system"], **CONFIGS[config_name])
-    check_wmt23(scores, config_name)
+    to_dataset = ray.data.from_pandas
+    check_wmt23_grouped(tbr.corpus_bleu, lambda f: to_dataset(f).repartition(5), config_name)
 
 
 @compiled_only
 def test_million_rows_uneven_blocks(local_ray) -> None:
-    hyps, refs = cached_generated_rows()
-    frames, start = [], 0
-    for size in partition_sizes(len(hyps)):
-        frames.append(
-            pd.DataFrame({"hyp": hyps[start : start + size], "ref": refs[start : start + size]})
-        )
-        start += size
+    frame = generated_frame()
+    parts = range(frame["part"].max() + 1)  # every partition, the empty ones too
+    frames = [frame.loc[frame["part"] == p, ["hyp", "ref"]].reset_index(drop=True) for p in parts]
     ds = ray.data.from_pandas(frames)
-    for name in GENERATED_CONFIGS:
-        score = tbr.corpus_bleu(ds, "hyp", ["ref"], **CONFIGS[name])
-        assert_same(score, generated_expected(name), len(hyps), name)
+    check_generated(lambda name: tbr.corpus_bleu(ds, "hyp", ["ref"], **CONFIGS[name]))

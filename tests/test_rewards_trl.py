@@ -18,7 +18,7 @@ import sacrebleu
 
 import turbobleu
 from conftest import FIXTURE_DATA, read_lines
-from rewards_support import word_tokenizer
+from rewards_support import tiny_llama, word_tokenizer
 from turbobleu.rewards.trl import TRLBLEUReward
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -61,20 +61,7 @@ def test_grpo_trainer_logs_turbobleu_rewards(tmp_path):
             ],
         }
     )
-    torch.manual_seed(0)
-    config = transformers.LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        num_key_value_heads=2,
-        max_position_embeddings=128,
-        bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=tokenizer.pad_token_id,
-    )
-    model = transformers.LlamaForCausalLM(config)
+    model = tiny_llama(tokenizer)
     text_reward = Recording("reference")
     id_reward = Recording("reference_ids", eos_token_ids=[tokenizer.eos_token_id], name="bleu_ids")
     args = trl.GRPOConfig(

@@ -29,6 +29,7 @@ import turbobleu
 from conftest import (
     FULL_MATRIX,
     HAVE_SHARED_DATA,
+    SMOOTHINGS,
     Corpus,
     all_corpora,
     assert_same_score,
@@ -38,14 +39,6 @@ from conftest import (
 )
 
 SACRE_ORDER = 8
-SMOOTHINGS: Tuple[Tuple[str, Optional[float]], ...] = (
-    ("none", None),
-    ("floor", None),
-    ("floor", 0.5),
-    ("add-k", None),
-    ("add-k", 2),
-    ("exp", None),
-)
 SCORE_CONFIGS = tuple((method, value, eff) for method, value in SMOOTHINGS for eff in (False, True))
 SENTENCE_SAMPLES = 12  # segments per case that also go through sentence_bleu() end to end
 

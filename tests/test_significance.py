@@ -17,6 +17,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 import pytest
+from fixtures.make_numpy1_recipe_cases import SMOOTHINGS  # those of the recorded NumPy 1 cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
@@ -36,16 +37,6 @@ from turbobleu.significance import (
     paired_approximate_randomization,
     paired_bootstrap,
     resolve_seed,
-)
-
-SMOOTHINGS = (
-    ("exp", None),
-    ("none", None),
-    ("floor", None),
-    ("floor", 0.37),
-    ("add-k", None),
-    ("add-k", 2),
-    ("add-k", 0.3),
 )
 
 
@@ -254,6 +245,28 @@ def test_chunked_draws_equal_one_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     assert_same_results(whole_bs, sacrebleu_paired(rows, "bs", 101, {}))
     assert_same_results(whole_ar, sacrebleu_paired(rows, "ar", 333, {}, n_ar_confidence=0))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_trials=st.integers(1, 70),
+    n_segments=st.integers(1, 140),
+    drawn_before=st.integers(0, 3),
+)
+def test_random_bools_are_numpys_bool_draw(
+    seed: int, n_trials: int, n_segments: int, drawn_before: int
+) -> None:
+    """AR's selectors, from uint32 words, are ``rng.integers(2, ..., dtype=bool)``, and leave
+    the generator where that draw leaves it (from any state: a half-used 64-bit output too)."""
+    ours, theirs = np.random.default_rng(seed), np.random.default_rng(seed)
+    for rng in (ours, theirs):
+        rng.integers(0, 2**32, size=drawn_before, dtype=np.uint32)
+    got = significance._random_bools(ours, n_trials, n_segments)
+    want = theirs.integers(2, size=(n_trials, n_segments), dtype=bool)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert np.array_equal(got, want)
+    assert ours.bit_generator.state == theirs.bit_generator.state
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 37, 549, 2074, 65_537])
@@ -496,7 +509,7 @@ def test_bad_arguments() -> None:
         bootstrap_scores(rows[0] + 0.5, recipe)
     with pytest.raises(ValueError, match="no segments"):
         bootstrap_scores(rows[0][:0], recipe)
-    with pytest.raises(TypeError, match="turbobleu.BLEU"):
+    with pytest.raises(TypeError, match="a turbobleu metric"):
         bootstrap_scores(rows[0], "exp")
     with pytest.raises(ValueError, match="max order"):
         bootstrap_scores(turbobleu.BLEUStats(rows[0][:, :6], 2), recipe)
@@ -548,10 +561,10 @@ def test_paired_test_class_is_a_drop_in(test: str, n: int, conf: int) -> None:
     assert ours_sigs["BLEU"].format(short=True) == theirs_sigs["BLEU"].format(short=True)
 
 
-def test_paired_test_class_rejects_other_metrics() -> None:
+def test_paired_test_class_rejects_what_is_not_a_metric() -> None:
     hyps, refs = _corpus(FIXTURE_HE, "en", FIXTURE_SYSTEMS)
     named = [(f"sys{i}", h) for i, h in enumerate(hyps)]
-    with pytest.raises(TypeError, match="turbobleu.BLEU"):
+    with pytest.raises(TypeError, match=r"metrics\['chrF'\] must be a turbobleu metric"):
         significance.PairedTest(named, {"chrF": object()}, refs)
     with pytest.raises(ValueError, match="test_type"):
         significance.PairedTest(named, {"BLEU": turbobleu.BLEU()}, refs, "t-test")

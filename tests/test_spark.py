@@ -5,6 +5,7 @@ partitions; sentence scores equal sacrebleu's; bad rows are named or counted."""
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 
@@ -16,18 +17,17 @@ import sacrebleu  # noqa: E402
 from pyspark.sql import SparkSession  # noqa: E402
 from pyspark.sql import functions as F  # noqa: E402
 
-from conftest import requires_wmt23  # noqa: E402
 from scale_helpers import (  # noqa: E402
     CONFIGS,
     GENERATED_CONFIGS,
-    assert_same,
-    cached_generated_rows,
-    check_wmt23,
+    SMALL_ROWS,
+    check_generated,
+    check_small_corpus,
+    check_wmt23_grouped,
     compiled_only,
-    full_matrix_only,
-    generated_expected,
+    generated_frame,
     partition_sizes,
-    wmt23_frame,
+    wmt23_matrix,
 )
 from turbobleu import spark as tbs  # noqa: E402
 from turbobleu.aggregate import Scorer, Totals  # noqa: E402
@@ -50,18 +50,10 @@ def spark():
 
 
 def test_small_frame_sentence_and_corpus(spark) -> None:
-    rows = [
-        ("the cat sat", ["the cat sat on", "a cat"], "x"),
-        ("a dog", ["a dog ran", "a dog"], "y"),
-        ("hello there", ["hi there", "x"], "x"),
-    ]
-    df = spark.createDataFrame(rows, ["hyp", "refs", "g"])
+    df = spark.createDataFrame(SMALL_ROWS, ["hyp", "refs", "g"])
     got = [r["b"] for r in df.select(tbs.sentence_bleu("hyp", "refs").alias("b")).collect()]
-    assert got == [sacrebleu.sentence_bleu(h, list(r)).score for h, r, _ in rows]
-    streams = [list(s) for s in zip(*[r for _, r, _ in rows])]
-    score = tbs.corpus_bleu(df, "hyp", "refs")
-    assert_same(score, sacrebleu.corpus_bleu([h for h, _, _ in rows], streams), 3, "corpus")
-    assert str(score.signature) == "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
+    assert got == [sacrebleu.sentence_bleu(h, list(r)).score for h, r, _ in SMALL_ROWS]
+    check_small_corpus(tbs.corpus_bleu(df, "hyp", "refs"))
     by_group = tbs.corpus_bleu(df, "hyp", "refs", by=["g"])
     assert sorted(by_group) == [("x",), ("y",)]
     assert by_group[("y",)].segments == 1
@@ -133,29 +125,23 @@ def test_bad_rows_named_or_counted(spark) -> None:
         tbs.corpus_bleu(df.limit(0), "hyp", ["ref"])
 
 
-@requires_wmt23
-@full_matrix_only
-@pytest.mark.parametrize("config_name", list(CONFIGS))
+@wmt23_matrix
 def test_wmt23_grouped_by_pair_and_system(spark, config_name: str) -> None:
-    frame = wmt23_frame()
-    df = spark.createDataFrame(frame).repartition(5)
-    scores = tbs.corpus_bleu(df, "hyp", "refs", by=["pair", "system"], **CONFIGS[config_name])
-    check_wmt23(scores, config_name)
+    to_dataset = spark.createDataFrame
+    check_wmt23_grouped(tbs.corpus_bleu, lambda f: to_dataset(f).repartition(5), config_name)
 
 
 @compiled_only
 def test_million_rows_uneven_partitions(spark) -> None:
     """All configurations in one job: one statistics struct per configuration, summed in Spark
     over partitions of very different sizes (empty ones included)."""
-    hyps, refs = cached_generated_rows()
-    sizes = partition_sizes(len(hyps))
-    part = [p for p, size in enumerate(sizes) for _ in range(size)]
-    frame = pd.DataFrame({"hyp": hyps, "ref": refs, "part": part})
+    frame = generated_frame()
+    rows, sizes = len(frame), partition_sizes(len(frame))
     df = spark.createDataFrame(frame).repartition(len(sizes), "part")
     # Hash partitioning by "part": the 600,000 rows of part 1 stay together, and at most the 5
     # non-empty parts fill partitions, so at least 3 of the 8 are empty.
     counts = [r["count"] for r in df.groupBy(F.spark_partition_id()).count().collect()]
-    assert max(counts) >= sizes[1] and len(counts) <= 5 and sum(counts) == len(hyps)
+    assert max(counts) >= sizes[1] and len(counts) <= 5 and sum(counts) == rows
     scorers = {name: Scorer(**CONFIGS[name]) for name in GENERATED_CONFIGS}
     columns = [
         tbs.statistics("hyp", ["ref"], scorer=scorer).alias(name)
@@ -167,12 +153,14 @@ def test_million_rows_uneven_partitions(spark) -> None:
         for c in scorer.columns
     ]
     row = df.select(*columns).agg(*sums, F.count(F.lit(1)).alias("rows")).collect()[0]
-    assert row["rows"] == len(hyps)
-    for name, scorer in scorers.items():
-        totals = Totals([row[f"{name}:{c}"] for c in scorer.columns], row["rows"], 1, 1)
-        assert_same(scorer.score(totals), generated_expected(name), len(hyps), name)
-    score = tbs.corpus_bleu(df, "hyp", ["ref"])  # the public path, once
-    assert_same(score, generated_expected("13a"), len(hyps), "corpus_bleu 13a")
+    assert row["rows"] == rows
+
+    def summed(name: str) -> Any:
+        scorer = scorers[name]
+        return scorer.score(Totals([row[f"{name}:{c}"] for c in scorer.columns], rows, 1, 1))
+
+    check_generated(summed, GENERATED_CONFIGS)
+    check_generated(lambda name: tbs.corpus_bleu(df, "hyp", ["ref"]), ["13a"])  # the public path
 
 
 def test_collected_rows_feed_significance(spark) -> None:

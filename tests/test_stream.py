@@ -14,6 +14,7 @@ import sacrebleu
 import turbobleu
 from conftest import FIXTURE_DATA, read_lines
 from turbobleu import cli
+from turbobleu.cli import bleu as cli_bleu
 
 HE_EN = FIXTURE_DATA / "he-en"
 HYP = HE_EN / "hyp.GPT4-5shot.en"
@@ -91,17 +92,17 @@ def run_cli(*argv: str) -> str:
 
 @pytest.mark.parametrize("block", [3, 20000])
 def test_the_command_line_streams_with_the_same_output(monkeypatch: Any, block: int) -> None:
-    monkeypatch.setattr(cli, "STATS_BLOCK", block)
+    monkeypatch.setattr(cli_bleu, "STATS_BLOCK", block)
     calls: List[int] = []
-    real = cli.streamed_rows
-    monkeypatch.setattr(cli, "streamed_rows", lambda *a: calls.append(1) or real(*a))
+    real = cli_bleu.streamed_rows
+    monkeypatch.setattr(cli_bleu, "streamed_rows", lambda *a: calls.append(1) or real(*a))
     argv = [str(REFS[0]), str(REFS[1]), "-i", str(HYP), str(HE_EN / "hyp.NLLB_Greedy.en")]
     streamed = run_cli(*argv, "-b")
     assert calls == [1]
     hyps, refs = read_lines(HYP), [read_lines(r) for r in REFS]
     assert f"{sacrebleu.corpus_bleu(hyps, refs).score:.1f}" in streamed
     # The in-memory path (stdin) prints the same table.
-    monkeypatch.setattr(cli, "streams", lambda args: False)
+    monkeypatch.setattr(cli_bleu, "streams", lambda args: False)
     assert run_cli(*argv, "-b") == streamed
 
 
@@ -127,7 +128,7 @@ def test_stream_errors_match_the_in_memory_ones(tmp_path: Path, monkeypatch: Any
         with pytest.raises(cli.InputError) as streamed:
             cli.run(argv, stdout=io.StringIO())
         with monkeypatch.context() as m:
-            m.setattr(cli, "streams", lambda args: False)
+            m.setattr(cli_bleu, "streams", lambda args: False)
             with pytest.raises(cli.InputError) as in_memory:
                 cli.run(argv, stdout=io.StringIO())
         assert str(streamed.value) == str(in_memory.value)

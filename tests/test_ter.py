@@ -21,6 +21,7 @@ from conftest import (
     assert_same_score,
     built_implementations,
     compiled_twin_of,
+    evaluate_streams,
     requires_compiled,
     twin_and_compiled,
 )
@@ -374,12 +375,7 @@ def test_patch_sacrebleu_covers_ter() -> None:
 def _evaluate_ter_script(predictions, references, **options):  # type: ignore[no-untyped-def]
     """Hugging Face evaluate's ``ter`` script's ``_compute``, restated (the Hub is offline):
     references regrouped into streams, its option names mapped onto sacrebleu's TER."""
-    if isinstance(references[0], str):
-        references = [[ref] for ref in references]
-    per_prediction = len(references[0])
-    if any(len(refs) != per_prediction for refs in references):
-        raise ValueError("Sacrebleu requires the same number of references for each prediction")
-    streams = [[refs[i] for refs in references] for i in range(per_prediction)]
+    streams = evaluate_streams(references)
     output = SacreTER(
         normalized=options.get("normalized", False),
         no_punct=options.get("ignore_punct", False),
@@ -504,5 +500,6 @@ def test_bad_n_bootstrap_and_statistics_name_the_argument() -> None:
 
     bleu_stats = turbobleu.BLEU().corpus_stats(["a b"], [["a b"]])
     metric = TER(references=[["a b"]])
-    with pytest.raises(TypeError, match="stats is BLEU statistics but the metric is not BLEU"):
+    # (BLEU's rows to TER's test: the shape names the mistake)
+    with pytest.raises(ValueError, match=r"stats must be TER statistics of shape \(segments, 2\)"):
         significance.confidence_interval(bleu_stats, metric, 10)

@@ -20,18 +20,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
+from tokenizer_support import (
+    REAL_FILES,
+    assert_every_shared_file_swept,
+    assert_tokenize_strings_like,
+)
 
 import turbobleu
 from conftest import (
-    FIXTURE_DATA,
-    SHARED_DATA,
     compiled_tokenize,
-    data_files,
     first_token_difference,
     read_lines,
     requires_compiled,
+    requires_wmt23,
     twin_and_compiled,
-    unique_data_files,
 )
 from turbobleu._engine.text import _tokenize_py
 from turbobleu._engine.text import chosen as _text_impl
@@ -52,26 +54,18 @@ def sacre_tokens(lines: List[str], name: str, lowercase: bool) -> List[List[str]
 # -- real text -------------------------------------------------------------------------------
 
 
-REAL_FILES = unique_data_files(FIXTURE_DATA) + unique_data_files(SHARED_DATA)
-
-
 @pytest.mark.parametrize("path", REAL_FILES)
 @pytest.mark.parametrize("name", ["13a", "none"])
 def test_real_lines_tokenize_like_sacrebleu(path: Path, name: str) -> None:
     """The active implementation's ``tokenize_strings`` on every line, both lowercase settings."""
     lines = read_lines(path)
-    for lowercase in (False, True):
-        got = _text_impl.tokenize.tokenize_strings(lines, CODES[name], lowercase)
-        want = sacre_tokens(lines, name, lowercase)
-        assert got == want, (
-            f"{path} lowercase={lowercase}: {first_token_difference(got, want, lines)}"
-        )
+    wants = {lowercase: sacre_tokens(lines, name, lowercase) for lowercase in (False, True)}
+    assert_tokenize_strings_like(lines, CODES[name], wants, str(path))
 
 
-@pytest.mark.skipif(not SHARED_DATA.is_dir(), reason=f"{SHARED_DATA} is absent")
+@requires_wmt23
 def test_every_shared_file_is_covered() -> None:
-    assert len(data_files(SHARED_DATA)) == 50  # 8 pairs: sources, references, 4 systems each
-    assert sum(1 for p in REAL_FILES if "wmt23/" in p.id) >= 40
+    assert_every_shared_file_swept()
 
 
 # -- edge cases ------------------------------------------------------------------------------

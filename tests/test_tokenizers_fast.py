@@ -14,7 +14,6 @@ compiled module and the twin in every run.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import List, Tuple
 
@@ -23,22 +22,24 @@ import pytest
 import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sacrebleu.metrics import BLEU as SacreBLEU
+from tokenizer_support import (
+    REAL_FILES,
+    assert_every_shared_file_swept,
+    assert_tokenize_strings_like,
+    sacre_metric,
+    sacre_tokens,
+    swept_lines,
+)
 
 import turbobleu
 from conftest import (
-    FIXTURE_DATA,
-    FULL_MATRIX,
-    SHARED_DATA,
     assert_same_score,
     compiled_tokenize,
     compiled_twin_of,
-    data_files,
     first_token_difference,
-    read_lines,
     requires_compiled,
+    requires_wmt23,
     twin_and_compiled,
-    unique_data_files,
 )
 from turbobleu._engine.bleu import _text_rows_py
 from turbobleu._engine.count import chosen as _count_impl
@@ -58,17 +59,6 @@ CODES = {
     "zh": _text_impl.tokenize.TOK_ZH,
     "char": _text_impl.tokenize.TOK_CHAR,
 }
-TWIN_STRIDE = 5  # by default the WMT23 sweep reads every 5th line
-
-
-@lru_cache(maxsize=None)
-def sacre_metric(name: str, lowercase: bool) -> SacreBLEU:
-    return SacreBLEU(tokenize=name, lowercase=lowercase)
-
-
-def sacre_tokens(lines: List[str], name: str, lowercase: bool) -> List[List[str]]:
-    metric = sacre_metric(name, lowercase)
-    return [metric._preprocess_segment(line).split() for line in lines]
 
 
 def sacre_tokens_both(lines: List[str], name: str) -> Tuple[List[List[str]], List[List[str]]]:
@@ -86,27 +76,19 @@ def sacre_tokens_both(lines: List[str], name: str) -> Tuple[List[List[str]], Lis
 # -- real text -------------------------------------------------------------------------------
 
 
-REAL_FILES = unique_data_files(FIXTURE_DATA) + unique_data_files(SHARED_DATA)
-
-
 @pytest.mark.parametrize("path", REAL_FILES)
 @pytest.mark.parametrize("name", NAMES)
 def test_real_lines_tokenize_like_sacrebleu(path: Path, name: str) -> None:
-    lines = read_lines(path)
-    if not FULL_MATRIX and SHARED_DATA in path.parents:
-        lines = lines[::TWIN_STRIDE]
+    lines = swept_lines(path)
     cased, lowered = sacre_tokens_both(lines, name)
-    for lowercase, want in ((False, cased), (True, lowered)):
-        got = _text_impl.tokenize.tokenize_strings(lines, CODES[name], lowercase)
-        assert got == want, f"{path} {name} lowercase={lowercase}: " + first_token_difference(
-            got, want, lines
-        )
+    assert_tokenize_strings_like(
+        lines, CODES[name], {False: cased, True: lowered}, f"{path} {name}"
+    )
 
 
-@pytest.mark.skipif(not SHARED_DATA.is_dir(), reason=f"{SHARED_DATA} is absent")
+@requires_wmt23
 def test_every_shared_file_is_swept() -> None:
-    assert len(data_files(SHARED_DATA)) == 50  # 8 pairs: sources, references, 4 systems each
-    assert sum(1 for p in REAL_FILES if "wmt23/" in p.id) >= 40
+    assert_every_shared_file_swept()
 
 
 # -- edge cases ------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib.util
 import logging
 import sys
-from functools import lru_cache
 from pathlib import Path
 from typing import List
 
@@ -20,17 +19,17 @@ import pytest
 import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sacrebleu.metrics import BLEU as SacreBLEU
+from tokenizer_support import (
+    REAL_FILES,
+    assert_same_tokens,
+    sacre_metric,
+    sacre_tokens,
+    swept_lines,
+)
 
 import turbobleu
 from conftest import (
-    FIXTURE_DATA,
-    FULL_MATRIX,
-    SHARED_DATA,
     assert_same_score,
-    first_token_difference,
-    read_lines,
-    unique_data_files,
 )
 from turbobleu import tokenizers
 from turbobleu._engine.text import chosen as _text_impl
@@ -56,17 +55,6 @@ NAMES = [
     )
     for name in ("ja-mecab", "ko-mecab")
 ]
-TWIN_STRIDE = 5
-
-
-@lru_cache(maxsize=None)
-def sacre_metric(name: str, lowercase: bool) -> SacreBLEU:
-    return SacreBLEU(tokenize=name, lowercase=lowercase)
-
-
-def sacre_tokens(lines: List[str], name: str, lowercase: bool) -> List[List[str]]:
-    metric = sacre_metric(name, lowercase)
-    return [metric._preprocess_segment(line).split() for line in lines]
 
 
 def ours(lines: List[str], name: str, lowercase: bool) -> List[List[str]]:
@@ -74,24 +62,17 @@ def ours(lines: List[str], name: str, lowercase: bool) -> List[List[str]]:
     return [tokenizer.split(line, lowercase) for line in lines]
 
 
-REAL_FILES = unique_data_files(FIXTURE_DATA) + unique_data_files(SHARED_DATA)
-
-
 @pytest.mark.parametrize("path", REAL_FILES)
 @pytest.mark.parametrize("name", NAMES)
 def test_real_lines_tokenize_like_sacrebleu(path: Path, name: str) -> None:
     """Through the scoring path: ``prepare`` (MeCab per line) then the compiled splitter."""
-    lines = read_lines(path)
-    if not FULL_MATRIX and SHARED_DATA in path.parents:
-        lines = lines[::TWIN_STRIDE]
+    lines = swept_lines(path)
     tokenizer = turbobleu.get_tokenizer(name)
     for lowercase in (False, True):
         ready, code, lower = tokenizer.prepare(lines, lowercase)
         got = _text_impl.tokenize.tokenize_strings(ready, code, lower)
         want = sacre_tokens(lines, name, lowercase)
-        assert got == want, f"{path} lowercase={lowercase}: " + first_token_difference(
-            got, want, lines
-        )
+        assert_same_tokens(got, want, lines, f"{path} lowercase={lowercase}")
 
 
 JAPANESE_KOREAN = list("日本語の文です。東京、大阪「」（）ｶﾀｶﾅＡＢＣ１２３한국어문장입니다") + [

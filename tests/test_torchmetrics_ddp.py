@@ -5,7 +5,6 @@ data (turbobleu's and torchmetrics' own)."""
 from __future__ import annotations
 
 import pickle
-import socket
 from pathlib import Path
 from typing import Any, Dict
 
@@ -20,18 +19,12 @@ if not dist.is_available() or not dist.is_gloo_available():
 import torch.multiprocessing as mp  # noqa: E402
 from torchmetrics.text import BLEUScore as TMBLEUScore  # noqa: E402
 from torchmetrics.text import SacreBLEUScore as TMSacreBLEUScore  # noqa: E402
-from torchmetrics_support import STATES, batches, random_corpus, same_tensor  # noqa: E402
+from torchmetrics_support import STATES, batches, free_port, random_corpus, same_tensor  # noqa: E402
 
 from turbobleu.torchmetrics import BLEUScore, SacreBLEUScore  # noqa: E402
 
 WORLD = 2
 SEGMENTS = 400
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def metrics() -> Dict[str, Any]:

@@ -7,7 +7,7 @@ import math
 import random
 from typing import Any, List, Optional, Tuple
 
-from conftest import FULL_MATRIX, Corpus, all_corpora
+from conftest import FULL_MATRIX, Corpus, all_corpora, chosen_systems
 
 # The lines of a WMT23 system the default run checks (FULL_MATRIX: more, of every system).
 DEFAULT_LINES = 60
@@ -45,7 +45,7 @@ def wmt23_cases() -> List[Tuple[Corpus, str]]:
     return [
         (corpus, system)
         for corpus in all_corpora()
-        for system in (corpus.systems if FULL_MATRIX else corpus.systems[:1])
+        for system in chosen_systems(corpus, every_fixture_system=False)
     ]
 
 
@@ -85,3 +85,13 @@ def random_corpus(seed: int, size: int) -> Tuple[List[Optional[str]], List[List[
     preds = [random_line(rng) for _ in range(size)]
     target = [[random_line(rng) for _ in range(rng.randint(1, 4))] for _ in range(size)]
     return preds, target
+
+
+def free_port() -> int:
+    """A free local TCP port, for a gloo process group's rendezvous."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port

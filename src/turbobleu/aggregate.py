@@ -21,13 +21,11 @@ ValueError naming the column and the row; with ``on_invalid="skip"`` they are co
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from turbobleu._engine.count import chosen as _count_impl
-from turbobleu._engine.count import ids as _ids
-from turbobleu.result import BLEUScore, BLEUSignature
+from turbobleu._bleu_scorer import CorpusBLEUScore, NLTKCorpusScore, stat_columns
 from turbobleu.stats import BLEUStats
 
 __all__ = [
@@ -39,20 +37,8 @@ __all__ = [
     "stat_columns",
 ]
 
-# The metric whose options Scorer takes itself (the others come from the registry).
-_BLEU = "bleu"
-
-# NLTK's corpus recipe from sums alone: methods 5 to 7 also read the last sentence of the corpus,
-# which a partitioned corpus does not have.
-_ORDER_FREE_NLTK_METHODS = (0, 1, 2, 3, 4)
-
-
-def stat_columns(max_order: int) -> List[str]:
-    """Names of the statistics columns: sys_len, ref_len, matches_1..N, totals_1..N."""
-    orders = range(1, max_order + 1)
-    return (
-        ["sys_len", "ref_len"] + [f"matches_{n}" for n in orders] + [f"totals_{n}" for n in orders]
-    )
+# The metric a Scorer computes unless told otherwise.
+_DEFAULT_METRIC = "bleu"
 
 
 class Rows:
@@ -148,43 +134,6 @@ class Totals:
         return f"Totals({fields})"
 
 
-class CorpusBLEUScore(BLEUScore):
-    """sacrebleu's corpus score of summed statistics, with the number of ``segments`` summed,
-    the number of rows ``skipped`` and sacrebleu's ``signature``."""
-
-    def __init__(
-        self, score: BLEUScore, segments: int, skipped: int, signature: BLEUSignature
-    ) -> None:
-        super().__init__(
-            score.score,
-            score.counts,
-            score.totals,
-            score.precisions,
-            score.bp,
-            score.sys_len,
-            score.ref_len,
-        )
-        self.segments = segments
-        self.skipped = skipped
-        self.signature = signature
-
-
-class NLTKCorpusScore:
-    """NLTK's ``corpus_bleu`` value (``score``: a float, int 0 or a list as NLTK returns it) of
-    summed statistics, the sums it came from and the number of ``segments`` and ``skipped``."""
-
-    def __init__(self, score: Any, totals: Totals, max_order: int) -> None:
-        self.score = score
-        self.counts = totals.sums[2 : 2 + max_order]
-        self.totals = totals.sums[2 + max_order :]
-        self.sys_len, self.ref_len = totals.sums[0], totals.sums[1]
-        self.segments = totals.segments
-        self.skipped = totals.skipped
-
-    def __repr__(self) -> str:
-        return f"NLTKCorpusScore(score={self.score!r}, segments={self.segments})"
-
-
 def _streams(per_segment: List[List[str]], width: int) -> List[List[Any]]:
     """Per-row references as sacrebleu's streams, ``None`` where a row has fewer."""
     return [[r[k] if k < len(r) else None for r in per_segment] for k in range(width)]
@@ -202,6 +151,77 @@ def _bad_text(value: Any) -> Optional[str]:
     return None
 
 
+class _MetricScorer:
+    """The default scorer object: a registry metric made with ``metric_options`` and read
+    through its own additive protocol (chrF, TER and a user's metric). Any other keyword is
+    refused, naming it and the metric."""
+
+    def __init__(
+        self, name: str, metric_options: Optional[Mapping[str, Any]] = None, **options: Any
+    ) -> None:
+        from turbobleu.metric_registry import make_with_only
+
+        self.metric = make_with_only(name, metric_options, options)
+        self.name = name
+        self.metric_options = dict(metric_options or {})
+
+    @staticmethod
+    def sentence_defaults(options: Dict[str, Any]) -> Dict[str, Any]:
+        return dict(options)
+
+    @property
+    def num_refs(self) -> int:
+        found: int = self.metric.num_refs
+        return found
+
+    @num_refs.setter
+    def num_refs(self, value: int) -> None:
+        self.metric.num_refs = value
+
+    def get_signature(self) -> Any:
+        return self.metric.get_signature()
+
+    def fields(self) -> str:
+        return f"metric={self.name!r}, metric_options={self.metric_options!r}"
+
+    def additive_columns(self) -> List[str]:
+        return list(self.metric.additive_columns())
+
+    def additive_rows(self, hyps: List[str], streams: List[List[Any]]) -> Any:
+        return self.metric.additive_rows(hyps, streams)
+
+    def sentence_scores_additive(self, stats: np.ndarray) -> Any:
+        return self.metric.sentence_scores_additive(stats)
+
+    def score_additive(self, sums: List[int]) -> Any:
+        return self.metric.score_additive(sums)
+
+
+def _scorer_factory(metric: str) -> Any:
+    """The scorer maker of ``metric``: its registry hook (``"scorer"``), else the default."""
+    from turbobleu.metric_registry import get_metric
+
+    entry = get_metric(metric)
+    make = entry.hook("scorer")
+    if make is not None:
+        return make
+    return _DefaultFactory(entry.name)
+
+
+class _DefaultFactory:
+    """``_MetricScorer`` for one metric name, called as a hook is."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, **options: Any) -> _MetricScorer:
+        return _MetricScorer(self.name, **options)
+
+    @staticmethod
+    def sentence_defaults(options: Dict[str, Any]) -> Dict[str, Any]:
+        return _MetricScorer.sentence_defaults(options)
+
+
 class Scorer:
     """One metric configuration, from text to rows to scores (picklable, set up once per
     worker).
@@ -212,110 +232,55 @@ class Scorer:
     ``corpus_bleu``; ``sentence_bleu`` uses True). ``recipe="nltk"``: NLTK's ``weights``,
     ``smoothing_function`` (None, 0..7, "methodN" or a ``SmoothingFunction`` method) and
     ``auto_reweigh``, on tokens from ``tokenize`` (default whitespace).
-    Another metric of the registry (``metric="chrf"`` or ``"ter"``): sacrebleu's ``CHRF`` /
-    ``TER`` with the keyword arguments ``metric_options``; its rows are integers that add up
-    in any order (TER: 1, 2, 4, ... 64 references per segment, see ``TER.additive_rows``).
+    Another metric of the registry (``metric="chrf"``, ``"ter"`` or one added with
+    ``register_metric``): the metric made with the keyword arguments ``metric_options``; its
+    rows are integers that add up in any order (TER: 1, 2, 4, ... 64 references per segment,
+    see ``TER.additive_rows``); a keyword it does not take is refused.
     ``on_invalid``: "raise" (default) or "skip" (rows counted as skipped).
+
+    The metric's own scorer object (the registry's ``"scorer"`` hook, by default the metric
+    itself) does the metric's work; its attributes (BLEU's ``recipe``, ``tokenize``,
+    ``lowercase``, ``max_order``) read through this object.
     """
 
     def __init__(
         self,
-        recipe: str = "sacrebleu",
+        recipe: Optional[str] = None,
         *,
-        tokenize: Optional[str] = None,
-        lowercase: bool = False,
-        smooth_method: str = "exp",
-        smooth_value: Optional[float] = None,
-        max_ngram_order: int = 4,
-        effective_order: bool = False,
-        weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
-        smoothing_function: Any = None,
-        auto_reweigh: bool = False,
         on_invalid: str = "raise",
-        metric: str = "bleu",
+        metric: str = _DEFAULT_METRIC,
         metric_options: Optional[Mapping[str, Any]] = None,
+        **options: Any,
     ) -> None:
-        from turbobleu.batch import NLTKRecipe, SacreBLEURecipe
-        from turbobleu.bleu import BLEU
-
-        if recipe not in ("sacrebleu", "nltk"):
-            raise ValueError(f"recipe must be 'sacrebleu' or 'nltk', got {recipe!r}")
         if on_invalid not in ("raise", "skip"):
             raise ValueError(f"on_invalid must be 'raise' or 'skip', got {on_invalid!r}")
-        self.recipe = recipe
-        self.on_invalid = on_invalid
-        self.lowercase = bool(lowercase)
-        self.metric_name = metric
-        self._metric: Optional[BLEU] = None
-        self._nltk: Optional[NLTKRecipe] = None
-        self._other: Any = None
-        self._sentence: Any
-        self.max_order: int = 0  # BLEU's n-gram order (0 for another metric)
-        self.tokenize: Optional[str] = None  # BLEU's tokenizer
-        if metric != _BLEU:
-            bleu_defaults = (
-                recipe == "sacrebleu"
-                and tokenize is None
-                and not lowercase
-                and smooth_method == "exp"
-                and smooth_value is None
-                and max_ngram_order == 4
-                and not effective_order
-                and tuple(weights) == (0.25, 0.25, 0.25, 0.25)
-                and smoothing_function is None
-                and not auto_reweigh
-            )
-            if not bleu_defaults:
-                raise ValueError(
-                    f"BLEU's options were given with metric={metric!r}: give that metric's "
-                    "constructor keywords in metric_options"
-                )
-            from turbobleu.metric_registry import make_metric
-
-            self._other = make_metric(metric, metric_options)
-            self.metric_options = dict(metric_options or {})
-            self.columns = list(self._other.additive_columns())
-            return
+        if recipe is not None:
+            options["recipe"] = recipe
         if metric_options is not None:
-            raise ValueError("metric_options is for metric='chrf' or 'ter'; BLEU takes its own")
-        if recipe == "sacrebleu":
-            self.tokenize = "13a" if tokenize is None else tokenize
-            self._metric = BLEU(
-                lowercase=lowercase,
-                force=True,  # no "tokenized period" warnings from every partition
-                tokenize=self.tokenize,
-                smooth_method=smooth_method,
-                smooth_value=smooth_value,
-                max_ngram_order=max_ngram_order,
-                effective_order=effective_order,
-            )
-            self._sentence = SacreBLEURecipe(
-                smooth_method, smooth_value, effective_order, max_ngram_order
-            )
-        else:
-            self.tokenize = "none" if tokenize is None else tokenize
-            self._nltk = self._sentence = NLTKRecipe(weights, smoothing_function, auto_reweigh)
-        self.max_order = self._sentence.orders
-        self.columns = stat_columns(self.max_order)
+            options["metric_options"] = metric_options
+        self._impl = _scorer_factory(metric)(**options)
+        self.on_invalid = on_invalid
+        self.metric_name = metric
+        self.columns = list(self._impl.additive_columns())
+
+    def __getattr__(self, name: str) -> Any:
+        # The metric's own settings (BLEU's recipe, tokenize, ...), read from its scorer.
+        if name.startswith("__") or name == "_impl":
+            raise AttributeError(name)
+        return getattr(self._impl, name)
 
     @staticmethod
     def sentence_defaults(options: Dict[str, Any]) -> Dict[str, Any]:
-        """``options`` with sacrebleu's ``sentence_bleu`` default (``effective_order=True``)
-        where they configure sacrebleu's BLEU and do not say otherwise."""
-        options = dict(options)
-        bleu = options.get("metric", _BLEU) == _BLEU
-        if bleu and options.get("recipe", "sacrebleu") == "sacrebleu":
-            options.setdefault("effective_order", True)
-        return options
+        """``options`` with the metric's sentence-level defaults (BLEU's: sacrebleu's
+        ``sentence_bleu``, ``effective_order=True`` unless given)."""
+        factory = _scorer_factory(options.get("metric", _DEFAULT_METRIC))
+        defaults: Dict[str, Any] = factory.sentence_defaults(options)
+        return defaults
 
     @property
     def metric(self) -> Any:
         """The sacrebleu-compatible metric object (what the significance tests take)."""
-        if self._other is not None:
-            return self._other
-        if self._metric is None:
-            raise ValueError("the NLTK recipe has no sacrebleu metric object")
-        return self._metric
+        return self._impl.metric
 
     def zero_totals(self) -> "Totals":
         """The totals of no segment, as wide as this scorer's rows."""
@@ -428,38 +393,14 @@ class Scorer:
 
     def _count(self, hyps: List[str], streams: List[List[Any]]) -> np.ndarray:
         """Statistics rows of checked inputs (``None``: no reference in that stream)."""
-        n = len(hyps)
-        if n == 0:
+        if not hyps:
             return np.zeros((0, len(self.columns)), dtype=np.int64)
-        if self._other is not None:
-            return np.asarray(self._other.additive_rows(hyps, streams), dtype=np.int64)
-        if self._metric is not None:
-            stats = np.empty((n, 2 + 2 * self.max_order), dtype=np.int64)
-            if self._metric._plain_corpus_row(hyps, streams, stats) is None:
-                stats = np.array(self._metric.corpus_stats(hyps, streams).array)
-            return stats
-        per_segment = [[r for r in refs if r is not None] for refs in zip(*streams)]
-        # Counted without scoring (scoring would warn NLTK's method0 warnings here).
-        encoder = _ids.TextEncoder(self.tokenize, self.lowercase)
-        ref_ids, ref_off, group_off = _ids.groups(per_segment, "references", None, None, encoder)
-        hyp_ids, hyp_off = _ids.sequences(hyps, "hypotheses", None, None, encoder, frozen=True)
-        stats = np.zeros((n, 2 + 2 * self.max_order), dtype=np.int64)
-        _count_impl.kernel.count_stats(
-            hyp_ids, hyp_off, ref_ids, ref_off, group_off, self.max_order, stats, 0, n
-        )
-        # NLTK's corpus sums take each sentence's modified-precision denominator, max(1, count).
-        np.maximum(stats[:, 2 + self.max_order :], 1, out=stats[:, 2 + self.max_order :])
-        return stats
+        return np.asarray(self._impl.additive_rows(hyps, streams), dtype=np.int64)
 
     # -- rows -> scores ---------------------------------------------------------------------
     def sentence_scores(self, rows: Rows) -> np.ndarray:
         """Each row's sentence score (float64; NaN for skipped rows)."""
-        scores = np.empty(len(rows), dtype=np.float64)
-        if self._other is not None:
-            scores = self._other.sentence_scores_additive(rows.stats).astype(np.float64)
-        elif len(rows):
-            states = [self._sentence.score_chunk(rows.stats, scores, 0, len(rows))]
-            self._sentence.finish(rows.stats, scores, states, "hypotheses")
+        scores = np.array(self._impl.sentence_scores_additive(rows.stats), dtype=np.float64)
         scores[rows.skipped] = np.nan
         return scores
 
@@ -476,60 +417,16 @@ class Scorer:
         # sacrebleu's "nrefs:var" (-1) when segments have different numbers of references
         same = totals.min_refs == totals.max_refs
         num_refs = int(totals.max_refs or 0) if same else -1
-        if self._other is not None:
-            other = self._other
-            result = other.score_additive([int(x) for x in totals.sums])
-            other.num_refs = num_refs
-            result.segments, result.skipped = totals.segments, totals.skipped
-            result.signature = other.get_signature()
-            return result
-        if self._metric is not None:
-            metric = self._metric
-            score = metric.score_row([int(x) for x in totals.sums])
-            metric.num_refs = num_refs
-            return CorpusBLEUScore(score, totals.segments, totals.skipped, metric.get_signature())
-        return NLTKCorpusScore(self._nltk_score(totals), totals, self.max_order)
-
-    def _nltk_score(self, totals: Totals) -> Any:
-        from turbobleu.nltk import SmoothingFunction, _finish
-
-        recipe = self._nltk
-        assert recipe is not None
-        if recipe.method not in _ORDER_FREE_NLTK_METHODS:
-            raise ValueError(
-                f"NLTK's method{recipe.method} reads the last sentence of the corpus, which a "
-                "partitioned corpus does not have; use methods 0 to 4 for corpus scores"
-            )
-        smoothing = SmoothingFunction(recipe.epsilon, recipe.alpha, recipe.k)
-        n = self.max_order
-        sums = [int(x) for x in totals.sums]
-
-        def no_last_pair() -> Tuple[Any, Any]:
-            raise ValueError("this NLTK smoothing needs the last sentence; not available here")
-
-        return _finish(
-            sums[2 : 2 + n],
-            sums[2 + n :],
-            sums[0],
-            sums[1],
-            [recipe.weights],
-            getattr(smoothing, f"method{recipe.method}"),
-            recipe.method,
-            recipe._reweigh,
-            0,
-            None,
-            no_last_pair,
-        )
+        impl = self._impl
+        result = impl.score_additive([int(x) for x in totals.sums])
+        impl.num_refs = num_refs
+        result.segments, result.skipped = totals.segments, totals.skipped
+        result.signature = impl.get_signature()
+        return result
 
     def corpus_score(self, hypotheses: Sequence[Any], references: Sequence[Sequence[Any]]) -> Any:
         """The corpus score of one batch (reference columns), as the engines compute it."""
         return self.score(self.rows(hypotheses, references).totals())
 
     def __repr__(self) -> str:
-        if self._other is not None:
-            name, options, invalid = self.metric_name, self.metric_options, self.on_invalid
-            return f"Scorer(metric={name!r}, metric_options={options!r}, on_invalid={invalid!r})"
-        return (
-            f"Scorer({self.recipe!r}, tokenize={self.tokenize!r}, lowercase={self.lowercase}, "
-            f"{self._sentence!r}, on_invalid={self.on_invalid!r})"
-        )
+        return f"Scorer({self._impl.fields()}, on_invalid={self.on_invalid!r})"

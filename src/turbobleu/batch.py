@@ -18,9 +18,7 @@ default every usable core; the results do not depend on it).
 
 from __future__ import annotations
 
-import os
 import threading
-import time
 import warnings
 from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 
@@ -28,12 +26,18 @@ import numpy as np
 
 from turbobleu._engine.count import chosen as _count_impl
 from turbobleu._engine.count import ids as _ids
-from turbobleu._engine.pools import executor as _executor
 from turbobleu._engine.recipes import _nltk_scores_py as _python_nltk
 from turbobleu._engine.recipes import chosen as _recipes_impl
 from turbobleu._engine.recipes.nltk import ALPHA, EPSILON, ZERO_ORDER_MESSAGE, K
 from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
 from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_scores_into
+from turbobleu._engine.threads import (
+    MIN_CHUNK_UNITS,
+    default_threads,
+    resolve_threads,
+    run_chunks,
+    run_pipelined,
+)
 from turbobleu._engine.validate import (
     check_flag,
     check_order,
@@ -54,44 +58,7 @@ __all__ = [
 
 
 # Rows per chunk below which a thread is not worth its hand-off.
-_MIN_CHUNK = 128
-
-
-# -- threads ------------------------------------------------------------------------------------
-def default_threads() -> int:
-    """``TURBOBLEU_NUM_THREADS`` if set, else every core this process may use."""
-    env = os.environ.get("TURBOBLEU_NUM_THREADS", "").strip()
-    if env:
-        if not env.isdigit() or int(env) < 1:
-            raise ValueError(f"TURBOBLEU_NUM_THREADS must be a positive integer, got {env!r}")
-        return int(env)
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
-
-
-def _resolve_threads(threads: Optional[int]) -> int:
-    if threads is None:
-        return default_threads()
-    count = integer_scalar(threads)
-    if count is None or count < 1:
-        shown = repr(threads) if isinstance(threads, (int, float, str)) else describe(threads)
-        raise ValueError(f"threads must be a positive integer or None, got {shown}")
-    return count
-
-
-def _run_chunks(n: int, threads: int, work: Callable[[int, int], Any]) -> List[Any]:
-    """``work(start, end)`` over consecutive chunks of range(n); results in chunk order.
-
-    Every row is computed from its own inputs only, so the chunking never changes a result.
-    """
-    if threads <= 1 or n < 2 * _MIN_CHUNK:
-        return [work(0, n)]
-    chunks = min(4 * threads, max(1, n // _MIN_CHUNK))
-    bounds = [n * c // chunks for c in range(chunks + 1)]
-    pool = _executor(threads)
-    futures = [pool.submit(work, bounds[c], bounds[c + 1]) for c in range(chunks)]
-    return [f.result() for f in futures]
+_MIN_CHUNK = MIN_CHUNK_UNITS
 
 
 # -- recipes --------------------------------------------------------------------------------------
@@ -324,10 +291,14 @@ class NLTKRecipe:
         )
 
 
-Recipe = Union[SacreBLEURecipe, NLTKRecipe]
+# A sentence-BLEU recipe of this module (the scores of one library's sentence-level call).
+SentenceBLEURecipe = Union[SacreBLEURecipe, NLTKRecipe]
+# The name it had before (kept importable).
+Recipe = SentenceBLEURecipe
 
 
-def _recipe(recipe: Any) -> Recipe:
+def as_sentence_recipe(recipe: Any) -> SentenceBLEURecipe:
+    """A ``recipe=`` argument ("sacrebleu", "nltk" or a recipe object) as a recipe object."""
     if isinstance(recipe, (SacreBLEURecipe, NLTKRecipe)):
         return recipe
     # Compared only as a str: an array's == would answer elementwise (then its truth raises).
@@ -339,7 +310,7 @@ def _recipe(recipe: Any) -> Recipe:
     )
 
 
-def _default_tokenize(tokenize: Any, recipe: Recipe) -> Any:
+def default_tokenize(tokenize: Any, recipe: SentenceBLEURecipe) -> Any:
     """sacrebleu's text default is 13a; NLTK scores whitespace-split tokens ("none")."""
     if tokenize is not None:
         return tokenize
@@ -348,7 +319,7 @@ def _default_tokenize(tokenize: Any, recipe: Recipe) -> Any:
 
 def _score_rows(
     n: int,
-    recipe: Recipe,
+    recipe: SentenceBLEURecipe,
     threads: int,
     count: Callable[..., Any],
     what: str,
@@ -366,14 +337,14 @@ def _score_rows(
             count(rows, start, end)
             return recipe.score_chunk(rows, scores, start, end)
 
-        states = _run_chunks(n, threads, work)
+        states = run_chunks(0, n, threads, work, _MIN_CHUNK)
     else:
 
         def work_on(ctx: Any, start: int, end: int) -> Any:
             count(rows, start, end, ctx)
             return recipe.score_chunk(rows, scores, start, end)
 
-        states = _run_pipelined(n, threads, prepare, work_on)
+        states = run_pipelined(n, threads, prepare, work_on, _MIN_CHUNK)
     recipe.finish(rows, scores, states, what)
     return (scores, rows) if return_stats else scores
 
@@ -386,31 +357,6 @@ def _check_groups(group_offsets: np.ndarray, what: str, first: int = 0) -> None:
             "needs at least one (NLTK and sacrebleu raise on an empty reference "
             "list)"
         )
-
-
-def _run_pipelined(
-    n: int, threads: int, prepare: Callable[[int, int], Any], work: Callable[[Any, int, int], Any]
-) -> List[Any]:
-    """Like _run_chunks, with a GIL-bound ``prepare(start, end)`` per chunk done here while the
-    pool works on the chunks prepared before (Python lists are packed chunk by chunk)."""
-    if threads <= 1 or n < 2 * _MIN_CHUNK:
-        return [work(prepare(0, n), 0, n)]
-    chunks = min(4 * threads, max(1, n // _MIN_CHUNK))
-    bounds = [n * c // chunks for c in range(chunks + 1)]
-    pool = _executor(threads)
-    futures = []
-    try:
-        for c in range(chunks):
-            ctx = prepare(bounds[c], bounds[c + 1])
-            futures.append(pool.submit(work, ctx, bounds[c], bounds[c + 1]))
-            # Hand the GIL over now: a worker back from its nogil kernel would otherwise wait
-            # for the interpreter's switch interval (5 ms) while this thread packs on.
-            time.sleep(0)
-    except BaseException:
-        for f in futures:
-            f.cancel()
-        raise
-    return [f.result() for f in futures]
 
 
 def _id_lists(hypotheses: Any, references: Any) -> bool:
@@ -428,7 +374,7 @@ def _id_lists(hypotheses: Any, references: Any) -> bool:
 def _score_id_lists(
     hypotheses: list,
     references: list,
-    rec: Recipe,
+    rec: SentenceBLEURecipe,
     threads: int,
     pad_id: Optional[int],
     return_stats: bool,
@@ -459,7 +405,7 @@ def _score_id_lists(
         )
         return rec.score_chunk(rows, scores, start, end)
 
-    states = _run_pipelined(n, threads, prepare, work)
+    states = run_pipelined(n, threads, prepare, work, _MIN_CHUNK)
     rec.finish(rows, scores, states, "hypotheses")
     return (scores, rows) if return_stats else scores
 
@@ -505,11 +451,11 @@ def sentence_bleu_batch(
             threads=threads,
             return_stats=return_stats,
         )
-    rec = _recipe(recipe)
-    n_threads = _resolve_threads(threads)
+    rec = as_sentence_recipe(recipe)
+    n_threads = resolve_threads(threads)
     if hyp_lengths is None and ref_lengths is None and _id_lists(hypotheses, references):
         return _score_id_lists(hypotheses, references, rec, n_threads, pad_id, return_stats)
-    encoder = _ids.TextEncoder(_default_tokenize(tokenize, rec), lowercase)
+    encoder = _ids.TextEncoder(default_tokenize(tokenize, rec), lowercase)
     ref_ids, ref_off, group_off = _ids.groups(
         references, "references", pad_id, ref_lengths, encoder, "ref_lengths"
     )
@@ -562,7 +508,7 @@ class ReferenceSets:
         max_order = check_order(max_order, "max_order")
         pad_id = check_pad_id(pad_id)
         lowercase = check_flag(lowercase, "lowercase")
-        n_threads = _resolve_threads(threads)
+        n_threads = resolve_threads(threads)
         self.max_order = max_order
         self._encoder = _ids.TextEncoder(tokenize, lowercase)
         self._encoder_lock = threading.Lock()
@@ -583,7 +529,7 @@ class ReferenceSets:
                 ids, offsets, group_off, max_order, start, end, _hash_mask
             )
 
-        parts = _run_chunks(self.num_groups, n_threads, build)
+        parts = run_chunks(0, self.num_groups, n_threads, build, _MIN_CHUNK)
         self._table = parts[0][0] if len(parts) == 1 else np.concatenate([p[0] for p in parts])
         self._caps = parts[0][1] if len(parts) == 1 else np.concatenate([p[1] for p in parts])
         self._bases = np.zeros(self.num_groups, dtype=np.int64)
@@ -699,7 +645,7 @@ class ReferenceSets:
         orders must not exceed ``max_order`` (NLTK's method5/7 read 5-grams: prepare with
         ``max_order >= 5`` for them). Returns scores, and the rows with ``return_stats``.
         """
-        rec = _recipe(recipe)
+        rec = as_sentence_recipe(recipe)
         pad_id = check_pad_id(pad_id)
         return_stats = check_flag(return_stats, "return_stats")
         if rec.orders > self.max_order:
@@ -707,7 +653,7 @@ class ReferenceSets:
                 f"the recipe needs n-grams up to order {rec.orders} but these "
                 f"references were prepared with max_order={self.max_order}"
             )
-        n_threads = _resolve_threads(threads)
+        n_threads = resolve_threads(threads)
         ref_tables, packer = _count_impl.ref_tables(), _count_impl.packer()
         table, bases, caps = self._table, self._bases, self._caps
         group_off, ref_lens, mask = self._group_off, self._ref_lens, self._hash_mask
@@ -798,10 +744,10 @@ def self_bleu(
     ``lengths``). One n-gram table over all texts keeps each n-gram's two largest per-text
     counts, so the cost grows with the number of n-grams, not with its square.
     """
-    rec = _recipe(recipe)
-    n_threads = _resolve_threads(threads)
+    rec = as_sentence_recipe(recipe)
+    n_threads = resolve_threads(threads)
     return_stats = check_flag(return_stats, "return_stats")
-    encoder = _ids.TextEncoder(_default_tokenize(tokenize, rec), check_flag(lowercase, "lowercase"))
+    encoder = _ids.TextEncoder(default_tokenize(tokenize, rec), check_flag(lowercase, "lowercase"))
     ids, offsets = _ids.sequences(texts, "texts", check_pad_id(pad_id), lengths, encoder)
     n = len(offsets) - 1
     if n < 2:

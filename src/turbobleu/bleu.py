@@ -32,6 +32,7 @@ from turbobleu._engine.recipes.sacrebleu_rows import (
 )
 from turbobleu._engine.text import chosen as _text_impl
 from turbobleu._engine.validate import check_text_streams, check_truth, describe
+from turbobleu._metric import Metric
 from turbobleu.result import BLEUScore, BLEUSignature
 from turbobleu.stats import BLEUStats
 from turbobleu.tokenizers import TOKENIZER_NAMES, Tokenizer, get_tokenizer
@@ -66,11 +67,15 @@ def _warn_unusual_tokenizer(trg_lang: str, tokenize: Any) -> None:
             _log.warning(f"Consider using the '{best}' or 'spm' tokenizer for {label}.")
 
 
-class BLEU:
+class BLEU(Metric):
     """BLEU with sacrebleu's options and results (``sacrebleu.metrics.BLEU``).
 
     ``references``, if given, are tokenized once and reused by ``corpus_score(hyps)``.
     """
+
+    name = "bleu"
+    score_type = BLEUScore
+    _SIGNATURE_TYPE = BLEUSignature
 
     SMOOTH_DEFAULTS = SMOOTH_DEFAULTS
     TOKENIZERS = dict.fromkeys(TOKENIZER_NAMES).keys()  # sacrebleu's names (a dict's keys)
@@ -110,12 +115,7 @@ class BLEU:
         self.effective_order = options.effective_order
         self.trg_lang = trg_lang
         self._force = force
-        self.n_bootstrap: Optional[int] = None
-        self.seed: Optional[str] = None
-        self._ref_cache: Optional[PreparedReferences] = None
-        if references is not None:
-            self._ref_cache = PreparedReferences(references, self.tokenizer, self.lowercase)
-            self.num_refs = self._ref_cache.num_refs
+        self._cache_references(references)
 
     @property
     def options(self) -> SacreBLEUOptions:
@@ -125,19 +125,16 @@ class BLEU:
         )
 
     # -- statistics -------------------------------------------------------------------------
+    def _prepare_references(
+        self, references: Any, segments: Optional[int]
+    ) -> Tuple[PreparedReferences, int]:
+        prepared = PreparedReferences(references, self.tokenizer, self.lowercase, segments)
+        return prepared, prepared.num_refs
+
     def _references(self, references: Any, segments: int) -> PreparedReferences:
         if references is not None:
             check_text_streams(references)  # (an array's truth value would be ambiguous)
-        if references:
-            prepared = PreparedReferences(references, self.tokenizer, self.lowercase, segments)
-        elif self._ref_cache is not None:
-            prepared = self._ref_cache
-        else:
-            raise ValueError(
-                "references: none given and none cached (pass references= to "
-                "BLEU() or to this call)"
-            )
-        self.num_refs = prepared.num_refs
+        prepared: PreparedReferences = super()._references(references, segments)
         return prepared
 
     def corpus_stats(
@@ -152,6 +149,15 @@ class BLEU:
         if not self._force:
             self._warn_if_tokenized(hyps)
         return stats
+
+    def segment_rows(self, hypotheses: Sequence[str]) -> List[List[int]]:
+        """``corpus_stats`` against the cached references, as lists."""
+        return self.corpus_stats(hypotheses).rows()
+
+    @staticmethod
+    def sum_rows(rows: Sequence[Sequence[int]]) -> List[int]:
+        """Statistics rows summed (integers: any order gives the same sums)."""
+        return [sum(column) for column in zip(*rows)]
 
     def _plain_corpus_row(
         self, hypotheses: Any, references: Any, rows: Optional[np.ndarray] = None
@@ -176,6 +182,11 @@ class BLEU:
         return row
 
     @classmethod
+    def notice_hypotheses(cls, hypotheses: List[str]) -> None:
+        """sacrebleu's warning for hypotheses that look tokenized already."""
+        cls._warn_if_tokenized(hypotheses)
+
+    @classmethod
     def _warn_if_tokenized(cls, hyps: List[str]) -> None:
         if _text_impl.tokenize.count_tokenized_periods(hyps) >= 100:
             cls._warn_tokenized()
@@ -195,6 +206,16 @@ class BLEU:
     def score_stats(self, stats: BLEUStats) -> BLEUScore:
         """The corpus score of statistics rows."""
         return self.score_row(stats.total())
+
+    score_of_stats = score_stats
+
+    def resampler(self) -> Any:
+        """BLEU's scoring for ``turbobleu.significance`` (from its options)."""
+        from turbobleu._engine.bleu.resampler import BLEUResampler
+
+        return BLEUResampler(
+            self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order
+        )
 
     def corpus_score(
         self,
@@ -319,14 +340,7 @@ class BLEU:
         )
 
     # -- sacrebleu internals that significance code calls ----------------------------------
-    def _extract_corpus_statistics(
-        self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[Optional[str]]]]
-    ) -> List[List[int]]:
-        return self.corpus_stats(hypotheses, references).rows()
-
-    def _compute_score_from_stats(self, stats: Any) -> BLEUScore:
-        return self.score_row(stats)
-
+    # (the base's _extract_corpus_statistics and _compute_score_from_stats serve BLEU as they are)
     def _aggregate_and_compute(self, stats: Any) -> BLEUScore:
         rows = stats if isinstance(stats, BLEUStats) else BLEUStats(stats, self.max_ngram_order)
         return self.score_row(rows.rows()[0] if len(rows) == 1 else rows.total())

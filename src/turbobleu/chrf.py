@@ -17,11 +17,12 @@ from turbobleu._engine.count.references import (
     sentence_references,
     text_reference_streams,
 )
+from turbobleu._metric import Metric
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.result import SACREBLEU_VERSION, BLEUSignature, Score
+from turbobleu.result import SACREBLEU_VERSION, Score, Signature
 
 if TYPE_CHECKING:  # NumPy is imported by the calls that make arrays
-    from typing import Any, List, Optional, Sequence
+    from typing import Any, List, Optional, Sequence, Tuple
 
     import numpy as np
 
@@ -40,10 +41,10 @@ class CHRFScore(Score):
         self._verbose = ""
 
 
-class CHRFSignature(BLEUSignature):
+class CHRFSignature(Signature):
     """chrF's signature, e.g. ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0``."""
 
-    def __init__(  # noqa: D107 (BLEUSignature's formatting; chrF's fields)
+    def __init__(  # noqa: D107 (the base formats; chrF's fields)
         self,
         nrefs: Any,
         lowercase: bool,
@@ -74,10 +75,14 @@ def _lower_all(texts: list, what: str) -> list:
     return out
 
 
-class CHRF:
+class CHRF(Metric):
     """chrF (and chrF++ with ``word_order=2``) with sacrebleu's options and results
     (``sacrebleu.metrics.CHRF``). ``references``, if given, are kept (lowercased if asked) and
     reused by ``corpus_score(hyps)``."""
+
+    name = "chrf"
+    score_type = CHRFScore
+    _SIGNATURE_TYPE = CHRFSignature
 
     CHAR_ORDER = 6
     WORD_ORDER = 0
@@ -101,39 +106,24 @@ class CHRF:
         self.lowercase = bool(lowercase)
         self.whitespace = bool(whitespace)
         self.eps_smoothing = bool(eps_smoothing)
-        self.n_bootstrap: Optional[int] = None
-        self.seed: Optional[str] = None
-        self._ref_cache: Optional[List[list]] = None
-        if references is not None:
-            self._ref_cache = self._prepare_references(references, None)
+        self._cache_references(references)
 
     # -- statistics -------------------------------------------------------------------------
     def _preprocess_segment(self, sent: str) -> str:
         """sacrebleu's preprocessing: lowercasing, if asked."""
         return sent.lower() if self.lowercase else sent
 
-    def _prepare_references(self, references: Any, segments: Optional[int]) -> List[list]:
+    def _prepare_references(
+        self, references: Any, segments: Optional[int]
+    ) -> Tuple[List[list], int]:
         streams = text_reference_streams(references, segments)
-        self.num_refs = references_per_segment(streams)
+        num_refs = references_per_segment(streams)
         if self.lowercase:
             streams = [_lower_all(s, f"references[{k}]") for k, s in enumerate(streams)]
-        return streams
+        return streams, num_refs
 
-    def _references(self, references: Any, segments: int) -> List[list]:
-        if references:
-            return self._prepare_references(references, segments)
-        if self._ref_cache is None:
-            raise ValueError(
-                "references: none given and none cached (pass references= to CHRF() or to "
-                "this call)"
-            )
-        if len(self._ref_cache[0]) != segments:
-            raise ValueError(
-                f"hypotheses has {segments} segments but the cached references have "
-                f"{len(self._ref_cache[0])} (sacrebleu would silently truncate)"
-            )
-        self.num_refs = references_per_segment(self._ref_cache)
-        return self._ref_cache
+    def _prepared_segments(self, prepared: List[list]) -> int:
+        return len(prepared[0])
 
     def corpus_stats(
         self,
@@ -289,11 +279,11 @@ class CHRF:
         )
         return scores
 
-    def significance_recipe(self) -> Any:
+    def resampler(self) -> Any:
         """chrF's scoring for ``turbobleu.significance``."""
-        from turbobleu.significance import ChrFRecipe
+        from turbobleu._engine.chrf.resampler import ChrFResampler
 
-        return ChrFRecipe(self.order, self.beta, self.eps_smoothing)
+        return ChrFResampler(self.order, self.beta, self.eps_smoothing)
 
     def get_signature(self) -> CHRFSignature:
         if not hasattr(self, "num_refs"):
@@ -310,15 +300,7 @@ class CHRF:
         )
 
     # -- sacrebleu internals that significance code calls ----------------------------------
-    def _extract_corpus_statistics(
-        self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[Optional[str]]]]
-    ) -> List[List[int]]:
-        rows: List[List[int]] = self.corpus_stats(hypotheses, references).tolist()
-        return rows
-
-    def _compute_score_from_stats(self, stats: Any) -> CHRFScore:
-        return self.score_row(stats)
-
+    # (the base's _extract_corpus_statistics and _compute_score_from_stats serve chrF as they are)
     def _aggregate_and_compute(self, stats: Any) -> CHRFScore:
         if len(stats) == 1:
             return self.score_row(stats[0])

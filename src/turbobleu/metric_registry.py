@@ -1,20 +1,23 @@
 """The metrics turbobleu computes, by name: what code outside a metric's own files reads instead of
 naming a metric.
 
-A metric is a class with sacrebleu's interface (``corpus_score``, ``sentence_score``,
-``get_signature``) and the statistics-row protocol the rest of the package uses:
+A metric is a subclass of ``turbobleu._metric.Metric`` (its docstring lists the interface). Each
+entry here says where its class lives (imported on first use, so that naming a metric costs
+nothing), its command-line options (``--<name>-*``, each the constructor keyword it sets) and,
+where the metric's own modules do a reader's job their own way, the function that does it
+(``hooks``: role -> ``"module:function"``):
 
-- ``segment_rows(hypotheses)``: one statistics row per segment, against the references given
-  to the constructor (``references=``), as lists (no NumPy);
-- ``sum_rows(rows)``: the rows summed as the mirrored library sums them (integers for BLEU and
-  chrF; TER's lengths are floats, summed in segment order);
-- ``score_row(row)``: the score object of a summed row (or of one segment's row);
-- ``corpus_stats(hypotheses)``: the rows as a NumPy array, for the significance tests, and
-  ``significance_recipe()`` (BLEU's is built from its options): how those tests score them.
+- ``"sacrebleu_patch"``: ``apply(set_attr)``, what ``patch("sacrebleu")`` replaces for the
+  metric (every entry has one when sacrebleu has the metric);
+- ``"scorer"``: ``make(**options)`` -> the object ``turbobleu.aggregate`` scores rows with
+  (default: the metric class, through its additive protocol); ``"reward"``: the same for the
+  reward adapters (default: ``rewards.metric_reward.MetricReward``);
+- ``"cli_scored"``: ``scored(entry, args, systems, refs, arrays)``, the command line's scores
+  (default: ``cli.metrics.registry_scored``); ``"cli_alone"``: ``run_alone(args, out)``, the
+  whole command when the metric runs alone (default: the shared path); ``"cli_made"``:
+  ``made(args)``, the metric made once before several systems are scored, for its warnings.
 
-Each entry says where its class lives (imported on first use, so that naming a metric costs
-nothing) and its command-line options (``--<name>-*``, each the constructor keyword it sets).
-Adding a metric means adding an entry here.
+Adding a metric means adding an entry, here or with ``register_metric`` (a user's metric).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from __future__ import annotations
 from turbobleu._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+    from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 
 class CliOption:
@@ -54,7 +57,15 @@ class CliOption:
 class MetricEntry:
     """One metric in the registry."""
 
-    __slots__ = ("name", "module", "class_name", "cli_group", "cli_options", "higher_is_better")
+    __slots__ = (
+        "name",
+        "module",
+        "class_name",
+        "cli_group",
+        "cli_options",
+        "higher_is_better",
+        "hooks",
+    )
 
     def __init__(
         self,
@@ -64,6 +75,7 @@ class MetricEntry:
         cli_group: str,
         cli_options: Sequence[CliOption] = (),
         higher_is_better: bool = True,
+        hooks: Optional[Mapping[str, str]] = None,
     ) -> None:
         self.name = name
         self.module = module
@@ -72,6 +84,20 @@ class MetricEntry:
         self.cli_options = tuple(cli_options)
         # An error rate (TER) is better when lower: rewards negate it.
         self.higher_is_better = higher_is_better
+        self.hooks = dict(hooks or {})
+
+    def hook(self, role: str) -> Optional[Callable[..., Any]]:
+        """The metric's own function for ``role`` (its module imported now), or None when the
+        metric has none and the reader's default applies."""
+        import sys
+
+        path = self.hooks.get(role)
+        if path is None:
+            return None
+        module, _, function = path.partition(":")
+        __import__(module)
+        found: Callable[..., Any] = getattr(sys.modules[module], function)
+        return found
 
     def metric_class(self) -> Any:
         """The metric's class (its module imported now if need be)."""
@@ -99,7 +125,23 @@ METRICS: Dict[str, MetricEntry] = {
     entry.name: entry
     for entry in (
         # BLEU's options are the command's own (-tok, -lc, -s, ...): it is the default metric.
-        MetricEntry("bleu", "turbobleu.bleu", "BLEU", "BLEU options"),
+        MetricEntry(
+            "bleu",
+            "turbobleu.bleu",
+            "BLEU",
+            "BLEU options",
+            hooks={
+                "sacrebleu_patch": "turbobleu.sacrebleu._patch_bleu:apply",
+                "sacrebleu_resampler": "turbobleu.sacrebleu._patch_bleu:resampler",
+                # the command line's own BLEU paths (its fast and streamed ones)
+                "cli_alone": "turbobleu.cli.bleu:run_alone",
+                "cli_made": "turbobleu.cli.bleu:made",
+                "cli_scored": "turbobleu.cli.bleu:bleu_scored",
+                # the engines' (aggregate) and the rewards' BLEU, with its recipes and options
+                "scorer": "turbobleu._bleu_scorer:BLEUScorer",
+                "reward": "turbobleu.rewards._bleu:BLEURewards",
+            },
+        ),
         MetricEntry(
             "chrf",
             "turbobleu.chrf",
@@ -149,6 +191,10 @@ METRICS: Dict[str, MetricEntry] = {
                     "Epsilon smoothing (chrF++.py, NLTK, Moses) instead of effective order.",
                 ),
             ),
+            hooks={
+                "sacrebleu_patch": "turbobleu.sacrebleu._patch_chrf:apply",
+                "sacrebleu_resampler": "turbobleu.sacrebleu._patch_chrf:resampler",
+            },
         ),
         MetricEntry(
             "ter",
@@ -178,9 +224,32 @@ METRICS: Dict[str, MetricEntry] = {
                 ),
             ),
             higher_is_better=False,
+            hooks={
+                "sacrebleu_patch": "turbobleu.sacrebleu._patch_ter:apply",
+                "sacrebleu_resampler": "turbobleu.sacrebleu._patch_ter:resampler",
+            },
         ),
     )
 }
+
+
+def register_metric(entry: MetricEntry, replace: bool = False) -> MetricEntry:
+    """Add ``entry`` to the registry: the command line (``-m <name>``), the significance tests,
+    ``turbobleu.aggregate`` and the reward adapters then take it by name. A name already
+    registered is refused unless ``replace``. Returns the entry."""
+    if not isinstance(entry, MetricEntry):
+        raise TypeError(f"entry must be a MetricEntry, got {type(entry).__name__}")
+    if not entry.name.isidentifier() or entry.name != entry.name.lower():
+        raise ValueError(f"a metric's name must be a lowercase identifier, got {entry.name!r}")
+    if entry.name in METRICS and not replace:
+        raise ValueError(f"metric {entry.name!r} is registered already (pass replace=True)")
+    METRICS[entry.name] = entry
+    return entry
+
+
+def unregister_metric(name: str) -> None:
+    """Remove the metric ``name`` (one ``register_metric`` added); KeyError if unknown."""
+    del METRICS[name]
 
 
 def metric_names() -> List[str]:
@@ -194,6 +263,20 @@ def get_metric(name: str) -> MetricEntry:
     if entry is None:
         raise ValueError(f"unknown metric {name!r}: turbobleu computes {', '.join(METRICS)}")
     return entry
+
+
+def make_with_only(
+    name: str, metric_options: Optional[Mapping[str, Any]], others: Mapping[str, Any]
+) -> Any:
+    """The metric ``name`` made with ``metric_options``, for a reader that takes other keyword
+    arguments too (``others``: a metric's own shorthands, e.g. BLEU's ``tokenize``): any of them
+    here is refused, naming it and the metric."""
+    for keyword in others:
+        raise ValueError(
+            f"{keyword} is not an option of metric={name!r}: give that metric's constructor "
+            "keywords in metric_options"
+        )
+    return make_metric(name, metric_options)
 
 
 def make_metric(name: str, options: Optional[Mapping[str, Any]] = None) -> Any:

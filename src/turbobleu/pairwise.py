@@ -14,20 +14,15 @@ each reference. ``PairwiseBLEU`` keeps the profiles, for matrices computed block
 from __future__ import annotations
 
 import threading
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import Any, Iterator, Optional, Tuple
 
 import numpy as np
 
 from turbobleu._engine.count import chosen as _count_impl
 from turbobleu._engine.count import ids as _ids
-from turbobleu._engine.pools import executor as _executor
+from turbobleu._engine.threads import resolve_threads, run_chunks
 from turbobleu._engine.validate import check_flag, describe, integer_scalar
-from turbobleu.batch import (
-    Recipe,
-    _default_tokenize,
-    _recipe,
-    _resolve_threads,
-)
+from turbobleu.batch import SentenceBLEURecipe, as_sentence_recipe, default_tokenize
 
 __all__ = ["PairwiseBLEU", "pairwise_bleu"]
 
@@ -87,11 +82,11 @@ class PairwiseBLEU:
     ) -> None:
         # _names: what messages call the two inputs (mbr_select's candidates, ...).
         hyp_name, ref_name = _names
-        self.recipe: Recipe = _recipe(recipe)
-        self.threads = _resolve_threads(threads)
+        self.recipe: SentenceBLEURecipe = as_sentence_recipe(recipe)
+        self.threads = resolve_threads(threads)
         pad_id = _ids.check_pad_id(pad_id)
         lowercase = check_flag(lowercase, "lowercase")
-        encoder = _ids.TextEncoder(_default_tokenize(tokenize, self.recipe), lowercase)
+        encoder = _ids.TextEncoder(default_tokenize(tokenize, self.recipe), lowercase)
         if ref_name != "references":
             encoder.refs_name = ref_name
         if references is None:
@@ -176,7 +171,7 @@ class PairwiseBLEU:
         """Scores of hypotheses ``rows`` x references ``cols`` (None: all; a slice, a range or
         a (start, end) pair), a float64 array on the recipe's scale (0-100 sacrebleu, 0-1
         NLTK); with ``return_stats`` also the statistics (see ``stats``)."""
-        n_threads = self.threads if threads is None else _resolve_threads(threads)
+        n_threads = self.threads if threads is None else resolve_threads(threads)
         return_stats = check_flag(return_stats, "return_stats")
         scores, stats = self._block(rows, cols, n_threads, return_stats)
         return (scores, stats) if return_stats else scores
@@ -256,15 +251,8 @@ class PairwiseBLEU:
             )
             return recipe.score_chunk(rows, out, cells.start, cells.stop)
 
-        n = r1 - r0
-        chunks = min(4 * threads, n, max(1, n * nc // _MIN_CHUNK_CELLS)) if threads > 1 else 1
-        bounds = [r0 + n * k // chunks for k in range(chunks + 1)]
-        if chunks == 1:
-            states: List[Any] = [work(r0, r1)]
-        else:
-            pool = _executor(threads)
-            futures = [pool.submit(work, bounds[k], bounds[k + 1]) for k in range(chunks)]
-            states = [f.result() for f in futures]
+        # A row of the band is nc cells of work.
+        states = run_chunks(r0, r1, threads, work, _MIN_CHUNK_CELLS, nc)
         try:
             recipe.finish(rows, out, states, "cell")
         except ValueError as exc:  # NLTK's errors (method6), which name the cell's number

@@ -8,6 +8,7 @@ from turbobleu._engine.results import (
     BLEUScore,
     BLEUSignature,
     Score,
+    Signature,
     ci_half_width,
     mean_ci,
 )
@@ -16,6 +17,7 @@ __all__ = [
     "SACREBLEU_VERSION",
     "BLEUScore",
     "BLEUSignature",
+    "Signature",
     "Score",
     "ci_half_width",
     "mean_ci",

@@ -22,16 +22,11 @@ seed 0 means unseeded there (as in sacrebleu) while the baseline's interval uses
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from turbobleu._engine import choice as _choice
-from turbobleu._engine.chrf import chosen as _chrf_impl
-from turbobleu._engine.chrf.recipe import f_score
-from turbobleu._engine.recipes.sacrebleu import SacreBLEUOptions
-from turbobleu._engine.recipes.sacrebleu_batch import bleu_scores, bootstrap_arithmetic
-from turbobleu._engine.recipes.sacrebleu_rows import sacrebleu_from_row, sacrebleu_scores_into
+from turbobleu._engine.recipes.sacrebleu_batch import bootstrap_arithmetic
 from turbobleu._engine.resample import chosen as _resample_impl
 
 # SEED_ENV, DEFAULT_SEED and Seed are public here too (the NumPy-free path shares them).
@@ -47,9 +42,7 @@ from turbobleu._engine.resample.settings import (  # noqa: F401
     multeval_p_value,
     resolve_seed,
 )
-from turbobleu._engine.ter.recipe import TERRecipe
 from turbobleu.result import ci_half_width, mean_ci
-from turbobleu.stats import BLEUStats
 
 # Resamples per block: bounds the memory of the count matrix (and of the indices kept when
 # sums may round) to ~32 MB.
@@ -60,138 +53,52 @@ _AR_CHUNK_ELEMENTS = 64_000_000
 # Progress reporting: a callable taking the number of resamples just done (a
 # ``turbobleu.cli.progress.Progress`` works); if it has ``expect(n)``, it is told the total first.
 ProgressFn = Optional[Callable[[int], None]]
-StatsLike = Union[BLEUStats, np.ndarray, Sequence[Sequence[int]]]
+# A metric's statistics rows: an array, a list of rows, or its own rows object (BLEU's
+# BLEUStats), which its resampler's ``rows`` reads.
+StatsLike = Union[np.ndarray, Sequence[Sequence[int]], Any]
 
 
 # -- inputs ------------------------------------------------------------------------------------
-class Recipe(SacreBLEUOptions):
-    """sacrebleu's options (a ``SacreBLEUOptions``, checked the same way) with the scoring the
-    tests need; a ``turbobleu.BLEU`` or a ``sacrebleu`` BLEU has them."""
-
-    __slots__ = ()
-
-    @classmethod
-    def of(cls, metric: Any) -> Any:
-        """The recipe of ``metric``: a recipe itself, the one a metric names
-        (``significance_recipe()``), or BLEU's from a BLEU object's options."""
-        if isinstance(metric, (Recipe, ChrFRecipe, TERRecipe)):
-            return metric
-        own = getattr(metric, "significance_recipe", None)  # chrF, TER
-        if own is not None:
-            return own()
-        if isinstance(metric, SacreBLEUOptions):
-            return cls(
-                metric.max_order, metric.smooth_method, metric.smooth_value, metric.effective_order
-            )
-        try:
-            return cls(
-                metric.max_ngram_order,
-                metric.smooth_method,
-                metric.smooth_value,
-                bool(metric.effective_order),
-            )
-        except AttributeError:
-            raise TypeError(
-                f"metric must be a turbobleu.BLEU (or a Recipe), got {type(metric).__name__}"
-            ) from None
-
-    @property
-    def width(self) -> int:
-        """Columns of a statistics row."""
-        return 2 + 2 * self.max_order
-
-    def corpus_score(self, rows: np.ndarray) -> float:
-        """The score of the whole corpus, as sacrebleu's ``_aggregate_and_compute``."""
-        total = [int(x) for x in rows.sum(axis=0)]
-        return sacrebleu_from_row(
-            total, self.max_order, self.smooth_method, self.smooth_value, self.effective_order
-        ).score
-
-    def scores(self, sums: np.ndarray, arithmetic: str) -> np.ndarray:
-        """sacrebleu's score of every aggregated row, in its ``arithmetic`` (see
-        ``sacrebleu_batch``)."""
-        if arithmetic == "int64" and self._kernel_matches_int64():
-            # The compiled recipe computes exactly this (float64 precisions from integer rows).
-            out = np.empty(len(sums), dtype=np.float64)
-            sacrebleu_scores_into(np.ascontiguousarray(sums, dtype=np.int64), self, out)
-            return out
-        return bleu_scores(
-            sums,
-            self.max_order,
-            self.smooth_method,
-            self.smooth_value,
-            self.effective_order,
-            arithmetic,
-        )
-
-    def _kernel_matches_int64(self) -> bool:
-        # The twin kernel is a Python loop (slower than the NumPy recipe); and in an int64 row a
-        # fractional add-k value is truncated, which the kernel (Python-int semantics) does not do.
-        if _choice.implementation != "cython":
-            return False
-        if self.smooth_method != "add-k" or self.smooth_value is None:
-            return True
-        return float(self.smooth_value).is_integer()
+def resampler_of(metric: Any) -> Any:
+    """How the tests score ``metric``'s rows: the metric's ``resampler()`` (every metric of the
+    registry has one; BLEU's options objects too), or a resampler itself."""
+    own = getattr(metric, "resampler", None)
+    if own is not None:
+        return own()
+    if all(hasattr(metric, a) for a in ("width", "rows", "corpus_score", "scores")):
+        return metric
+    raise TypeError(
+        f"metric must be a turbobleu metric (BLEU, CHRF, TER or another registered one) or its "
+        f"resampler(), got {type(metric).__name__}"
+    )
 
 
-class ChrFRecipe:
-    """chrF's scoring for the same tests (a ``turbobleu.CHRF`` has the options).
-
-    sacrebleu scores a bootstrap resample from its float32 sums with chrF's Python recipe, so
-    the arithmetic (and the scores' dtype, float32) is NumPy's float32 scalar arithmetic: the
-    same recipe is run here on the same float32 values. Integer rows (approximate
-    randomization) are scored by the compiled recipe, which equals it on integers."""
-
-    __slots__ = ("order", "beta", "eps_smoothing")
-
-    def __init__(self, order: int, beta: Any, eps_smoothing: bool) -> None:
-        self.order = order
-        self.beta = beta
-        self.eps_smoothing = bool(eps_smoothing)
-
-    @property
-    def width(self) -> int:
-        return 3 * self.order
-
-    def corpus_score(self, rows: np.ndarray) -> float:
-        total = [int(x) for x in rows.sum(axis=0)]
-        return f_score(total, self.order, self.beta, self.eps_smoothing)
-
-    def scores(self, sums: np.ndarray, arithmetic: str) -> np.ndarray:
-        if arithmetic == "int64":
-            out = np.empty(len(sums), dtype=np.float64)
-            rows = np.ascontiguousarray(sums, dtype=np.int64)
-            _chrf_impl.chrf_counts().sentence_scores(
-                rows, self.order, self.beta, self.eps_smoothing, out
-            )
-            return out
-        # sacrebleu's np.array([score of each float32 row]): float32 unless a score is a
-        # Python float (a resample with no n-gram at all)
-        return np.array([f_score(row, self.order, self.beta, self.eps_smoothing) for row in sums])
+# The resamplers' names before the metric interface, importable from here as they were (each
+# is defined beside its metric, loaded on first use).
+_FORMER_NAMES = {
+    "Recipe": ("turbobleu._engine.bleu.resampler", "BLEUResampler"),
+    "ChrFRecipe": ("turbobleu._engine.chrf.resampler", "ChrFResampler"),
+    "TERRecipe": ("turbobleu._engine.ter.recipe", "TERResampler"),
+}
 
 
-# What the tests score statistics rows with.
-AnyRecipe = Union[Recipe, ChrFRecipe, TERRecipe]
+def __getattr__(name: str) -> Any:
+    if name in _FORMER_NAMES:
+        import importlib
+
+        module, attribute = _FORMER_NAMES[name]
+        return getattr(importlib.import_module(module), attribute)
+    raise AttributeError(f"module 'turbobleu.significance' has no attribute {name!r}")
 
 
-def _rows(stats: StatsLike, recipe: AnyRecipe, what: str) -> np.ndarray:
+def _rows(stats: StatsLike, recipe: Any, what: str) -> np.ndarray:
     """Statistics rows as a C-contiguous int64 array, checked."""
-    if isinstance(stats, BLEUStats):
-        if not isinstance(recipe, Recipe):
-            raise TypeError(f"{what} is BLEU statistics but the metric is not BLEU")
-        if stats.max_order != recipe.max_order:
-            raise ValueError(
-                f"{what} has max order {stats.max_order} but the metric uses {recipe.max_order}"
-            )
-        rows = stats.array
-    else:
-        to_integers = getattr(recipe, "integer_rows", None)  # a metric whose rows hold floats
-        rows = np.asarray(stats) if to_integers is None else to_integers(stats)
-        if rows.dtype.kind == "f":
-            if not np.array_equal(rows, np.trunc(rows)):
-                raise ValueError(f"{what} must hold integer statistics")
-        elif rows.dtype.kind not in "iu":
-            raise TypeError(f"{what} must be integer statistics rows, got dtype {rows.dtype}")
+    rows = recipe.rows(stats, what)
+    if rows.dtype.kind == "f":
+        if not np.array_equal(rows, np.trunc(rows)):
+            raise ValueError(f"{what} must hold integer statistics")
+    elif rows.dtype.kind not in "iu":
+        raise TypeError(f"{what} must be integer statistics rows, got dtype {rows.dtype}")
     width = recipe.width
     if rows.ndim != 2 or rows.shape[1] != width:
         raise ValueError(f"{what} must have shape (segments, {width}), got {rows.shape}")
@@ -224,9 +131,10 @@ def _positive(value: Any, what: str) -> int:
 # -- results -----------------------------------------------------------------------------------
 def numpy_mean_ci(scores: np.ndarray) -> Tuple[float, float]:
     """(mean, 95% CI half-width) as ``sacrebleu.significance.estimate_ci`` computes them
-    (``np.mean`` of the sorted scores)."""
-    ordered = np.sort(np.asarray(scores))  # in their dtype: chrF's resample scores are float32
-    return float(ordered.mean()), float(ci_half_width(ordered))
+    (``np.mean`` of the sorted scores), NumPy scalars of the scores' dtype as there (float32
+    for chrF's and TER's resample scores)."""
+    ordered = np.sort(np.asarray(scores))
+    return ordered.mean(), ci_half_width(ordered)
 
 
 # (mean, CI) as sacrebleu's ``Score.estimate_ci`` computes them (``statistics.mean``).
@@ -274,7 +182,7 @@ def _rounded_float32_sums(
 def _bootstrap_matrix(
     rng: np.random.Generator,
     all_rows: List[np.ndarray],
-    recipe: AnyRecipe,
+    recipe: Any,
     n_samples: int,
     progress: ProgressFn,
 ) -> np.ndarray:
@@ -321,7 +229,7 @@ def bootstrap_scores(
 ) -> np.ndarray:
     """The BLEU score of each bootstrap resample (float64 array), as sacrebleu's
     ``_bootstrap_resample`` computes them with the same seed."""
-    recipe = Recipe.of(metric)
+    recipe = resampler_of(metric)
     rows = _rows(stats, recipe, "stats")
     n_samples = _positive(n_samples, "n_samples")
     rng = np.random.default_rng(resolve_seed(seed).value)
@@ -346,10 +254,12 @@ def confidence_interval(
 # -- paired tests ------------------------------------------------------------------------------
 def _prepare(
     baseline: StatsLike, systems: Sequence[StatsLike], metric: Any
-) -> Tuple[AnyRecipe, List[np.ndarray]]:
-    recipe = Recipe.of(metric)
-    if isinstance(systems, (BLEUStats, np.ndarray)):
-        raise TypeError("systems must be a list of statistics (one per system), not one array")
+) -> Tuple[Any, List[np.ndarray]]:
+    recipe = resampler_of(metric)
+    if isinstance(systems, np.ndarray) or not isinstance(systems, (list, tuple)):
+        raise TypeError(
+            f"systems must be a list of statistics (one per system), got {type(systems).__name__}"
+        )
     names = ["baseline"] + [f"systems[{i}]" for i in range(len(systems))]
     rows = [_rows(s, recipe, name) for s, name in zip([baseline, *systems], names)]
     if len(rows) < 2:
@@ -409,26 +319,41 @@ def paired_bootstrap(
     return results
 
 
+def _random_bools(rng: np.random.Generator, n_trials: int, n_segments: int) -> np.ndarray:
+    """``rng.integers(2, size=(n_trials, n_segments), dtype=bool)``, three times faster.
+
+    NumPy fills a bool array from 32-bit words (``next_uint32``), one bit per value, lowest bit
+    first, and drops the unused bits of the last word. Drawing the words as ``uint32`` (the same
+    ``next_uint32`` calls: same values, same generator state after) and unpacking their bits in
+    that order gives the same array (tests/test_significance.py checks it, state included).
+    """
+    n = n_trials * n_segments
+    words = rng.integers(0, 2**32, size=-(-n // 32), dtype=np.uint32)
+    little_endian_bytes = words.astype("<u4", copy=False).view(np.uint8)
+    bits = np.unpackbits(little_endian_bytes, count=n, bitorder="little")
+    return bits.view(bool).reshape(n_trials, n_segments)
+
+
 def _ar_selectors(rng: np.random.Generator, n_trials: int, n_segments: int) -> Iterator[np.ndarray]:
     """sacrebleu's ``rng.integers(2, size=(n_trials, n_segments), dtype=bool)``, in row chunks.
 
-    NumPy fills bool arrays from 32-bit words and drops the unused bits of the last word, so
-    chunks continue the same stream only when each (but the last) holds a multiple of 32 values.
+    Each draw drops the unused bits of its last 32-bit word (see ``_random_bools``), so chunks
+    continue the same stream only when each (but the last) holds a multiple of 32 values.
     """
     if n_trials * n_segments <= _AR_CHUNK_ELEMENTS:
-        yield rng.integers(2, size=(n_trials, n_segments), dtype=bool)
+        yield _random_bools(rng, n_trials, n_segments)
         return
     step = 32 // math.gcd(n_segments, 32)
     per_chunk = max(step, (_AR_CHUNK_ELEMENTS // n_segments) // step * step)
     for start in range(0, n_trials, per_chunk):
-        yield rng.integers(2, size=(min(per_chunk, n_trials - start), n_segments), dtype=bool)
+        yield _random_bools(rng, min(per_chunk, n_trials - start), n_segments)
 
 
 def _ar_scores(
     rng: np.random.Generator,
     baseline: np.ndarray,
     others: List[np.ndarray],
-    recipe: AnyRecipe,
+    recipe: Any,
     n_trials: int,
     progress: ProgressFn,
 ) -> List[Tuple[np.ndarray, np.ndarray]]:
@@ -527,14 +452,18 @@ def paired_approximate_randomization(
 
 # -- sacrebleu's PairedTest interface -------------------------------------------------------------
 class PairedTest:
-    """A drop-in for ``sacrebleu.significance.PairedTest`` with ``turbobleu.BLEU`` metrics.
+    """A drop-in for ``sacrebleu.significance.PairedTest``, for any metric of the registry
+    (``turbobleu.BLEU``, ``CHRF``, ``TER``, ...), mixed.
 
     ``named_systems`` is a list of (name, hypotheses), the baseline first; ``metrics`` maps a
-    name to a ``turbobleu.BLEU`` (other metrics are not provided); ``references=None`` uses each
-    metric's cached references. ``n_samples`` <= 0 means the default (1000 for "bs", 10000 for
-    "ar"); ``n_ar_confidence`` 0 means 1000 and -1 turns the AR intervals off; ``n_jobs`` is
-    accepted and ignored (the tests are vectorised). Calling it returns ``(signatures, scores)``
-    like sacrebleu: ``scores = {"System": [names], "BLEU": [Result, ...]}``.
+    name to a metric (the names are not used: as in sacrebleu, each metric's column is named
+    after its baseline score, ``BLEU``, ``chrF2``, ``chrF2++``, ``TER``, ..., and metrics whose
+    scores have the same name share one column, the last one winning); ``references=None``
+    uses each metric's cached references. ``n_samples`` <= 0 means the default (1000 for "bs",
+    10000 for "ar"); ``n_ar_confidence`` 0 means 1000 and -1 turns the AR intervals off;
+    ``n_jobs`` is accepted and ignored (the tests are vectorised). Calling it returns
+    ``(signatures, scores)`` like sacrebleu: ``scores = {"System": [names], "BLEU": [Result,
+    ...], ...}``.
     """
 
     _DEFAULT_SAMPLES = {"ar": DEFAULT_AR_TRIALS, "bs": DEFAULT_BOOTSTRAP_SAMPLES}
@@ -542,7 +471,7 @@ class PairedTest:
     def __init__(
         self,
         named_systems: List[Tuple[str, Sequence[str]]],
-        metrics: Dict[str, Any],
+        metrics: Mapping[str, Any],
         references: Optional[Sequence[Sequence[str]]],
         test_type: str = "ar",
         n_samples: int = 0,
@@ -554,13 +483,13 @@ class PairedTest:
             raise ValueError(f"test_type must be 'ar' or 'bs', got {test_type!r}")
         if len(named_systems) < 2:
             raise ValueError("named_systems needs the baseline and at least one system")
+        if not isinstance(metrics, Mapping):
+            raise TypeError(f"metrics must be a dict of metrics, got {type(metrics).__name__}")
         for name, metric in metrics.items():
-            # (a CHRF has corpus_stats too, but this class names its results "BLEU")
-            if not hasattr(metric, "corpus_stats") or hasattr(metric, "char_order"):
+            if not hasattr(metric, "resampler") or not hasattr(metric, "corpus_stats"):
                 raise TypeError(
-                    f"metrics[{name!r}] must be a turbobleu.BLEU, got "
-                    f"{type(metric).__name__} (only BLEU is provided; for chrF call "
-                    "paired_bootstrap or paired_approximate_randomization with its corpus_stats)"
+                    f"metrics[{name!r}] must be a turbobleu metric (BLEU, CHRF, TER or another "
+                    f"registered one), got {type(metric).__name__}"
                 )
         self.test_type = test_type
         self.named_systems = list(named_systems)
@@ -574,16 +503,18 @@ class PairedTest:
         self._seed = resolve_seed()
         self.metrics: Dict[str, Any] = {}
         self._signatures: Dict[str, Any] = {}
+        baseline = self.named_systems[0][1]
         for metric in metrics.values():
-            # Extracting the baseline's statistics also settles the metric's reference count.
-            metric.corpus_stats(self.named_systems[0][1], references)
+            # The baseline's statistics settle the metric's reference count, and its score's
+            # name is the column's (sacrebleu's key).
+            key = metric.score_of_stats(metric.corpus_stats(baseline, references)).name
             signature = metric.get_signature()
             signature.update("seed", self._seed.paired_text)
             signature.update(test_type, self.n_samples)
             if self.n_ar_confidence > 0:
                 signature.update("bs", self.n_ar_confidence)
-            self._signatures["BLEU"] = signature
-            self.metrics["BLEU"] = metric
+            self._signatures[key] = signature
+            self.metrics[key] = metric
 
     def __call__(self) -> Tuple[Dict[str, Any], Dict[str, List[Any]]]:
         scores: Dict[str, List[Any]] = {"System": [name for name, _ in self.named_systems]}

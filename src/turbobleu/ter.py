@@ -22,8 +22,9 @@ from turbobleu._engine.count.references import (
 from turbobleu._engine.ter import edits
 from turbobleu._engine.ter.recipe import additive_rows, additive_sums, summed, ter_score
 from turbobleu._engine.ter.tercom import TercomWords
+from turbobleu._metric import Metric
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.result import _ABBREVIATIONS, SACREBLEU_VERSION, BLEUSignature, Score
+from turbobleu.result import _ABBREVIATIONS, SACREBLEU_VERSION, Score, Signature
 
 if TYPE_CHECKING:
     from typing import Any, List, Optional, Sequence, Tuple
@@ -48,13 +49,13 @@ class TERScore(Score):
         self._verbose = ""
 
 
-class TERSignature(BLEUSignature):
+class TERSignature(Signature):
     """TER's signature, e.g.
     ``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0``."""
 
     ABBREVIATIONS = dict(_ABBREVIATIONS, tok="t", norm="nr", punct="pn", asian="as")
 
-    def __init__(  # noqa: D107 (BLEUSignature's formatting; TER's fields)
+    def __init__(  # noqa: D107 (the base formats; TER's fields)
         self,
         nrefs: Any,
         case_sensitive: bool,
@@ -83,9 +84,14 @@ def _check_flag(value: Any, name: str) -> bool:
         raise TypeError(f"{name} must be a bool, got {type(value).__name__}") from exc
 
 
-class TER:
+class TER(Metric):
     """TER with sacrebleu's options and results (``sacrebleu.metrics.TER``). ``references``, if
     given, are tokenized once and reused by ``corpus_score(hyps)``."""
+
+    name = "ter"
+    higher_is_better = False  # an error rate
+    score_type = TERScore
+    _SIGNATURE_TYPE = TERSignature
 
     def __init__(
         self,
@@ -102,12 +108,7 @@ class TER:
         self.tokenizer = TercomWords(
             self.normalized, self.no_punct, self.asian_support, self.case_sensitive
         )
-        self.n_bootstrap: Optional[int] = None
-        self.seed: Optional[str] = None
-        self._ref_cache: Optional[Tuple[PackedReferences, int]] = None
-        if references is not None:
-            self._ref_cache = self._prepare_references(references, None)
-            self.num_refs = self._ref_cache[1]
+        self._cache_references(references)
 
     # -- statistics -------------------------------------------------------------------------
     def _prepare_references(
@@ -124,18 +125,8 @@ class TER:
         compiled tokenizer's job: True/False, whether it lowercases); None: Tercom's words."""
         return not self.case_sensitive if self.tokenizer.plain else None
 
-    def _cached_references(self, segments: int) -> PackedReferences:
-        if self._ref_cache is None:
-            raise ValueError(
-                "references: none given and none cached (pass references= to TER() or to this call)"
-            )
-        packed, self.num_refs = self._ref_cache
-        if packed.segments != segments:
-            raise ValueError(
-                f"hypotheses has {segments} segments but the cached references have "
-                f"{packed.segments} (sacrebleu would silently truncate)"
-            )
-        return packed
+    def _prepared_segments(self, prepared: PackedReferences) -> int:
+        return prepared.segments
 
     def segment_edits(
         self,
@@ -263,14 +254,14 @@ class TER:
 
         return np.array([ter_score(*additive_sums(row)) for row in rows.tolist()], dtype=np.float64)
 
-    def significance_recipe(self) -> Any:
+    def resampler(self) -> Any:
         """TER's scoring for ``turbobleu.significance`` (the references per segment of the last
         references given; a power of two, see ``_engine/ter/recipe.py``)."""
-        from turbobleu._engine.ter.recipe import TERRecipe
+        from turbobleu._engine.ter.recipe import TERResampler
 
         if not hasattr(self, "num_refs"):
             raise ValueError("TER's significance tests need the metric's references first")
-        return TERRecipe(self.num_refs)
+        return TERResampler(self.num_refs)
 
     def get_signature(self) -> TERSignature:
         if not hasattr(self, "num_refs"):
@@ -289,14 +280,9 @@ class TER:
     def _extract_corpus_statistics(
         self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[Optional[str]]]]
     ) -> List[List[Any]]:
+        # (sacrebleu's rows: an int and a float each, not the float array of corpus_stats)
         num_edits, lengths = self.segment_edits(hypotheses, references)
         return [[e, n] for e, n in zip(num_edits, lengths)]
-
-    def _compute_score_from_stats(self, stats: Any) -> TERScore:
-        return self.score_row(stats)
-
-    def _aggregate_and_compute(self, stats: Any) -> TERScore:
-        return self.score_row(self.sum_rows(stats))
 
 
 def corpus_ter(

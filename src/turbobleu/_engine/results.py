@@ -148,39 +148,15 @@ def ci_half_width(ordered: Any) -> Any:
     return 0.5 * (ordered[len(ordered) - lo - 1] - ordered[lo])
 
 
-class BLEUSignature:
-    """The reproducibility signature, e.g.
-    ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""
+class Signature:
+    """What every metric's reproducibility signature shares (sacrebleu's ``Signature``): the
+    fields every sacrebleu metric starts with, ``update``, and the text
+    (``nrefs:1|case:mixed|...|version:2.6.0``; ``format(short=True)`` abbreviates the keys).
+    A metric's signature adds its own fields to ``info`` after ``shared_fields``."""
 
     # the short field names of ``format(short=True)``; a metric may shorten its own otherwise
     ABBREVIATIONS: Dict[str, str] = _ABBREVIATIONS
-
-    def __init__(
-        self,
-        nrefs: Any,
-        lowercase: bool,
-        effective_order: bool,
-        tokenizer: str,
-        smooth_method: str,
-        smooth_value: Optional[float],
-        smooth_default: Optional[float],
-        n_bootstrap: Optional[int] = None,
-        seed: Optional[str] = None,
-    ) -> None:
-        smooth = smooth_method
-        if smooth_default is not None:
-            value = smooth_default if smooth_value is None else smooth_value
-            smooth += f"[{value:.2f}]"
-        self.info = self.shared_fields(nrefs, n_bootstrap, seed)
-        self.info.update(
-            {
-                "case": "lc" if lowercase else "mixed",
-                "eff": "yes" if effective_order else "no",
-                "tok": tokenizer,
-                "smooth": smooth,
-                "version": SACREBLEU_VERSION,
-            }
-        )
+    info: Dict[str, Any]
 
     @staticmethod
     def shared_fields(
@@ -218,3 +194,34 @@ class BLEUSignature:
         return self.format()
 
     __str__ = __repr__
+
+
+class BLEUSignature(Signature):
+    """BLEU's signature, e.g. ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""
+
+    def __init__(
+        self,
+        nrefs: Any,
+        lowercase: bool,
+        effective_order: bool,
+        tokenizer: str,
+        smooth_method: str,
+        smooth_value: Optional[float],
+        smooth_default: Optional[float],
+        n_bootstrap: Optional[int] = None,
+        seed: Optional[str] = None,
+    ) -> None:
+        smooth = smooth_method
+        if smooth_default is not None:
+            value = smooth_default if smooth_value is None else smooth_value
+            smooth += f"[{value:.2f}]"
+        self.info = self.shared_fields(nrefs, n_bootstrap, seed)
+        self.info.update(
+            {
+                "case": "lc" if lowercase else "mixed",
+                "eff": "yes" if effective_order else "no",
+                "tok": tokenizer,
+                "smooth": smooth,
+                "version": SACREBLEU_VERSION,
+            }
+        )

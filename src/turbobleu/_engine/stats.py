@@ -48,6 +48,12 @@ class BLEUStats:
         view.flags.writeable = False
         return view
 
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """The rows for ``np.asarray`` (a copy when a dtype or ``copy=True`` asks for one)."""
+        if copy or (dtype is not None and dtype != self._rows.dtype):
+            return self._rows.astype(dtype or self._rows.dtype)
+        return self.array
+
     def __len__(self) -> int:
         return self._rows.shape[0]
 

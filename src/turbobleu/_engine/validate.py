@@ -117,7 +117,11 @@ def first_token(rows: Sequence) -> Any:
             return row
         if not is_row(row) or not hasattr(row, "__len__"):
             return None
-        if len(row):
+        try:
+            size = len(row)
+        except TypeError:  # a 0-d array: no sequence (the packer names it)
+            return None
+        if size:
             return row[0]
     return None
 

@@ -23,11 +23,10 @@ import os
 
 from turbobleu import _log
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.bleu import BLEU
 
 if TYPE_CHECKING:
     import argparse
-    from typing import List, Sequence, Tuple
+    from typing import Any, List, Sequence, Tuple
 
 
 def found_systems(n_systems: int) -> None:
@@ -49,17 +48,18 @@ def paired_account(
     args: argparse.Namespace,
     names: Sequence[str],
     systems: Sequence[List[str]],
-    metrics: Sequence[Tuple[str, str]],
+    metrics: Sequence[Tuple[str, str, Any]],
     n_samples: int,
 ) -> None:
     """The paired test's lines, as sacrebleu's ``PairedTest`` logs them: ``metrics`` holds each
-    metric's (``-m`` name, score name) in ``-m``'s order; ``names`` are the systems' names, the
+    metric's (``-m`` name, score name, metric) in ``-m``'s order, the metric giving its warnings
+    about the hypotheses (``notice_hypotheses``); ``names`` are the systems' names, the
     baseline's first; ``n_samples`` the resamples (or trials) run."""
     warn = not args.force
-    for option, _ in metrics:
+    for option, _, metric in metrics:
         _log.info(f"Pre-computing {option.upper()} statistics for {names[0]!r}")
-        if warn and option == "bleu":
-            BLEU._warn_if_tokenized(systems[0])
+        if warn:
+            metric.notice_hypotheses(systems[0])
     workers = parallel_workers(args.paired_jobs, len(systems))
     if workers > 1:
         _log.info(f"Launching {workers} parallel workers.")
@@ -68,8 +68,8 @@ def paired_account(
     else:
         performing = f" > Performing approximate randomization test (# trials: {n_samples})"
     for name, hyps in zip(names[1:], systems[1:]):
-        for option, score_name in metrics:
+        for _, score_name, metric in metrics:
             _log.info(f"Computing {score_name} for {name!r} and extracting sufficient statistics")
-            if warn and option == "bleu":
-                BLEU._warn_if_tokenized(hyps)
+            if warn:
+                metric.notice_hypotheses(hyps)
             _log.info(performing)

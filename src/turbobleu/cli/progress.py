@@ -37,10 +37,19 @@ def _clock_text(seconds: float) -> str:
     return f"{hours:d}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
 
 
+def _rate_text(done: int, elapsed: float) -> str:
+    if elapsed <= 0:
+        return "?"
+    rate = done / elapsed
+    return f"{rate:.0f}" if rate >= 100 else f"{rate:.1f}"
+
+
 class Progress:
     """``with Progress("bootstrap", total=1000) as bar: ... bar.update(100)``.
 
-    ``expect(n)`` grows the total while work is being planned; ``update(n)`` records done work.
+    ``expect(n)`` grows the total while work is being planned (before the work it counts is
+    done); ``update(n)`` records done work. Without a total (work read as it comes, such as a
+    streamed file), the bar shows the count and the rate in ``unit`` per second, no percentage.
     ``enabled=None`` means: on when ``stream`` is a terminal.
     """
 
@@ -54,8 +63,10 @@ class Progress:
         interval: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
         width: Optional[int] = None,
+        unit: str = "",
     ) -> None:
         self.description = description
+        self.unit = unit
         self.total = int(total)
         self.done = 0
         self.stream = stream if stream is not None else sys.stderr
@@ -85,7 +96,7 @@ class Progress:
         if (
             self._last_draw is not None
             and now - self._last_draw < self.interval
-            and self.done < self.total
+            and (self.total <= 0 or self.done < self.total)  # (the last step of a total: drawn)
         ):
             return
         self._draw(now)
@@ -109,7 +120,9 @@ class Progress:
             room = max(0, width - len(head) - len(tail) - 2)
             filled = int(round(fraction * room))
             return f"{head}{'#' * filled}{' ' * (room - filled)}|{tail}"
-        return f"{self.description}: {self.done} [{_clock_text(elapsed)}]"
+        unit = f" {self.unit}" if self.unit else ""
+        rate = f"{_rate_text(self.done, elapsed)}{unit or ' it'}/s"
+        return f"{self.description}: {self.done}{unit} [{_clock_text(elapsed)}, {rate}]"
 
     def _draw(self, now: float) -> None:
         text = self.line(now)

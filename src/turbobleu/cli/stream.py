@@ -1,4 +1,5 @@
-"""The command line's corpus scores in bounded memory: without significance tests or
+"""BLEU's corpus scores on the command line in bounded memory (one of BLEU's own command-line
+paths, used by ``cli.bleu``): without significance tests or
 ``--sentence-level`` (which need every segment's row), the files are read in chunks of segments
 and each system's statistics summed as they go, so memory does not grow with the input."""
 
@@ -57,9 +58,10 @@ def streamed_rows(
     totals: List[Optional[list]] = [None] * len(systems)
     periods = [0] * len(systems)
     enabled = False if args.quiet else None
-    with Progress("statistics", enabled=enabled) as bar:
+    # No total: the files are read as they are scored (a total grown chunk by chunk would read
+    # 100% throughout), so the bar counts the segments scored and their rate.
+    with Progress("statistics", enabled=enabled, unit="segments") as bar:
         for hyps, ref_chunk in segment_chunks(systems, list(args.input), refs, ref_names, chunk):
-            bar.expect(len(hyps[0]) * len(hyps))
             for s, system in enumerate(hyps):
                 row, found = chunk_row(metric, system, ref_chunk)
                 totals[s] = add_rows(totals[s], row)

@@ -25,13 +25,11 @@ threads at once.
 from __future__ import annotations
 
 import argparse
-import threading
-from collections import OrderedDict
-from typing import Any, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from turbobleu.batch import NLTKRecipe, ReferenceSets, SacreBLEURecipe
+from turbobleu.rewards._bleu import DEFAULT_CACHE_BYTES as DEFAULT_CACHE_BYTES  # (its old home)
 from turbobleu.rewards.metric_reward import MetricReward
 
 __all__ = ["BLEUReward", "RewardBatch", "first_kind", "print_path_command"]
@@ -40,14 +38,11 @@ __all__ = ["BLEUReward", "RewardBatch", "first_kind", "print_path_command"]
 # (NumPy arrays are not: their == is elementwise).
 _PLAIN = (str, list, tuple)
 
-# The metric whose options this class takes itself (the others come from the registry).
-_BLEU = "bleu"
+# The metric a reward computes unless told otherwise.
+_DEFAULT_METRIC = "bleu"
 
 # Scales a reward may be given in: 0-1 or 0-100.
 SCALES = (1, 100)
-
-# Prepared references kept between calls, in bytes of their tables (the LRU drops the oldest).
-DEFAULT_CACHE_BYTES = 64 * 2**20
 
 
 class RewardBatch:
@@ -161,121 +156,49 @@ class BLEUReward:
     registry, ``"chrf"`` or ``"ter"``: sacrebleu's ``sentence_chrf`` / ``sentence_ter`` of
     text, made with ``metric_options`` (``CHRF`` / ``TER`` keyword arguments, e.g.
     ``{"word_order": 2}`` for chrF++); TER, an error rate, is negated so that higher is better
-    (see ``turbobleu.rewards.metric_reward``). The BLEU options (``recipe``, ``tokenize``,
-    ``lowercase``, ``pad_id``) are refused with another metric.
+    (see ``turbobleu.rewards.metric_reward``); a metric added with ``register_metric`` is
+    taken the same way. The BLEU options (``recipe``, ``tokenize``, ``lowercase``, ``threads``,
+    ``pad_id``, ``cache_bytes``) are refused with another metric, naming the option. The
+    metric's own settings (BLEU's ``recipe``, ``tokenize``, ...) read through this object.
     """
 
     def __init__(
         self,
-        recipe: Any = "sacrebleu",
+        recipe: Any = None,
         *,
         scale: int = 1,
-        tokenize: Any = None,
-        lowercase: bool = False,
-        threads: Optional[int] = None,
-        pad_id: Optional[int] = None,
-        cache_bytes: int = DEFAULT_CACHE_BYTES,
-        metric: str = "bleu",
+        metric: str = _DEFAULT_METRIC,
         metric_options: Optional[Mapping[str, Any]] = None,
+        **options: Any,
     ) -> None:
-        self.metric = metric
-        self._other: Optional[MetricReward] = None
-        if metric != _BLEU:
-            if not isinstance(metric, str):
-                raise TypeError(f"metric must be a metric's name, got {type(metric).__name__}")
-            given = {
-                "recipe": recipe != "sacrebleu",
-                "tokenize": tokenize is not None,
-                "lowercase": bool(lowercase),
-                "pad_id": pad_id is not None,
-            }
-            for option, is_given in given.items():
-                if is_given:
-                    raise ValueError(
-                        f"{option} is a BLEU option; with metric={metric!r} give that metric's "
-                        "constructor keywords in metric_options"
-                    )
-        elif metric_options is not None:
-            raise ValueError("metric_options is for metric='chrf' or 'ter'; BLEU takes recipe=")
-        if recipe == "sacrebleu":
-            recipe = SacreBLEURecipe()
-        elif recipe == "nltk":
-            recipe = NLTKRecipe()
-        if not isinstance(recipe, (SacreBLEURecipe, NLTKRecipe)):
-            raise ValueError(
-                "recipe must be 'sacrebleu', 'nltk', a SacreBLEURecipe or an NLTKRecipe, "
-                f"got {recipe!r}"
-            )
+        from turbobleu.metric_registry import get_metric
+
+        if not isinstance(metric, str):
+            raise TypeError(f"metric must be a metric's name, got {type(metric).__name__}")
+        entry = get_metric(metric)
         if isinstance(scale, bool) or scale not in SCALES:
             raise ValueError(f"scale must be 1 (rewards in 0-1) or 100 (0-100), got {scale!r}")
-        if isinstance(cache_bytes, bool) or not isinstance(cache_bytes, int) or cache_bytes < 0:
-            raise ValueError(f"cache_bytes must be an integer >= 0, got {cache_bytes!r}")
-        self.recipe = recipe
+        if recipe is not None:
+            options["recipe"] = recipe
+        if metric_options is not None:
+            options["metric_options"] = metric_options
+        self.metric = metric
         self.scale = int(scale)
-        if tokenize is None:
-            tokenize = "13a" if isinstance(recipe, SacreBLEURecipe) else "none"
-        self.tokenize = tokenize
-        self.lowercase = bool(lowercase)
-        self.threads = threads
-        self.pad_id = pad_id
-        self.cache_bytes = cache_bytes
-        # The recipe's own range: sacrebleu scores 0-100, NLTK 0-1.
-        native = 100 if isinstance(recipe, SacreBLEURecipe) else 1
-        self._divide = native // self.scale if native > self.scale else 1
-        self._multiply = self.scale // native if self.scale > native else 1
-        if metric != _BLEU:
-            self._other = MetricReward(metric, self.scale, metric_options)
-        self._init_cache()
+        # The metric's own rewards (the registry's "reward" hook), else its sentence scores.
+        make = entry.hook("reward")
+        if make is not None:
+            self._impl = make(scale=self.scale, **options)
+        else:
+            self._impl = MetricReward(entry.name, self.scale, **options)
 
-    def _init_cache(self) -> None:
-        self._lock = threading.Lock()
-        self._cache: "OrderedDict[Hashable, ReferenceSets]" = OrderedDict()
-        self._cached_bytes = 0
-
-    def __getstate__(self) -> Dict[str, Any]:
-        state = self.__dict__.copy()
-        for key in ("_lock", "_cache", "_cached_bytes"):
-            del state[key]
-        return state
-
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._init_cache()
+    def __getattr__(self, name: str) -> Any:
+        # The metric's own settings (BLEU's recipe, tokenize, cache, ...), read from its rewards.
+        if name.startswith("__") or name == "_impl":
+            raise AttributeError(name)
+        return getattr(self._impl, name)
 
     def __repr__(self) -> str:
-        if self._other is not None:
-            return f"{type(self).__name__}({self._other!r}, scale={self.scale})"
-        return (
-            f"{type(self).__name__}(recipe={self.recipe!r}, scale={self.scale}, "
-            f"tokenize={self.tokenize!r}, lowercase={self.lowercase})"
-        )
-
-    # -- prepared references ----------------------------------------------------------------------
-    def _prepared(self, key: Tuple[Any, ...], groups: List[Any], kind: str) -> ReferenceSets:
-        """The ReferenceSets of ``groups`` (one per distinct run of rows), from the cache when
-        the same groups were prepared before."""
-        with self._lock:
-            refs = self._cache.get(key)
-            if refs is not None:
-                self._cache.move_to_end(key)
-                return refs
-        refs = ReferenceSets(
-            [list(g) for g in groups] if kind == "text" else [[list(r) for r in g] for g in groups],
-            max_order=self.recipe.orders,
-            pad_id=self.pad_id,
-            tokenize=self.tokenize,
-            lowercase=self.lowercase,
-            threads=self.threads,
-        )
-        if refs.nbytes <= self.cache_bytes:
-            with self._lock:
-                if key not in self._cache:
-                    self._cache[key] = refs
-                    self._cached_bytes += refs.nbytes
-                    while self._cached_bytes > self.cache_bytes:
-                        _, old = self._cache.popitem(last=False)
-                        self._cached_bytes -= old.nbytes
-        return refs
+        return f"{type(self).__name__}({self._impl.fields()})"
 
     # -- scoring ----------------------------------------------------------------------------------
     def score(
@@ -326,35 +249,14 @@ class BLEUReward:
             row_group[i] = len(keys) - 1
         group = np.array(row_group, dtype=np.int64)
         valid = group >= 0
-        order = self.recipe.orders
         scores = np.full(n, np.nan)
-        # BLEU's statistics; another metric's rewards come without them (zero columns).
-        rows = np.zeros((n, 2 + 2 * order if self._other is None else 0), dtype=np.int64)
+        # The metric's statistics columns (BLEU's; none for a metric that has no such rows).
+        rows = np.zeros((n, self._impl.width), dtype=np.int64)
         if kind is None:  # no row has a reference
             return RewardBatch(scores, rows, valid)
         hyps = self._hypotheses(hypotheses, kind, valid)
         idx = np.flatnonzero(valid)
-        if self._other is not None:
-            if kind != "text":
-                raise TypeError(
-                    f"{what}: metric={self.metric!r} scores text; token-id references need "
-                    "metric='bleu'"
-                )
-            scores[idx] = self._other.score(hyps, keys, group[idx])
-            return RewardBatch(scores, rows, valid)
-        refs = self._prepared(tuple(keys), keys, kind)
-        got, got_rows = refs.score(
-            hyps,
-            self.recipe,
-            group=group[idx],
-            pad_id=self.pad_id,
-            threads=self.threads,
-            return_stats=True,
-        )
-        if self._divide != 1:
-            got = got / self._divide
-        elif self._multiply != 1:
-            got = got * self._multiply
+        got, got_rows = self._impl.score(hyps, keys, group[idx], kind, what)
         scores[idx] = got
         rows[idx] = got_rows
         return RewardBatch(scores, rows, valid)

@@ -41,7 +41,7 @@ class OpenRLHFBLEUReward(BLEUReward):
     ``make_reward_func``, which documents the arguments."""
 
     def __init__(
-        self, recipe: Any = "sacrebleu", *, eos_markers: Sequence[str] = EOS_MARKERS, **options: Any
+        self, recipe: Any = None, *, eos_markers: Sequence[str] = EOS_MARKERS, **options: Any
     ) -> None:
         super().__init__(recipe, **options)
         self.eos_markers = tuple(m for m in eos_markers if m)
@@ -95,7 +95,7 @@ class OpenRLHFBLEUReward(BLEUReward):
         return {"rewards": rewards, "scores": rewards, "extra_logs": {self.metric: rewards}}
 
 
-def make_reward_func(recipe: Any = "sacrebleu", **options: Any) -> OpenRLHFBLEUReward:
+def make_reward_func(recipe: Any = None, **options: Any) -> OpenRLHFBLEUReward:
     """An OpenRLHF ``reward_func``: BLEU of each response against its label.
 
     ``recipe``: ``"sacrebleu"``, ``"nltk"`` or a ``SacreBLEURecipe``/``NLTKRecipe``. Keyword

@@ -57,7 +57,7 @@ class TRLBLEUReward(BLEUReward):
     def __init__(
         self,
         column: str,
-        recipe: Any = "sacrebleu",
+        recipe: Any = None,
         *,
         name: Optional[str] = None,
         eos_token_ids: Sequence[int] = (),
@@ -112,9 +112,7 @@ class TRLBLEUReward(BLEUReward):
 _TRL_KEYWORDS = frozenset({"trainer_state", "log_extra", "log_metric", "environments"})
 
 
-def trl_reward(
-    column: str = "reference", recipe: Any = "sacrebleu", **options: Any
-) -> TRLBLEUReward:
+def trl_reward(column: str = "reference", recipe: Any = None, **options: Any) -> TRLBLEUReward:
     """A reward function for TRL: sentence BLEU of each completion against its row's references.
 
     ``column``: the dataset column holding each prompt's references: a string, a list of

@@ -60,23 +60,21 @@ def _scorer(
     with _scorers_lock:
         scorer = _scorers.get(key)
     if scorer is None:
-        rec: Any = recipe  # (BLEUReward refuses a BLEU recipe with another metric)
-        if options:
-            if recipe == "sacrebleu":
-                rec = SacreBLEURecipe(**options)
-            elif recipe == "nltk":
-                rec = NLTKRecipe(**options)
         if recipe not in ("sacrebleu", "nltk"):
             raise ValueError(f"recipe must be 'sacrebleu' or 'nltk', got {recipe!r}")
-        scorer = BLEUReward(
-            rec,
-            scale=scale,
-            tokenize=tokenize,
-            lowercase=lowercase,
-            threads=threads,
-            metric=metric,
-            metric_options=metric_options,
-        )
+        # Only the options given reach the metric (another metric refuses BLEU's).
+        given: Dict[str, Any] = {"threads": threads} if threads is not None else {}
+        if tokenize is not None:
+            given["tokenize"] = tokenize
+        if lowercase:
+            given["lowercase"] = True
+        if options:
+            given["recipe"] = (SacreBLEURecipe if recipe == "sacrebleu" else NLTKRecipe)(**options)
+        elif recipe != "sacrebleu":
+            given["recipe"] = recipe
+        if metric_options is not None:
+            given["metric_options"] = metric_options
+        scorer = BLEUReward(scale=scale, metric=metric, **given)
         with _scorers_lock:
             scorer = _scorers.setdefault(key, scorer)
     return scorer

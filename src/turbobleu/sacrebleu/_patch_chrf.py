@@ -14,9 +14,11 @@ negative beta), and of references sacrebleu cached before the patch.
 
 from __future__ import annotations
 
+import importlib
+
 from turbobleu import chrf as turbo_chrf
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.sacrebleu._patch_common import patch_metric
+from turbobleu.sacrebleu._patch_common import patch_metric, scores_as_stock
 
 if TYPE_CHECKING:
     from typing import Any, Callable, Optional, Tuple
@@ -73,3 +75,19 @@ def _statistics(metric: Any, turbo: turbo_chrf.CHRF, hypotheses: Any, references
     rows = turbo.corpus_stats(list(hypotheses), references or None).tolist()
     metric.num_refs = turbo.num_refs
     return rows
+
+
+def resampler(metric: Any) -> Optional[Any]:
+    """turbobleu's scoring of resampled rows for sacrebleu's CHRF ``metric`` (its options: the
+    n-gram orders ``char_order + word_order``, ``beta``, ``eps_smoothing``), for sacrebleu's
+    significance tests; None (sacrebleu's code) for anything else."""
+    if not scores_as_stock(metric, importlib.import_module("sacrebleu.metrics.chrf").CHRF):
+        return None
+    order, beta = metric.char_order + metric.word_order, metric.beta
+    if isinstance(order, bool) or not isinstance(order, int) or order < 1:
+        return None
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or beta < 0:
+        return None
+    from turbobleu._engine.chrf.resampler import ChrFResampler
+
+    return ChrFResampler(order, beta, metric.eps_smoothing)

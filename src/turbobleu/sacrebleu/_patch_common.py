@@ -111,6 +111,19 @@ def standard(metric: Any, engine: dict) -> bool:
     return all(getattr(cls, name, None) is method for name, method in engine.items())
 
 
+# The methods that turn a metric's statistics into scores (and the rows it resamples): a class
+# overriding one keeps sacrebleu's significance code (see ``_patch_significance``).
+SCORING = ("_compute_score_from_stats", "_aggregate_and_compute", "_extract_corpus_statistics")
+
+
+def scores_as_stock(metric: Any, cls: Any) -> bool:
+    """Whether ``metric`` is a ``cls`` (sacrebleu's class) that scores its statistics with
+    ``cls``'s own methods (``SCORING``), as they are now (patched or not)."""
+    return isinstance(metric, cls) and standard(
+        metric, {name: getattr(cls, name) for name in SCORING}
+    )
+
+
 def init_taking_references(
     original_init: Callable[..., None], cache_references: Callable[[Any, Any], None]
 ) -> Callable[..., None]:

@@ -12,12 +12,14 @@ of the statistics and of references sacrebleu cached before the patch.
 
 from __future__ import annotations
 
+import importlib
+
 from turbobleu import ter as turbo_ter
 from turbobleu._typing import TYPE_CHECKING
-from turbobleu.sacrebleu._patch_common import patch_metric
+from turbobleu.sacrebleu._patch_common import patch_metric, scores_as_stock
 
 if TYPE_CHECKING:
-    from typing import Any, Callable, List, Tuple
+    from typing import Any, Callable, List, Optional, Tuple
 
 # The methods that define TER's statistics in sacrebleu; a subclass overriding one keeps
 # sacrebleu's code.
@@ -65,3 +67,21 @@ def _statistics(metric: Any, turbo: turbo_ter.TER, hypotheses: Any, references: 
     rows = turbo._extract_corpus_statistics(list(hypotheses), references or None)
     metric.num_refs = turbo.num_refs
     return rows
+
+
+def resampler(metric: Any) -> Optional[Any]:
+    """turbobleu's scoring of resampled rows for sacrebleu's TER ``metric`` (by its references
+    per segment, known once it has scored), for sacrebleu's significance tests; None
+    (sacrebleu's code) for anything else, and for reference counts whose average lengths
+    turbobleu cannot sum exactly."""
+    if not scores_as_stock(metric, importlib.import_module("sacrebleu.metrics.ter").TER):
+        return None
+    refs = getattr(metric, "num_refs", None)
+    if isinstance(refs, bool) or not isinstance(refs, int):
+        return None
+    from turbobleu._engine.ter.recipe import TERResampler
+
+    try:
+        return TERResampler(refs)
+    except ValueError:
+        return None

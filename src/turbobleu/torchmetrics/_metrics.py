@@ -74,12 +74,14 @@ class BLEUScore(_TorchmetricsBLEUScore):
     def _splitter(self) -> LineSplitter:
         return plain_splitter()
 
-    def forward(self, *args: Any, **kwargs: Any) -> Any:
-        """The score of this batch alone (and the batch added to the state), as torchmetrics'
-        ``forward``; the batch is tokenized and counted once for its two ``update`` calls."""
+    # ``forward`` stays torchmetrics' own (``torch.jit.unused``, so the metric scripts as
+    # torchmetrics' does); its two-``update`` path, the one BLEU takes, is this method.
+    def _forward_full_state_update(self, *args: Any, **kwargs: Any) -> Any:
+        """torchmetrics' ``forward`` for this batch: the batch is tokenized and counted once
+        for the path's two ``update`` calls (the global one and the batch-only one)."""
         self.__dict__["_turbobleu_batches"] = {}
         try:
-            return super().forward(*args, **kwargs)
+            return super()._forward_full_state_update(*args, **kwargs)
         finally:
             self.__dict__.pop("_turbobleu_batches", None)
 

@@ -26,6 +26,7 @@ cdef extern from "Python.h":
     bint PyList_CheckExact(object o)
     bint PyTuple_CheckExact(object o)
     object PyList_AsTuple(object o)
+    object PyNumber_Index(object o)
 
 cdef extern from "cpython_layout.h":
     bint PyLong_CheckExact(PyObject* o)
@@ -50,7 +51,10 @@ cdef inline object fast_items(object seq, str what, Py_ssize_t i, str give, str 
                         "tokenizer (tokenize=...)")
     if not PySequence_Check(seq):
         raise TypeError(f"{what}[{i}] must be {expected}, got {type(seq).__name__}")
-    return PySequence_Fast(seq, b"not a sequence")
+    try:
+        return PySequence_Fast(seq, b"not a sequence")
+    except TypeError:  # a sequence type that cannot be iterated: a 0-d array
+        raise TypeError(f"{what}[{i}] must be {expected}, got {_describe(seq)}") from None
 
 
 cdef changed_size(str what, Py_ssize_t i):
@@ -77,15 +81,24 @@ cdef int32_t _as_id(PyObject* item, str what, Py_ssize_t i, Py_ssize_t j, bint s
     long long (``small_pad``), else the Python int ``pad_obj`` (None: no pad id)."""
     cdef int overflow = 0
     cdef long long v
-    if not PyLong_Check(item) and not PyIndex_Check(item):
-        raise TypeError(f"{what}[{i}][{j}] must be an integer token id, got "
-                        f"{_describe(<object>item)}")
-    v = PyLong_AsLongLongAndOverflow(item, &overflow)
+    cdef object number
+    if PyLong_Check(item):
+        number = <object>item
+    else:
+        # __index__ may refuse (an array of several values): the message is ours all the same.
+        try:
+            if not PyIndex_Check(item):
+                raise TypeError
+            number = PyNumber_Index(<object>item)
+        except TypeError:
+            raise TypeError(f"{what}[{i}][{j}] must be an integer token id, got "
+                            f"{_describe(<object>item)}") from None
+    v = PyLong_AsLongLongAndOverflow(<PyObject*>number, &overflow)
     if overflow == 0:
         skip[0] = small_pad and v == pad
     else:
         # Beyond 64 bits: only a pad id beyond them too can equal it (e.g. 2**64-1).
-        skip[0] = not small_pad and pad_obj is not None and _index(<object>item) == pad_obj
+        skip[0] = not small_pad and pad_obj is not None and number == pad_obj
     if skip[0]:
         return 0
     if overflow != 0 or v < 0 or v > 2147483647:

@@ -26,13 +26,18 @@ def _id_rule(pad: Any) -> str:
     )
 
 
+def _describe(item: Any) -> str:
+    kind = type(item).__name__
+    return kind if isinstance(item, (list, tuple)) else f"{kind} {item!r}"
+
+
 def _as_id(item: Any, what: str, i: int, j: int, pad: Any = None) -> int:
     try:
         v = _index(item)
     except TypeError:
-        kind = type(item).__name__
-        shown = kind if isinstance(item, (list, tuple)) else f"{kind} {item!r}"
-        raise TypeError(f"{what}[{i}][{j}] must be an integer token id, got {shown}") from None
+        raise TypeError(
+            f"{what}[{i}][{j}] must be an integer token id, got {_describe(item)}"
+        ) from None
     if not 0 <= v <= 0x7FFFFFFF:
         raise ValueError(f"{what}[{i}][{j}] = {item!r}: {_id_rule(pad)}")
     return v
@@ -56,7 +61,13 @@ def _items(seq: Any, name: str, give: str, expected: str) -> list:
     # As the compiled packer (PySequence_Check): a dict or a set is no row, whatever it holds.
     if isinstance(seq, (dict, set, frozenset)) or not hasattr(type(seq), "__getitem__"):
         raise TypeError(f"{name} must be {expected}, got {type(seq).__name__}")
-    return list(seq)
+    try:
+        return list(seq)
+    except TypeError:  # indexable but not iterable: a 0-d array, a NumPy scalar
+        # As the compiled packer words it: a 0-d array is a sequence type that cannot be read,
+        # a NumPy scalar no sequence at all.
+        shown = _describe(seq) if isinstance(seq, _np.ndarray) else type(seq).__name__
+        raise TypeError(f"{name} must be {expected}, got {shown}") from None
 
 
 def _extend_ids(flat: list, seq: Any, what: str, i: int, pad: Any) -> None:

@@ -116,6 +116,20 @@ def _drop_pad(ids: np.ndarray, offsets: np.ndarray, pad_id: Optional[int], what:
     return np.ascontiguousarray(ids[keep]), kept[offsets]
 
 
+def _vector(row: Any, what: str, i: int) -> np.ndarray:
+    """Row ``i`` of a list of 1-D arrays, as an array (a row of such a list may be a list)."""
+    try:
+        arr = np.asarray(row)
+    except (ValueError, TypeError):  # ragged nesting, e.g. [[[]], np.array(["a"])]
+        raise ValueError(
+            f"{what}[{i}] must be a 1-D array or sequence of token ids, got a ragged "
+            f"{type(row).__name__}"
+        ) from None
+    if arr.ndim != 1:
+        raise ValueError(f"{what}[{i}] must be 1-D, got shape {arr.shape}")
+    return arr
+
+
 def _concat_vectors(rows: List[Any], what: str, pad_id: Optional[int]) -> CSR:
     """A list of 1-D arrays or tensors: one concatenation (one host copy for tensors)."""
     if is_tensor(rows[0]):
@@ -123,10 +137,7 @@ def _concat_vectors(rows: List[Any], what: str, pad_id: Optional[int]) -> CSR:
         lens = np.array([int(t.numel()) for t in rows], dtype=np.int64)
         flat = tensor_to_numpy(torch.cat([t.reshape(-1) for t in rows]))
     else:
-        arrays = [np.asarray(a) for a in rows]
-        for i, a in enumerate(arrays):
-            if a.ndim != 1:
-                raise ValueError(f"{what}[{i}] must be 1-D, got shape {a.shape}")
+        arrays = [_vector(a, what, i) for i, a in enumerate(rows)]
         lens = np.array([a.shape[0] for a in arrays], dtype=np.int64)
         if len({a.dtype for a in arrays if a.size}) > 1:
             return _concat_mixed(arrays, lens, what, pad_id)
@@ -212,7 +223,13 @@ class TextEncoder:
         ids: List[int] = []
         offsets = [0]
         for i, tokens in enumerate(tokens_per_line):
-            for j, tok in enumerate(tokens):
+            try:
+                row = iter(tokens)
+            except TypeError:  # no sequence (None, an int, a 0-d array)
+                raise TypeError(
+                    f"{what}[{i}] must be a sequence of str tokens, got {describe(tokens)}"
+                ) from None
+            for j, tok in enumerate(row):
                 if not isinstance(tok, str):
                     raise TypeError(
                         f"{what}[{i}][{j}] must be a str token, got {type(tok).__name__}"

@@ -100,11 +100,12 @@ def resolve_seed(seed: Union[int, str, None] = FROM_ENV) -> Seed:
 
 
 class Result:
-    """One system's numbers in a paired test (sacrebleu's ``significance.Result``): its score,
-    and where the test gives them its p-value against the baseline, bootstrap mean and 95% CI
-    half-width. Compared by value."""
-
-    __slots__ = ("score", "p_value", "mean", "ci")
+    """One system's numbers in a paired test, laid out as sacrebleu's ``significance.Result``:
+    its score, and where the test gives them its p-value against the baseline, bootstrap mean
+    and 95% CI half-width, as instance attributes in that order (sacrebleu's
+    ``print_results_table`` reads ``__dict__``), in sacrebleu's types (NumPy float32 means and
+    intervals for chrF and TER). Compared by value; ``as_dict`` gives them as Python floats, for
+    JSON."""
 
     def __init__(
         self,
@@ -113,11 +114,22 @@ class Result:
         mean: Optional[float] = None,
         ci: Optional[float] = None,
     ) -> None:
-        self.score, self.p_value, self.mean, self.ci = score, p_value, mean, ci
+        self.score = score
+        self.p_value = p_value
+        self.mean = mean
+        self.ci = ci
 
     def as_dict(self) -> Dict[str, Optional[float]]:
-        """The fields in sacrebleu's JSON order."""
-        return {"score": self.score, "p_value": self.p_value, "mean": self.mean, "ci": self.ci}
+        """The fields in sacrebleu's JSON order, as Python floats (None where unset)."""
+        return {
+            key: None if value is None else float(value)
+            for key, value in (
+                ("score", self.score),
+                ("p_value", self.p_value),
+                ("mean", self.mean),
+                ("ci", self.ci),
+            )
+        }
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Result):
@@ -127,5 +139,5 @@ class Result:
     __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{k}={v!r}" for k, v in self.as_dict().items())
-        return f"Result({fields})"
+        # sacrebleu's: every attribute as str(), comma-separated
+        return ",".join(key + "=" + str(value) for key, value in self.__dict__.items())

@@ -52,8 +52,9 @@ def summed(edits: Sequence[Any], lengths: Sequence[Any]) -> List[Any]:
     return [total_edits, total_length]
 
 
-class TERRecipe:
-    """TER's recipe for ``significance``: ``k`` references per segment."""
+class TERResampler:
+    """How ``turbobleu.significance`` scores TER's resampled rows (a ``turbobleu.TER``'s
+    ``resampler()``): ``k`` references per segment."""
 
     __slots__ = ("k",)
     width = 2
@@ -68,17 +69,19 @@ class TERRecipe:
             )
         self.k = k
 
-    def integer_rows(self, stats: np.ndarray) -> np.ndarray:
+    def rows(self, stats: Any, what: str) -> np.ndarray:
         """sacrebleu's rows ``[edits, average length]`` as ``[edits, summed length]``."""
         import numpy as np
 
         rows = np.asarray(stats, dtype=np.float64)
         if rows.ndim != 2 or rows.shape[1:] != (2,):
-            raise ValueError(f"TER statistics must have shape (segments, 2), got {rows.shape}")
+            raise ValueError(
+                f"{what} must be TER statistics of shape (segments, 2), got {rows.shape}"
+            )
         scaled = rows * np.array([1.0, float(self.k)])
         if not np.array_equal(scaled, np.trunc(scaled)):
             raise ValueError(
-                f"TER statistics are not [edits, average length] rows of {self.k} references"
+                f"{what} are not TER's [edits, average length] rows of {self.k} references"
             )
         return scaled.astype(np.int64)
 
@@ -92,12 +95,19 @@ class TERRecipe:
         NumPy float32 scalars for float32 sums (the bootstrap), as in sacrebleu."""
         import numpy as np
 
-        if arithmetic == "int64":
-            totals = np.asarray(sums, dtype=np.float64)
-        else:
-            totals = np.asarray(sums, dtype=np.float32)
+        totals = np.asarray(sums, dtype=np.float64 if arithmetic == "int64" else np.float32)
         k = totals.dtype.type(self.k)
-        return np.array([ter_score(row[0], row[1] / k) for row in totals])
+        edits, lengths = totals[:, 0], np.divide(totals[:, 1], k)
+        if not (lengths > 0).all():  # 100 * (1.0 or 0.0): Python floats among the scores
+            return np.array([ter_score(e, n) for e, n in zip(edits, lengths)])
+        # ter_score's expression on every row at once: the same IEEE operations in the same
+        # type (float64, or float32 as sacrebleu's float32 scalars)
+        scores: np.ndarray = totals.dtype.type(100) * (edits / lengths)
+        return scores
+
+
+# (its name before the metric interface)
+TERRecipe = TERResampler
 
 
 def additive_rows(

@@ -16,5 +16,13 @@ METRICS = {"BLEU": BLEU, "CHRF": CHRF, "TER": TER}
 __all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "TER", "TERScore", "METRICS"]
 
 
+# Its other modules, as attributes on first use (as after sacrebleu's own import).
+_MODULES = ("base", "helpers", "lib_ter")
+
+
 def __getattr__(name: str) -> Any:
+    if name in _MODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'turbobleu.sacrebleu.metrics' has no attribute {name!r}")

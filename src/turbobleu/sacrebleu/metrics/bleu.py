@@ -16,6 +16,15 @@ MAX_NGRAM_ORDER = _bleu.MAX_NGRAM_ORDER
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER"]
 
 
+def __getattr__(name: str) -> Any:
+    # sacrebleu's logger, made on first use: logging costs a light import 5 ms.
+    if name == "sacrelogger":
+        import logging
+
+        return logging.getLogger("sacrebleu")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 class BLEU(_bleu.BLEU):
     """``sacrebleu.metrics.BLEU``: turbobleu's BLEU plus the parts of sacrebleu's class that user
     code reads or calls (``compute_bleu``, ``_TOKENIZER_MAP``, ``_preprocess_segment``)."""
