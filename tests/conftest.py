@@ -46,7 +46,7 @@ def _twin_lines() -> Optional[int]:
     """How many lines of each WMT23 file a run of the pure-Python twins reads: the README's
     run takes the first 400 (the twins are ~100x slower than the compiled modules and the same
     differentials run on every line with the compiled build); TURBOBLEU_TEST_TWIN_LINES=all
-    (``.ci/run``) or TURBOBLEU_TEST_FULL=1 reads every line. None: every line."""
+    (a local run before a release) or TURBOBLEU_TEST_FULL=1 reads every line. None: every line."""
     value = os.environ.get("TURBOBLEU_TEST_TWIN_LINES", "").strip()
     if value and value != "all" and not (value.isdigit() and int(value) > 0):
         raise ValueError(

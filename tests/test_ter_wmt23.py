@@ -6,7 +6,7 @@ reference length]`` compared with ``==``, then the corpus score, edits and refer
 With TURBOBLEU_TEST_FULL=1 and the compiled build (CI's full-matrix run) every segment of
 every system is compared; otherwise the first ``TWIN_SEGMENTS`` of each: always for the
 pure-Python twin, which runs at about sacrebleu's speed (the whole matrix would take it hours),
-25 segments with TURBOBLEU_TEST_FULL=1 (``.ci/run`` runs that) and 8 without (the twin: 2 of
+25 segments with TURBOBLEU_TEST_FULL=1 (a local run before a release) and 8 without (the twin: 2 of
 the paragraph-level pairs, whose segments are paragraphs of 100-300 words).
 A system whose files differ from the ones the answers were computed on (sha256) is skipped,
 saying so.
