@@ -88,7 +88,7 @@ def worker(rank: int, port: int, out: str, wmt23: bool, million: bool) -> None:
                 metric.update([h for h, _ in mine], [r for _, r in mine], per_row=True)
                 scores[group] = metric.compute()
             results[f"wmt23:{name}"] = scores
-    # A million generated rows, split unevenly over the ranks and over update() calls (some
+    # The generated rows, split unevenly over the ranks and over update() calls (some
     # empty), in one metric per configuration.
     hyps, refs = cached_generated_rows() if million else generated_rows(20_000)
     a, b = rank_share(len(hyps), rank)
@@ -133,7 +133,7 @@ def test_wmt23_two_ranks_equal_single_process(results, config_name: str) -> None
 
 @compiled_only
 @pytest.mark.parametrize("config_name", GENERATED_CONFIGS)
-def test_million_rows_two_ranks(results, config_name: str) -> None:
+def test_generated_rows_two_ranks(results, config_name: str) -> None:
     hyps, _ = cached_generated_rows()
     got = results[f"generated:{config_name}"]
     assert_same(got, generated_expected(config_name), len(hyps), config_name)

@@ -1,6 +1,6 @@
 """turbobleu.ray on a real local Ray (``ray.init(num_cpus=2)``): grouped corpus scores through
-Ray Data's aggregation equal the single-process ones on every WMT23 system and on a million
-generated rows in blocks of very different sizes; the batch callable pickles and scores as
+Ray Data's aggregation equal the single-process ones on every WMT23 system and on generated
+rows in blocks of very different sizes; the batch callable pickles and scores as
 sacrebleu's sentence_bleu; bad rows are named or counted."""
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def test_wmt23_grouped_by_pair_and_system(local_ray, config_name: str) -> None:
 
 
 @compiled_only
-def test_million_rows_uneven_blocks(local_ray) -> None:
+def test_generated_rows_uneven_blocks(local_ray) -> None:
     frame = generated_frame()
     parts = range(frame["part"].max() + 1)  # every partition, the empty ones too
     frames = [frame.loc[frame["part"] == p, ["hyp", "ref"]].reset_index(drop=True) for p in parts]

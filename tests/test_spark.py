@@ -1,5 +1,5 @@
 """turbobleu.spark on a real local Spark (``local[2]``): grouped corpus scores equal the
-single-process ones on every WMT23 system and on a million generated rows over very uneven
+single-process ones on every WMT23 system and on generated rows over very uneven
 partitions; sentence scores equal sacrebleu's; bad rows are named or counted."""
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def test_wmt23_grouped_by_pair_and_system(spark, config_name: str) -> None:
 
 
 @compiled_only
-def test_million_rows_uneven_partitions(spark) -> None:
+def test_generated_rows_uneven_partitions(spark) -> None:
     """All configurations in one job: one statistics struct per configuration, summed in Spark
     over partitions of very different sizes (empty ones included)."""
     frame = generated_frame()
