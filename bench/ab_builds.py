@@ -1,7 +1,7 @@
 """A/B of two turbobleu builds on the same machine: is build B as fast as build A?
 
 Each build is a source tree with its extensions built in place (``python setup.py build_ext
---inplace``). The script starts one child process per (build, round), alternating A, B, A, B, ...,
+--inplace``). The script starts one child process per (build, round, workload), A and B back to back
 each importing turbobleu from its tree (``PYTHONPATH=<tree>/src``) and timing turbobleu's own
 calls only (no peer library), on every WMT23 system:
 
@@ -21,7 +21,8 @@ calls only (no peer library), on every WMT23 system:
 
 Within a child each workload runs once untimed, then ``--inner`` timed times (``gc.collect()``
 before each call, as the other benchmarks do), and the child reports the median. The result is
-the median over rounds of each build's child medians, and the ratio B / A (below 1: B is faster).
+the median over rounds of each build's child medians, and the ratio B / A (below 1: B is faster);
+"paired" is the median of each round's own B / A, with its quartiles (steadier on a shared host).
 
     python bench/ab_builds.py --a ../before --b . --rounds 5
 """
@@ -147,7 +148,7 @@ def _import_time(tree: Path) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def _run_child(tree: Path, args: argparse.Namespace) -> Dict[str, float]:
+def _run_child(tree: Path, args: argparse.Namespace, workloads: List[str]) -> Dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(tree / "src"), TURBOBLEU_IMPL="cython")
     proc = subprocess.run(
         [
@@ -159,7 +160,7 @@ def _run_child(tree: Path, args: argparse.Namespace) -> Dict[str, float]:
             "--inner",
             str(args.inner),
             "--workloads",
-            *args.workloads,
+            *workloads,
         ],
         env=env,
         capture_output=True,
@@ -167,7 +168,7 @@ def _run_child(tree: Path, args: argparse.Namespace) -> Dict[str, float]:
         check=True,
     )
     result: Dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
-    if "import" in args.workloads:
+    if "import" in workloads:
         result["import"] = statistics.median(_import_time(tree) for _ in range(5))
     return result
 
@@ -188,25 +189,50 @@ def main() -> None:
         return
     if args.a is None or args.b is None:
         p.error("--a and --b are required")
+    # One child per (round, workload), A and B back to back in alternating order: on a shared
+    # host whole stretches of seconds run 30% slower, and adjacent children share the stretch.
     runs: Dict[str, List[Dict[str, float]]] = {"A": [], "B": []}
     for r in range(args.rounds):
-        for label, tree in (
-            (("A", args.a), ("B", args.b)) if r % 2 == 0 else (("B", args.b), ("A", args.a))
-        ):
-            runs[label].append(_run_child(tree.resolve(), args))
+        for label in runs:
+            runs[label].append({})
+        for w, name in enumerate(args.workloads):
+            order = (("A", args.a), ("B", args.b))
+            for label, tree in order if (r + w) % 2 == 0 else order[::-1]:
+                runs[label][r].update(_run_child(tree.resolve(), args, [name]))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
     rows = []
     summary = {}
     for name in args.workloads:
         a = statistics.median(run[name] for run in runs["A"])
         b = statistics.median(run[name] for run in runs["B"])
-        summary[name] = {"a_ms": a * 1e3, "b_ms": b * 1e3, "b_over_a": b / a}
-        rows.append([name, f"{a * 1e3:.2f}", f"{b * 1e3:.2f}", f"{b / a:.3f}"])
+        # Each round's own B / A (its two children ran back to back).
+        paired = sorted(rb[name] / ra[name] for ra, rb in zip(runs["A"], runs["B"]))
+        low, high = _quartiles(paired)
+        summary[name] = {
+            "a_ms": a * 1e3,
+            "b_ms": b * 1e3,
+            "b_over_a": b / a,
+            "paired_b_over_a": statistics.median(paired),
+            "paired_quartiles": [low, high],
+            "a_rounds_ms": [run[name] * 1e3 for run in runs["A"]],
+            "b_rounds_ms": [run[name] * 1e3 for run in runs["B"]],
+        }
+        rows.append(
+            [
+                name,
+                f"{a * 1e3:.2f}",
+                f"{b * 1e3:.2f}",
+                f"{b / a:.3f}",
+                f"{statistics.median(paired):.3f}",
+                f"{low:.3f}-{high:.3f}",
+            ]
+        )
     print(
         f"A = {args.a}  B = {args.b}  ({args.rounds} alternating rounds, "
-        f"{args.inner} calls each; medians)"
+        f"{args.inner} calls each; medians; paired: the median of each round's B / A)"
     )
-    print(benchlib.text_table(["workload", "A ms", "B ms", "B / A"], rows))
+    headers = ["workload", "A ms", "B ms", "B / A", "paired", "paired IQR"]
+    print(benchlib.text_table(headers, rows))
     if args.json:
         args.json.write_text(
             json.dumps(
@@ -221,6 +247,14 @@ def main() -> None:
                 indent=1,
             )
         )
+
+
+def _quartiles(values: List[float]) -> List[float]:
+    """The first and third quartiles (the values themselves for fewer than 2)."""
+    if len(values) < 2:
+        return [values[0], values[0]]
+    q1, _, q3 = statistics.quantiles(values, n=4)
+    return [q1, q3]
 
 
 if __name__ == "__main__":

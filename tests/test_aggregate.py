@@ -13,8 +13,8 @@ from nltk.translate import bleu_score as nltk_bleu
 
 import turbobleu
 from conftest import FIXTURE_DATA, assert_same_score, read_lines
-from turbobleu import significance
-from turbobleu.aggregate import Scorer, Totals, stat_columns
+from turbobleu import metric_registry, significance
+from turbobleu.aggregate import Rows, Scorer, Totals, stat_columns
 
 HE_EN = FIXTURE_DATA / "he-en"
 
@@ -146,7 +146,7 @@ def test_skipped_rows_are_counted_not_lost() -> None:
     assert_same_score(got, want)
     assert (got.segments, got.skipped) == (2, 3)
     assert np.isnan(scorer.sentence_scores(rows)[[1, 3, 4]]).all()
-    assert len(rows.bleu_stats()) == 2
+    assert len(scorer.statistics(rows)) == 2
 
 
 def test_totals_add_and_check_width() -> None:
@@ -168,20 +168,37 @@ def test_totals_add_and_check_width() -> None:
         Scorer("bleurt")
 
 
-def test_partition_rows_feed_significance() -> None:
-    """Per-segment rows gathered from partitions give the single-process significance results."""
+@pytest.mark.parametrize("metric_name", metric_registry.metric_names())
+def test_partition_rows_feed_significance(metric_name: str) -> None:
+    """Per-segment rows gathered from partitions give the single-process significance results,
+    for every registered metric (TER's rows carry lengths in 64ths: ``statistics`` undoes it)."""
     base, other, refs = fixture_corpus()
-    scorer = Scorer()
+    scorer = Scorer(metric=metric_name)
+    metric = metric_registry.make_metric(metric_name)
 
     def gathered(hyps: List[str]):
         parts = [
             scorer.rows(hyps[a:b], [r[a:b] for r in refs]) for a, b in uneven_bounds(len(hyps))
         ]
-        return turbobleu.BLEUStats.merge(p.bleu_stats() for p in parts)
+        return scorer.statistics(Rows.concat(parts))
 
-    metric = turbobleu.BLEU()
     single = [metric.corpus_stats(h, refs) for h in (base, other)]
+    gathered_base = gathered(base)
+    assert np.array_equal(np.asarray(gathered_base), np.asarray(single[0]))
     for test in (significance.paired_bootstrap, significance.paired_approximate_randomization):
         want = test(single[0], [single[1]], metric, n_samples=200, seed=12345)
-        got = test(gathered(base), [gathered(other)], scorer.metric, n_samples=200, seed=12345)
+        got = test(gathered_base, [gathered(other)], scorer.metric, n_samples=200, seed=12345)
         assert [r.as_dict() for r in got] == [r.as_dict() for r in want]
+
+
+def test_rows_concat_checks_and_old_bleu_stats() -> None:
+    scorer = Scorer()
+    rows = scorer.rows(["a b c", "d e"], [["a b c", "d"]])
+    with pytest.raises(ValueError, match="at least one batch"):
+        Rows.concat([])
+    chrf_rows = Scorer(metric="chrf").rows(["a b"], [["a b"]])
+    with pytest.raises(ValueError, match="cannot join rows of"):
+        Rows.concat([rows, chrf_rows])
+    with pytest.warns(DeprecationWarning, match="Scorer.statistics"):
+        old = rows.bleu_stats()
+    assert np.array_equal(np.asarray(old.array), np.asarray(scorer.statistics(rows).array))

@@ -15,6 +15,7 @@ dist = pytest.importorskip("torch.distributed")
 if not dist.is_available() or not dist.is_gloo_available():
     pytest.skip("torch.distributed with gloo is not available", allow_module_level=True)
 
+import numpy as np  # noqa: E402
 import torch.multiprocessing as mp  # noqa: E402
 
 import turbobleu  # noqa: E402
@@ -38,9 +39,11 @@ from scale_helpers import (  # noqa: E402
     partition_sizes,
     wmt23_matrix,
 )
+from turbobleu import metric_registry  # noqa: E402
 from turbobleu.aggregate import Totals  # noqa: E402
 from turbobleu.distributed import (  # noqa: E402
     DistributedBLEU,
+    all_gather_rows,
     all_gather_stats,
     all_reduce_stats,
     all_reduce_totals,
@@ -106,6 +109,8 @@ def worker(rank: int, port: int, out: str, wmt23: bool, million: bool) -> None:
         other = DistributedBLEU(metric=name, metric_options=options)
         other.update(fixture_hyps[a2:b2], [r[a2:b2] for r in fixture_refs])
         results[f"metric:{name}"] = other.compute()
+        mine_rows = other.scorer.rows(fixture_hyps[a2:b2], [r[a2:b2] for r in fixture_refs])
+        results[f"gathered:{name}"] = other.scorer.statistics(all_gather_rows(mine_rows))
     # The BLEUStats functions.
     metric = turbobleu.BLEU()
     mine = metric.corpus_stats(hyps[a : a + 1000], [refs[a : a + 1000]])
@@ -163,6 +168,9 @@ def test_chrf_and_ter_two_ranks_equal_sacrebleu(results, name: str) -> None:
     got = results[f"metric:{name}"]
     assert (got.score, str(got), got.segments) == (want.score, str(want), len(hyps))
     assert str(got.signature) == str(metric.get_signature())
+    # every rank's segment rows, gathered: the single process's corpus_stats
+    single = metric_registry.make_metric(name, OTHER_METRICS[name]).corpus_stats(hyps, refs)
+    assert np.array_equal(results[f"gathered:{name}"], single)
 
 
 def test_without_process_group_the_local_totals() -> None:

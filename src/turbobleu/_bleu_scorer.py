@@ -18,6 +18,7 @@ import numpy as np
 from turbobleu._engine.count import chosen as _count_impl
 from turbobleu._engine.count import ids as _ids
 from turbobleu.result import BLEUScore, BLEUSignature
+from turbobleu.stats import BLEUStats
 
 __all__ = ["BLEUScorer", "CorpusBLEUScore", "NLTKCorpusScore", "stat_columns"]
 
@@ -189,6 +190,10 @@ class BLEUScorer:
         # NLTK's corpus sums take each sentence's modified-precision denominator, max(1, count).
         np.maximum(stats[:, 2 + self.max_order :], 1, out=stats[:, 2 + self.max_order :])
         return stats
+
+    def statistics(self, stats: np.ndarray) -> BLEUStats:
+        """Kept rows as ``BLEUStats`` (what the significance tests take)."""
+        return BLEUStats(stats, self.max_order)
 
     def sentence_scores_additive(self, stats: np.ndarray) -> np.ndarray:
         """Each row's sentence score (float64)."""

@@ -16,7 +16,8 @@ never a metric's identity. What a metric gives:
 - ``resampler()``: how the significance tests score resampled rows (an object with ``width``,
   ``rows(stats)``, ``corpus_score(rows)`` and ``scores(sums, arithmetic)``);
 - rows that add up in any order, for Spark, Ray and ``torch.distributed``:
-  ``additive_columns``, ``additive_rows``, ``score_additive``, ``sentence_scores_additive``.
+  ``additive_columns``, ``additive_rows``, ``score_additive``, ``sentence_scores_additive``,
+  and ``stats_of_additive`` (such rows in ``corpus_stats``'s form, for the significance tests).
 
 sacrebleu's private protocol (``_extract_corpus_statistics``, ``_aggregate_and_compute``,
 ``_compute_score_from_stats``), which sacrebleu's significance code calls, is provided here from
@@ -134,6 +135,11 @@ class Metric:
     def notice_hypotheses(cls, hypotheses: List[str]) -> None:
         """Warn about hypotheses before they are scored, where the metric has something to say
         (BLEU: text that looks tokenized already); nothing by default."""
+
+    def stats_of_additive(self, rows: Any) -> Any:
+        """``additive_rows`` in ``corpus_stats``'s form (what the significance tests take):
+        the same rows unless the metric scales them to make them add up (TER)."""
+        return rows
 
     def score_of_stats(self, stats: Any) -> Any:
         """The corpus score of ``corpus_stats`` rows."""

@@ -1,18 +1,21 @@
-"""BLEU over partitioned data: statistics rows per segment, sums, one recipe at the end.
+"""A metric over partitioned data: statistics rows per segment, sums, one recipe at the end.
 
-Every BLEU score turbobleu reproduces is a float recipe over sums of per-segment integer rows, so a
-corpus split over any number of partitions, workers or ranks is scored exactly by summing the rows
-(int64) wherever they are and applying the recipe once. The engines (``turbobleu.spark``,
-``turbobleu.ray``, ``turbobleu.distributed``) all use this module:
+Every score turbobleu reproduces (BLEU, chrF, TER, a registered metric) is a float recipe over sums
+of per-segment integer rows, so a corpus split over any number of partitions, workers or ranks is
+scored exactly by summing the rows (int64) wherever they are and applying the recipe once. The
+engines (``turbobleu.spark``, ``turbobleu.ray``, ``turbobleu.distributed``) all use this module:
 
-- ``Scorer(...)`` holds one configuration (sacrebleu's options and tokenizer, or NLTK's recipe)
-  and pickles cleanly; ``scorer.rows(hypotheses, references)`` gives a ``Rows`` batch: the int64
-  statistics (``stat_columns``) plus, per row, its number of references and whether it was
-  skipped; ``scorer.sentence_scores(rows)`` the sentence scores.
+- ``Scorer(...)`` holds one configuration (a metric and its options; BLEU's: sacrebleu's options
+  and tokenizer, or NLTK's recipe) and pickles cleanly; ``scorer.rows(hypotheses, references)``
+  gives a ``Rows`` batch: the int64 statistics (``scorer.columns``) plus, per row, its number
+  of references and whether it was skipped; ``scorer.sentence_scores(rows)`` the sentence
+  scores; ``scorer.statistics(rows)`` the rows as the metric's ``corpus_stats`` gives them, for
+  ``turbobleu.significance`` (``Rows.concat`` joins partitions first).
 - ``Totals`` is what a partition sends: the summed statistics, the number of segments summed, the
   fewest and most references of a segment and the number of skipped rows. Totals add up.
-- ``scorer.score(totals)`` applies the recipe: a ``CorpusBLEUScore`` (sacrebleu's fields plus
-  ``segments``, ``skipped`` and ``signature``) or an ``NLTKCorpusScore``.
+- ``scorer.score(totals)`` applies the recipe: the metric's score with ``segments``, ``skipped``
+  and ``signature`` (for BLEU a ``CorpusBLEUScore``, sacrebleu's fields, or an
+  ``NLTKCorpusScore``).
 
 Bad rows (a null or non-string hypothesis or reference, a row without a reference) raise a
 ValueError naming the column and the row; with ``on_invalid="skip"`` they are counted instead
@@ -21,6 +24,7 @@ ValueError naming the column and the row; with ``on_invalid="skip"`` they are co
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 
 import numpy as np
@@ -55,8 +59,29 @@ class Rows:
     def __len__(self) -> int:
         return len(self.stats)
 
+    @classmethod
+    def concat(cls, parts: Iterable["Rows"]) -> "Rows":
+        """Batches joined in order (partitions gathered for a per-segment test)."""
+        parts = list(parts)
+        if not parts:
+            raise ValueError("Rows.concat needs at least one batch")
+        widths = {p.stats.shape[1] for p in parts}
+        if len(widths) != 1:
+            raise ValueError(f"cannot join rows of {sorted(widths)} statistics columns")
+        return cls(
+            np.concatenate([p.stats for p in parts]),
+            np.concatenate([p.refs for p in parts]),
+            np.concatenate([p.skipped for p in parts]),
+        )
+
     def bleu_stats(self) -> BLEUStats:
-        """The rows that were not skipped, as ``BLEUStats`` (for the significance tests)."""
+        """Deprecated: ``Scorer.statistics(rows)`` gives any metric's statistics."""
+        warnings.warn(
+            "Rows.bleu_stats() is deprecated; use Scorer.statistics(rows), which serves every "
+            "metric",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return BLEUStats(self.stats[~self.skipped], self.stats.shape[1] // 2 - 1)
 
     def totals(self) -> "Totals":
@@ -192,6 +217,9 @@ class _MetricScorer:
 
     def sentence_scores_additive(self, stats: np.ndarray) -> Any:
         return self.metric.sentence_scores_additive(stats)
+
+    def statistics(self, stats: np.ndarray) -> Any:
+        return self.metric.stats_of_additive(stats)
 
     def score_additive(self, sums: List[int]) -> Any:
         return self.metric.score_additive(sums)
@@ -398,6 +426,12 @@ class Scorer:
         return np.asarray(self._impl.additive_rows(hyps, streams), dtype=np.int64)
 
     # -- rows -> scores ---------------------------------------------------------------------
+    def statistics(self, rows: Rows) -> Any:
+        """The rows that were not skipped, in the form the metric's ``corpus_stats`` gives
+        (``BLEUStats`` for BLEU, an array for chrF and TER): what ``turbobleu.significance``
+        takes. Gather a system's partitions with ``Rows.concat`` first."""
+        return self._impl.statistics(rows.stats[~rows.skipped])
+
     def sentence_scores(self, rows: Rows) -> np.ndarray:
         """Each row's sentence score (float64; NaN for skipped rows)."""
         scores = np.array(self._impl.sentence_scores_additive(rows.stats), dtype=np.float64)

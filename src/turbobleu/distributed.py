@@ -10,7 +10,9 @@ once, so N ranks give the single-process score of the concatenated data. Works w
     score = metric.compute()                     # the same BLEUScore on every rank
 
 ``all_reduce_stats(stats)`` sums a ``BLEUStats`` over the ranks (one corpus row);
-``all_gather_stats(stats)`` gathers the per-segment rows in rank order (for the significance tests).
+``all_gather_stats(stats)`` gathers the per-segment rows in rank order (for the significance tests);
+``all_gather_rows(rows)`` does the same for any metric's ``aggregate.Rows`` (then
+``scorer.statistics(rows)`` is what ``turbobleu.significance`` takes).
 """
 
 from __future__ import annotations
@@ -21,10 +23,16 @@ import numpy as np
 import torch
 import torch.distributed as dist
 
-from turbobleu.aggregate import Scorer, Totals
+from turbobleu.aggregate import Rows, Scorer, Totals
 from turbobleu.stats import BLEUStats
 
-__all__ = ["DistributedBLEU", "all_gather_stats", "all_reduce_stats", "all_reduce_totals"]
+__all__ = [
+    "DistributedBLEU",
+    "all_gather_rows",
+    "all_gather_stats",
+    "all_reduce_stats",
+    "all_reduce_totals",
+]
 
 # Stands for "no segment" in the MIN/MAX reductions of reference counts.
 _NO_REFS = -(2**62)
@@ -92,6 +100,18 @@ def all_gather_stats(stats: BLEUStats, group: Any = None) -> BLEUStats:
     parts: List[Any] = [None] * dist.get_world_size(group)
     dist.all_gather_object(parts, stats, group=group)
     return BLEUStats.merge(parts)
+
+
+def all_gather_rows(rows: Rows, group: Any = None) -> Rows:
+    """Every rank's ``aggregate.Rows`` (any metric), joined in rank order (the same on every
+    rank); ``Scorer.statistics`` of the result feeds the significance tests."""
+    if not isinstance(rows, Rows):
+        raise TypeError(f"rows must be a turbobleu.aggregate.Rows, got {type(rows).__name__}")
+    if not _active():
+        return rows
+    parts: List[Any] = [None] * dist.get_world_size(group)
+    dist.all_gather_object(parts, rows, group=group)
+    return Rows.concat(parts)
 
 
 class DistributedBLEU:

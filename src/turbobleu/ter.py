@@ -20,7 +20,13 @@ from turbobleu._engine.count.references import (
     text_reference_streams,
 )
 from turbobleu._engine.ter import edits
-from turbobleu._engine.ter.recipe import additive_rows, additive_sums, summed, ter_score
+from turbobleu._engine.ter.recipe import (
+    additive_rows,
+    additive_sums,
+    stats_of_additive,
+    summed,
+    ter_score,
+)
 from turbobleu._engine.ter.tercom import TercomWords
 from turbobleu._metric import Metric
 from turbobleu._typing import TYPE_CHECKING
@@ -246,6 +252,11 @@ class TER(Metric):
     def score_additive(self, sums: Sequence[int]) -> TERScore:
         """The corpus score of summed ``additive_rows``."""
         return self.score_row(additive_sums(sums))
+
+    @staticmethod
+    def stats_of_additive(rows: np.ndarray) -> np.ndarray:
+        """``additive_rows`` as ``corpus_stats`` gives them (lengths back from 64ths)."""
+        return stats_of_additive(rows)
 
     @staticmethod
     def sentence_scores_additive(rows: np.ndarray) -> np.ndarray:

@@ -131,6 +131,16 @@ def additive_rows(
     return rows
 
 
+def stats_of_additive(rows: np.ndarray) -> np.ndarray:
+    """``additive_rows`` back as sacrebleu's float64 rows ``[edits, average length]`` (exact:
+    the lengths are multiples of 1/64)."""
+    import numpy as np
+
+    stats = np.array(rows, dtype=np.float64)
+    stats[:, 1] /= ADDITIVE_DENOMINATOR
+    return stats
+
+
 def additive_sums(sums: Sequence[int]) -> List[Any]:
     """sacrebleu's summed row ``[edits, reference length]`` of summed additive rows."""
     return [int(sums[0]), int(sums[1]) / ADDITIVE_DENOMINATOR]
