@@ -17,7 +17,7 @@ once, so N ranks give the single-process score of the concatenated data. Works w
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence
 
 import numpy as np
 import torch
@@ -91,15 +91,21 @@ def all_reduce_stats(stats: BLEUStats, group: Any = None) -> BLEUStats:
     return BLEUStats(np.array([row], dtype=np.int64), stats.max_order)
 
 
+def _gathered(value: Any, group: Any, join: Callable[[List[Any]], Any]) -> Any:
+    """Every rank's ``value`` (pickled), in rank order, joined by ``join``; ``value`` itself
+    outside a process group."""
+    if not _active():
+        return value
+    parts: List[Any] = [None] * dist.get_world_size(group)
+    dist.all_gather_object(parts, value, group=group)
+    return join(parts)
+
+
 def all_gather_stats(stats: BLEUStats, group: Any = None) -> BLEUStats:
     """Every rank's segment rows, concatenated in rank order (the same on every rank)."""
     if not isinstance(stats, BLEUStats):
         raise TypeError(f"stats must be a BLEUStats, got {type(stats).__name__}")
-    if not _active():
-        return stats
-    parts: List[Any] = [None] * dist.get_world_size(group)
-    dist.all_gather_object(parts, stats, group=group)
-    return BLEUStats.merge(parts)
+    return _gathered(stats, group, BLEUStats.merge)
 
 
 def all_gather_rows(rows: Rows, group: Any = None) -> Rows:
@@ -107,11 +113,7 @@ def all_gather_rows(rows: Rows, group: Any = None) -> Rows:
     rank); ``Scorer.statistics`` of the result feeds the significance tests."""
     if not isinstance(rows, Rows):
         raise TypeError(f"rows must be a turbobleu.aggregate.Rows, got {type(rows).__name__}")
-    if not _active():
-        return rows
-    parts: List[Any] = [None] * dist.get_world_size(group)
-    dist.all_gather_object(parts, rows, group=group)
-    return Rows.concat(parts)
+    return _gathered(rows, group, Rows.concat)
 
 
 class DistributedBLEU:
