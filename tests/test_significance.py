@@ -269,6 +269,37 @@ def test_random_bools_are_numpys_bool_draw(
     assert ours.bit_generator.state == theirs.bit_generator.state
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_trials=st.integers(1, 60),
+    n_segments=st.integers(1, 50),
+    columns=st.integers(1, 7),
+    block=st.integers(1, 70),
+)
+def test_selected_sums_in_blocks_are_the_integer_product(
+    seed: int, n_trials: int, n_segments: int, columns: int, block: int
+) -> None:
+    """AR's ``selectors @ deltas`` computed block by block (any block size, the last block short
+    or not) is the exact integer product."""
+    rng = np.random.default_rng(seed)
+    selectors = rng.integers(2, size=(n_trials, n_segments), dtype=bool)
+    deltas = rng.integers(-1000, 1000, size=(n_segments, columns))
+    buffer = np.empty((block, n_segments), dtype=np.float32)
+    got = significance._selected_sums(selectors, deltas.astype(np.float32), buffer)
+    assert got.dtype == np.int64
+    assert np.array_equal(got, selectors.astype(np.int64) @ deltas)
+
+
+def test_block_rows_bounds() -> None:
+    """Blocks hold at least one row and at most the rows there are, whatever the shape."""
+    assert significance._block_rows(10_000, 549, 6) == 2**15 * 3 // 549
+    assert significance._block_rows(10_000, 10**8, 6) == 1
+    assert significance._block_rows(5, 2, 1000) == 5
+    big = significance._block_rows(10_000, 3004, 1000)
+    assert big == significance._CHUNK_ELEMENTS // 3004
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 37, 549, 2074, 65_537])
 @pytest.mark.parametrize("seed", [0, 5, 12345])
 def test_resample_counts_are_numpys_choice(n: int, seed: int) -> None:
