@@ -20,8 +20,14 @@ from __future__ import annotations
 from typing import Any, Callable, List, Optional, Sequence
 
 import numpy as np
-import torch
-import torch.distributed as dist
+
+from turbobleu._extras import missing_extra
+
+try:
+    import torch
+    import torch.distributed as dist
+except ImportError as exc:
+    raise missing_extra("turbobleu.distributed", "torch", exc) from exc
 
 from turbobleu.aggregate import Rows, Scorer, Totals
 from turbobleu.stats import BLEUStats

@@ -19,6 +19,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 import numpy as np
 
 from turbobleu._engine.validate import describe
+from turbobleu._extras import missing_extra
 from turbobleu.pairwise import PairwiseBLEU
 
 __all__ = ["MBRChoice", "mbr_select", "mbr_select_batch", "mbrs_bleu_metric"]
@@ -161,10 +162,8 @@ def _mbrs_class() -> Any:
         import torch
         from mbrs.metrics import MetricBLEU
     except ImportError as exc:
-        raise ImportError(
-            f"mbrs_bleu_metric needs the mbrs package ({exc}); pip install mbrs "
-            '(it needs "setuptools<81" installed first)'
-        ) from exc
+        note = ' (mbrs builds only with "setuptools<81" installed first)'
+        raise missing_extra("mbrs_bleu_metric", "mbr", exc, note) from exc
     from turbobleu.batch import SacreBLEURecipe, sentence_bleu_batch
 
     class TurboMetricBLEU(MetricBLEU):

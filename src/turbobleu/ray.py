@@ -22,9 +22,15 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
-from ray.data import Dataset
-from ray.data.aggregate import AggregateFnV2
-from ray.data.block import BlockAccessor
+
+from turbobleu._extras import missing_extra
+
+try:
+    from ray.data import Dataset
+    from ray.data.aggregate import AggregateFnV2
+    from ray.data.block import BlockAccessor
+except ImportError as exc:
+    raise missing_extra("turbobleu.ray", "ray", exc) from exc
 
 from turbobleu.aggregate import Scorer, Totals
 

@@ -21,10 +21,15 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-import pandas as pd
-from pyspark.sql import Column, DataFrame
-from pyspark.sql import functions as F
-from pyspark.sql import types as T
+from turbobleu._extras import missing_extra
+
+try:
+    import pandas as pd
+    from pyspark.sql import Column, DataFrame
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+except ImportError as exc:
+    raise missing_extra("turbobleu.spark", "spark", exc) from exc
 
 from turbobleu.aggregate import Scorer, Totals
 

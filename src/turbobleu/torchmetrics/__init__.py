@@ -32,6 +32,8 @@ import re
 from importlib import metadata
 from typing import Optional
 
+from turbobleu._extras import missing_extra
+
 # The torchmetrics releases whose BLEU classes and internals this package builds on (the
 # ``torchmetrics`` extra's range in pyproject.toml).
 _SUPPORTED_TORCHMETRICS = ">=1.9,<2"
@@ -62,10 +64,7 @@ def _require(package: str) -> None:
     try:
         module = importlib.import_module(package)
     except ImportError as exc:
-        raise ImportError(
-            f"turbobleu.torchmetrics needs {package}, which is not importable ({exc}); "
-            "install it with: pip install torch torchmetrics"
-        ) from exc
+        raise missing_extra("turbobleu.torchmetrics", "torchmetrics", exc) from exc
     if package == "torchmetrics":
         # The imported module's own word (a source checkout may have no metadata).
         version = getattr(module, "__version__", None)

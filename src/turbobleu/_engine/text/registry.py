@@ -128,7 +128,8 @@ class LibraryTokenizer(Tokenizer):
         verb, pronoun = ("are", "them") if several else ("is", "it")
         return MissingExtraError(
             f"tokenize={self.name!r} needs {self.packages}, which {verb} not installed ({exc}). "
-            f"Install {pronoun} with: pip install 'turbobleu[{self.extra}]'"
+            f"Install {pronoun} with: pip install 'turbobleu[{self.extra}]' "
+            f"(from a clone of turbobleu: pip install '.[{self.extra}]')"
         )
 
     def prepare(self, lines: list, lowercase: bool, what: str = "lines") -> Tuple[list, int, bool]:
