@@ -215,8 +215,13 @@ def test_prepared_errors():
     prepared = ReferenceSets(refs, threads=1)
     with pytest.raises(ValueError, match="pass group= .* or group_size="):
         prepared.score(hyps)
-    with pytest.raises(ValueError, match="need 4 groups"):
+    with pytest.raises(ValueError, match="7 hypotheses with group_size=2, but .* 3 groups"):
         prepared.score(hyps[:7].repeat(1, axis=0).tolist() + [[1]], group_size=2)
+    # too few is refused as well: one sample per prompt with the run's group size would score
+    # the second prompt's sample against the first prompt's references
+    with pytest.raises(ValueError, match="group_size=2 needs 6 hypotheses .* pass group="):
+        prepared.score(hyps[:3], group_size=2)
+    assert prepared.score(hyps[:3], group=[0, 0, 1], threads=1).shape == (3,)
     with pytest.raises(ValueError, match=r"group holds 3: group indices must be in 0..2"):
         prepared.score(hyps[:2], group=[0, 3])
     with pytest.raises(ValueError, match="shape"):

@@ -567,14 +567,16 @@ class ReferenceSets:
             size = integer_scalar(group_size)
             if size is None or size < 1:
                 raise ValueError(f"group_size must be a positive integer, got {group_size!r}")
-            if n > size * self.num_groups:
+            if n != size * self.num_groups:
+                # Too few is refused too: with one sample per prompt and the run's G, the
+                # second sample would silently be scored against the first prompt's references.
                 raise ValueError(
-                    f"{n} hypotheses with group_size={size} need "
-                    f"{-(-n // size)} groups; these references have "
-                    f"{self.num_groups}"
+                    f"{n} hypotheses with group_size={size}, but these references have "
+                    f"{self.num_groups} groups: group_size={size} needs "
+                    f"{size * self.num_groups} hypotheses (for some of the groups only, pass "
+                    "group=, a group index per hypothesis)"
                 )
-            # (a group_size of n or more puts every hypothesis in group 0, however large it is)
-            return np.arange(n, dtype=np.int64) // min(size, max(n, 1))
+            return np.arange(n, dtype=np.int64) // size
         if group is None:
             if n != self.num_groups:
                 raise ValueError(
