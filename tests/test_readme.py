@@ -5,6 +5,7 @@ it prints)."""
 import contextlib
 import io
 import re
+import sys
 from pathlib import Path
 
 import turbobleu
@@ -68,6 +69,14 @@ def test_bundled_example_scores_like_sacrebleu(capsys):
     assert f"sacrebleu {sacrebleu.__version__}: identical" in out
     assert out.startswith("BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = ")
     assert f"implementation: {turbobleu.implementation}" in out
+
+
+def test_bundled_example_says_when_it_cannot_compare(capsys, monkeypatch):
+    from turbobleu import example
+
+    monkeypatch.setitem(sys.modules, "sacrebleu", None)  # `import sacrebleu` now fails
+    example.main()
+    assert "sacrebleu: not installed, so not compared" in capsys.readouterr().out
 
 
 def test_the_tour_gives_sacrebleus_numbers():

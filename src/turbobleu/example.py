@@ -31,6 +31,7 @@ def main() -> None:
     try:
         import sacrebleu
     except ImportError:
+        print("sacrebleu: not installed, so not compared (pip install sacrebleu to compare)")
         return
     theirs = sacrebleu.corpus_bleu(hypotheses, [references])
     verdict = "identical" if theirs.score == score.score else f"DIFFERENT ({theirs.score!r})"
