@@ -643,7 +643,8 @@ class ReferenceSets:
     ) -> Any:
         """Sentence BLEU of each hypothesis against its group's references.
 
-        Hypothesis i belongs to group ``group[i]``, or ``i // group_size``, or i. The recipe's
+        Hypothesis i belongs to group ``group[i]``, or ``i // group_size`` (then there must be
+        exactly ``group_size`` hypotheses per reference group), or i. The recipe's
         orders must not exceed ``max_order`` (NLTK's method5/7 read 5-grams: prepare with
         ``max_order >= 5`` for them). Returns scores, and the rows with ``return_stats``.
         """
