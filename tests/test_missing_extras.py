@@ -28,7 +28,10 @@ def test_a_missing_library_names_its_extra(
         pytest.importorskip("pandas", reason="turbobleu.spark imports pandas before pyspark")
     for name in [m for m in sys.modules if m == module or m.startswith(module + ".")]:
         monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, library, None)  # `import library` now fails
+    # `import library` and `from library.sub import x` now fail, even where it was imported
+    for name in [m for m in sys.modules if m == library or m.startswith(library + ".")]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setitem(sys.modules, library, None)
     with pytest.raises(ModuleNotFoundError) as info:
         importlib.import_module(module)
     message = str(info.value)

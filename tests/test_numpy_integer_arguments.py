@@ -1,8 +1,8 @@
 """Integer arguments given as NumPy integers (what indexing or summing an integer array gives:
 ``group_size=counts[0]``, ``threads=np.int64(4)``) are the same integers: the same results as
 Python ints, not a refusal. NumPy bools, floats and 1-D arrays are still refused, naming the
-argument. A ``group_size`` larger than the batch (however large) puts every hypothesis in
-group 0, where it used to overflow with an error that named nothing.
+argument. A ``group_size`` that does not give every reference group its samples (however
+large) is refused with our words, where it used to overflow with an error that named nothing.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ CALLS: List[Tuple[str, int, Callable[[Any], Any]]] = [
         max_order=v))),
     ("max_ngram_order", 2, lambda v: turbobleu.BLEU(max_ngram_order=v).corpus_score(
         TEXTS, [TEXTS]).score),
-    ("group_size", 2, lambda v: turbobleu.ReferenceSets(R[:2]).score(H, group_size=v)),
+    ("group_size", 3, lambda v: turbobleu.ReferenceSets(R[:1]).score(H, group_size=v)),
     ("block_rows", 2, lambda v: [b[2].tolist() for b in turbobleu.PairwiseBLEU(H).blocks(v)]),
     ("block_cols", 1, lambda v: [b[2].tolist() for b in turbobleu.PairwiseBLEU(H).blocks(2, v)]),
 ]  # fmt: skip
@@ -59,9 +59,15 @@ def test_numpy_values_that_are_not_one_integer_are_refused(
         call(bad)
 
 
-@pytest.mark.parametrize("size", [3, 4, 2**63, 10**30])
-def test_a_group_size_beyond_the_batch_puts_every_hypothesis_in_group_zero(size: int) -> None:
+def test_a_group_size_of_the_whole_batch_puts_every_hypothesis_in_group_zero() -> None:
     prepared = turbobleu.ReferenceSets(R[:1])
     want = turbobleu.sentence_bleu_batch(H, [R[0]] * len(H)).tolist()
-    assert prepared.score(H, group_size=size).tolist() == want
+    assert prepared.score(H, group_size=3).tolist() == want
     assert prepared.score(H, group=[0, 0, 0]).tolist() == want
+
+
+@pytest.mark.parametrize("size", [2, 4, 2**63, 10**30])
+def test_a_group_size_that_misses_the_groups_is_refused(size: int) -> None:
+    prepared = turbobleu.ReferenceSets(R[:1])
+    with pytest.raises(ValueError, match=f"group_size={size} needs {size} hypotheses"):
+        prepared.score(H, group_size=size)
