@@ -269,19 +269,16 @@ def test_random_bools_are_numpys_bool_draw(
     assert ours.bit_generator.state == theirs.bit_generator.state
 
 
+# (trials, segments, columns) of AR's product, and the rows per block
+SHAPES = st.tuples(st.integers(1, 60), st.integers(1, 50), st.integers(1, 7))
+
+
 @settings(max_examples=60, deadline=None)
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    n_trials=st.integers(1, 60),
-    n_segments=st.integers(1, 50),
-    columns=st.integers(1, 7),
-    block=st.integers(1, 70),
-)
-def test_selected_sums_in_blocks_are_the_integer_product(
-    seed: int, n_trials: int, n_segments: int, columns: int, block: int
-) -> None:
+@given(seed=st.integers(0, 2**32 - 1), shape=SHAPES, block=st.integers(1, 70))
+def test_selected_sums_in_blocks_are_the_integer_product(seed: int, shape, block: int) -> None:
     """AR's ``selectors @ deltas`` computed block by block (any block size, the last block short
     or not) is the exact integer product."""
+    n_trials, n_segments, columns = shape
     rng = np.random.default_rng(seed)
     selectors = rng.integers(2, size=(n_trials, n_segments), dtype=bool)
     deltas = rng.integers(-1000, 1000, size=(n_segments, columns))
