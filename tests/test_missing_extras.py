@@ -36,8 +36,8 @@ def test_a_missing_library_names_its_extra(
         importlib.import_module(module)
     message = str(info.value)
     assert message.startswith(f"{module} needs {library}, which is not installed")
-    assert f'pip install "turbobleu[{extra}]"' in message
-    assert f'pip install ".[{extra}]"' in message
+    assert f"pip install 'turbobleu[{extra}]'" in message
+    assert f"pip install '.[{extra}]'" in message
     assert info.value.name.partition(".")[0] == library
 
 
@@ -57,4 +57,4 @@ def test_a_broken_install_keeps_its_own_words() -> None:
     error = missing_extra("turbobleu.ray", "ray", ImportError("cannot import name 'X' from 'ray'"))
     assert type(error) is ImportError
     assert "cannot import name 'X'" in str(error) and "not installed" not in str(error)
-    assert 'pip install "turbobleu[ray]"' in str(error)
+    assert "pip install 'turbobleu[ray]'" in str(error)

@@ -396,7 +396,7 @@ def test_without_torch_a_clear_import_error_and_a_light_turbobleu() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "turbobleu.torchmetrics needs torch" in proc.stdout, proc.stdout
-    assert 'pip install "turbobleu[torchmetrics]"' in proc.stdout
+    assert "pip install 'turbobleu[torchmetrics]'" in proc.stdout
 
 
 def test_without_torchmetrics_a_clear_import_error(monkeypatch: pytest.MonkeyPatch) -> None:

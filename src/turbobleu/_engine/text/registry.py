@@ -123,13 +123,14 @@ class LibraryTokenizer(Tokenizer):
         return out
 
     def missing(self, exc: ImportError) -> MissingExtraError:
+        from turbobleu._extras import install_hint  # (the error path only: not at import)
+
         # "mecab-python3 and ipadic, which are ... them"; "sentencepiece, which is ... it".
         several = " and " in self.packages or "," in self.packages
         verb, pronoun = ("are", "them") if several else ("is", "it")
         return MissingExtraError(
             f"tokenize={self.name!r} needs {self.packages}, which {verb} not installed ({exc}). "
-            f"Install {pronoun} with: pip install 'turbobleu[{self.extra}]' "
-            f"(from a clone of turbobleu: pip install '.[{self.extra}]')"
+            f"Install {pronoun} with: {install_hint(self.extra)}"
         )
 
     def prepare(self, lines: list, lowercase: bool, what: str = "lines") -> Tuple[list, int, bool]:
